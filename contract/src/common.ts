@@ -1,0 +1,37 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** DRF-style paged list (design §4): page from 1, `ordering` with '-' for descending, `filter`. */
+export const PagedQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    ordering: Type.Optional(Type.String({ maxLength: 64 })),
+    filter: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: false },
+);
+export type PagedQuery = Static<typeof PagedQuery>;
+
+export const Paged = <T extends TSchema>(item: T) =>
+  Type.Object({
+    count: Type.Integer(),
+    totalPages: Type.Integer(),
+    results: Type.Array(item),
+  });
+export interface PagedResult<T> {
+  count: number;
+  totalPages: number;
+  results: T[];
+}
+
+/** 400 body: `{field: ["message", ...]}`; a non-field error uses the key `non_field_errors`. */
+export const FieldErrors = Type.Record(Type.String(), Type.Array(Type.String()));
+export type FieldErrors = Static<typeof FieldErrors>;
+
+/** 401/403/404 body, e.g. `{detail: "Invalid page."}`. */
+export const Detail = Type.Object({ detail: Type.String() });
+export type Detail = Static<typeof Detail>;
+
+export const INVALID_PAGE = 'Invalid page.';
+export const DEFAULT_PAGE_SIZE = 20;
+export const TABLE_PAGE_SIZE = 10;

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './permissions';
+export * from './user';
+export * from './lookup';
+export type * from './runtime-config';

@@ -1,0 +1,35 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const CurrentUser = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  language: Type.String(),
+  roleName: Type.String(),
+  organisationId: Type.Union([Type.Integer(), Type.Null()]),
+  organisationName: Type.Union([Type.String(), Type.Null()]),
+  isBrightspaceAuthRequired: Type.Boolean(),
+  brightspaceUserMismatch: Type.Boolean(),
+  permissions: Type.Array(Type.String()),
+});
+export type CurrentUser = Static<typeof CurrentUser>;
+
+export const CookiePreference = Type.Object(
+  { allowEssentialCookies: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type CookiePreference = Static<typeof CookiePreference>;
+
+/** Language is a lookup code (`language` field); skinTone is a lookup id (`skinTone` field). */
+export const UserPreference = Type.Object(
+  {
+    language: Type.String({ minLength: 2, maxLength: 10 }),
+    skinTone: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type UserPreference = Static<typeof UserPreference>;
+
+export const UserIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export type UserIdParams = Static<typeof UserIdParams>;

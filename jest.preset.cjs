@@ -1,0 +1,28 @@
+// Shared jest set-up for the front-end packages: swc transpiles TS/TSX to CommonJS (fast, no
+// type-check: `check-types` does that), jsdom with Node's fetch/streams restored for MSW.
+const path = require('node:path');
+
+/** @param {string} dir the package folder */
+module.exports = (dir) => ({
+  rootDir: dir,
+  testEnvironment: 'jest-fixed-jsdom',
+  testMatch: ['<rootDir>/src/**/__tests__/**/*.test.{ts,tsx}', '<rootDir>/src/**/*.test.{ts,tsx}'],
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      require.resolve('@swc/jest', { paths: [dir] }),
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  // ESM-only packages in node_modules that jest must transpile too.
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?(until-async|@mswjs|msw|@bundled-es-modules))'],
+  moduleNameMapper: { '\\.(css|png|svg|jpg)$': path.join(__dirname, 'tools/jest-file-stub.cjs') },
+  setupFilesAfterEnv: [path.join(__dirname, 'tools/jest-setup.cjs')],
+  testEnvironmentOptions: { customExportConditions: [''] },
+});
