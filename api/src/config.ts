@@ -1,0 +1,66 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { fileURLToPath } from 'node:url';
+
+const DEFAULT_PGLITE_DIR = fileURLToPath(new URL('../.data/pglite', import.meta.url));
+
+/**
+ * Environment the API reads. Validated once at start so a typo in a deployment fails loudly
+ * instead of surfacing as an odd runtime error later.
+ */
+export const ConfigSchema = Type.Object({
+  API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  API_HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  PGLITE_DIR: Type.String({ minLength: 1, default: DEFAULT_PGLITE_DIR }),
+  OIDC_ISSUER: Type.String({ pattern: '^https?://', default: 'http://localhost:8180/realms/main' }),
+  OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
+  SEED_DEMO: Type.Boolean({ default: true }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+
+export type RawConfig = Static<typeof ConfigSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  oidcIssuer: string;
+  oidcClientId: string;
+  seedDemo: boolean;
+  logLevel: RawConfig['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    // An empty variable means "not set", as in most .env tooling.
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.path.slice(1) || '(root)'}: ${e.message}`);
+    throw new ConfigError(`Invalid environment:\n  ${lines.join('\n  ')}`);
+  }
+  const raw = converted as RawConfig;
+  return {
+    port: raw.API_PORT,
+    host: raw.API_HOST,
+    databaseUrl: raw.DATABASE_URL,
+    pgliteDir: raw.PGLITE_DIR,
+    oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),
+    oidcClientId: raw.OIDC_CLIENT_ID,
+    seedDemo: raw.SEED_DEMO,
+    logLevel: raw.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,18 @@
+import type { Db } from './driver';
+import { createPgDb } from './pg-driver';
+import { createPgliteDb } from './pglite-driver';
+
+export interface DbSettings {
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+}
+
+export async function createDb(settings: DbSettings): Promise<Db> {
+  if (settings.databaseUrl) {
+    const db = createPgDb({ connectionString: settings.databaseUrl });
+    // Fail at start, not on the first request, when the server is unreachable.
+    await db.query('select 1');
+    return db;
+  }
+  return createPgliteDb(settings.pgliteDir);
+}

@@ -1,0 +1,29 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Db, Queryable, QueryResult } from './driver';
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
+      const res = await target.query<T>(sql, [...params]);
+      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+    },
+    async exec(sql: string): Promise<void> {
+      await target.exec(sql);
+    },
+  };
+}
+
+/** `dataDir` is a folder on disk, or `memory://` for a throw-away database. */
+export async function createPgliteDb(dataDir: string): Promise<Db> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir);
+  const base = wrap(pg);
+  return {
+    kind: 'pglite',
+    ...base,
+    // PGlite holds one connection and queues other queries while a transaction runs.
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,26 @@
+import { expect, type Page } from '@playwright/test';
+import demo from '../../contract/src/demo-accounts.json' with { type: 'json' };
+
+export type DemoEmail = (typeof demo.accounts)[number]['email'];
+
+export function demoAccount(email: DemoEmail) {
+  const account = demo.accounts.find((a) => a.email === email);
+  if (!account) throw new Error(`no demo account ${email}`);
+  return account;
+}
+
+/** The identity provider's sign-in page (identity/ locally, Keycloak in production). */
+export class SignInPage {
+  constructor(private readonly page: Page) {}
+
+  async signIn(email: DemoEmail, password = demo.password) {
+    await expect(this.page.getByLabel('Email')).toBeVisible();
+    await this.page.getByLabel('Email').fill(email);
+    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  async expectVisible() {
+    await expect(this.page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  }
+}

@@ -1,0 +1,67 @@
+import { defineConfig, devices } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+
+// The whole stack, built, served as separate deployments (scripts/portal.mjs serve), on a fresh
+// in-memory database. A second host on 8088 points its reports remote at a port the remote-down
+// test starts and stops itself.
+const CI = !!process.env.CI;
+const ROOT = path.resolve(import.meta.dirname, '..');
+export const HOST_URL = 'http://localhost:8080';
+export const ALT_HOST_URL = 'http://localhost:8088';
+export const ALT_REPORTS_PORT = 8092;
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: false,
+  workers: 1,
+  retries: CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  outputDir: path.join(os.tmpdir(), 'portal-e2e-results'),
+  use: {
+    baseURL: HOST_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [
+    { name: 'setup', testMatch: /.*\.setup\.ts/ },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'] }, dependencies: ['setup'] },
+  ],
+  webServer: [
+    {
+      command: 'node scripts/portal.mjs serve',
+      cwd: ROOT,
+      url: `${HOST_URL}/healthz`,
+      timeout: 120_000,
+      reuseExistingServer: !CI,
+      env: { PGLITE_DIR: 'memory://', LOG_LEVEL: 'warn' },
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node host/server.mjs',
+      cwd: ROOT,
+      url: `${ALT_HOST_URL}/healthz`,
+      timeout: 60_000,
+      reuseExistingServer: !CI,
+      env: {
+        HOST_PORT: '8088',
+        LOG_LEVEL: 'warn',
+        REMOTE_REPORTS_URL: `http://localhost:${ALT_REPORTS_PORT}/remoteEntry.js`,
+      },
+    },
+  ],
+});

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The portal's two set-up commands and their parts:
+//   npm start  → install, build the front ends, start every service, print where to go
+//   npm test   → install, run every package's tests (unit, component, API), build, run e2e
+//   node scripts/portal.mjs serve → start the already built portal (the e2e web server uses it)
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, runPnpm } from './lib.mjs';
+import { HOST_URL, startServices } from './services.mjs';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.mjs';
+
+const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];
+
+async function install() {
+  await runPnpm(['install', '--frozen-lockfile', '--prefer-offline']);
+}
+
+async function buildFrontEnds() {
+  // Remotes and host are separate deployments; built one after another to stay within 2 cores.
+  for (const app of FRONT_ENDS) await runPnpm(['--filter', `./${app}`, 'build']);
+}
+
+async function serve({ banner }) {
+  const services = await startServices();
+  const shutdown = () => {
+    services.stop();
+    setTimeout(() => process.exit(0), 500).unref();
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  if (banner) {
+    const accounts = DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(22)} ${a.role}${a.organisation ? ` (${a.organisation})` : ''}`);
+    console.log(
+      [
+        '',
+        `  Simulation Portal is running: open ${HOST_URL}`,
+        '',
+        `  Demo accounts (password ${DEMO_PASSWORD}):`,
+        ...accounts,
+        '',
+        '  Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
+  for (const child of services.children) {
+    child.on('exit', (code) => {
+      if (code !== 0 && code !== null) {
+        console.error('A service stopped unexpectedly; stopping the portal.');
+        shutdown();
+      }
+    });
+  }
+}
+
+async function test() {
+  await install();
+  // Unit, component and API tests of every package except e2e.
+  await runPnpm(['-r', '--workspace-concurrency=1', '--filter', '!@portal/e2e', 'test']);
+  await buildFrontEnds();
+  await runPnpm(['--filter', '@portal/e2e', 'test']);
+}
+
+const command = process.argv[2];
+try {
+  switch (command) {
+    case 'start':
+      await install();
+      await buildFrontEnds();
+      await serve({ banner: true });
+      break;
+    case 'serve':
+      for (const app of FRONT_ENDS) {
+        if (!fs.existsSync(path.join(ROOT, app, 'dist'))) throw new Error(`${app} is not built: run npm start or pnpm build first`);
+      }
+      await serve({ banner: true });
+      break;
+    case 'build':
+      await buildFrontEnds();
+      break;
+    case 'test':
+      await test();
+      break;
+    default:
+      console.error('usage: node scripts/portal.mjs start|serve|build|test');
+      process.exit(2);
+  }
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}

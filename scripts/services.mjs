@@ -1,0 +1,118 @@
+// The processes of a running portal (docs/architecture.md): each one as its own deployment would
+// run, on its own port. Used by `npm start` and by the e2e suite's web server.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT, waitForHealthy } from './lib.mjs';
+
+const env = process.env;
+export const PORTS = {
+  host: Number(env.HOST_PORT ?? 8080),
+  simulation: Number(env.REMOTE_SIMULATION_PORT ?? 8081),
+  reports: Number(env.REMOTE_REPORTS_PORT ?? 8082),
+  admin: Number(env.REMOTE_ADMIN_PORT ?? 8083),
+  api: Number(env.API_PORT ?? 3000),
+  identity: Number(env.IDENTITY_PORT ?? 8180),
+  simulator: Number(env.SIMULATOR_PORT ?? 8090),
+};
+const url = (port) => `http://localhost:${port}`;
+
+export const HOST_URL = url(PORTS.host);
+export const ISSUER = env.OIDC_ISSUER ?? `${url(PORTS.identity)}/realms/main`;
+
+/** @returns {{name: string, cwd: string, command: string[], env: Record<string,string>, health: string}[]} */
+export function serviceDefinitions() {
+  const node = process.execPath;
+  const remote = (name, folder, port) => ({
+    name,
+    cwd: path.join(ROOT, folder),
+    command: [node, 'server.mjs'],
+    env: { PORT: String(port) },
+    health: `${url(port)}/healthz`,
+  });
+  return [
+    {
+      name: 'identity',
+      cwd: path.join(ROOT, 'identity'),
+      command: [node, '--import', 'tsx', 'src/server.ts'],
+      env: {
+        IDENTITY_PORT: String(PORTS.identity),
+        IDENTITY_ISSUER: ISSUER,
+        FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? `${HOST_URL},http://localhost:8088`,
+      },
+      health: `${url(PORTS.identity)}/healthz`,
+    },
+    {
+      name: 'api',
+      cwd: path.join(ROOT, 'api'),
+      command: [node, '--import', 'tsx', 'src/server.ts'],
+      env: { API_PORT: String(PORTS.api), OIDC_ISSUER: ISSUER },
+      health: `${url(PORTS.api)}/healthz`,
+    },
+    {
+      name: 'simulator',
+      cwd: path.join(ROOT, 'simulator'),
+      command: [node, '--import', 'tsx', 'src/server.ts'],
+      env: { SIMULATOR_PORT: String(PORTS.simulator), API_URL: url(PORTS.api) },
+      health: `${url(PORTS.simulator)}/healthz`,
+    },
+    remote('remote-simulation', 'remote-simulation', PORTS.simulation),
+    remote('remote-reports', 'remote-reports', PORTS.reports),
+    remote('remote-admin', 'remote-admin', PORTS.admin),
+    {
+      name: 'host',
+      cwd: path.join(ROOT, 'host'),
+      command: [node, 'server.mjs'],
+      env: {
+        HOST_PORT: String(PORTS.host),
+        API_URL: url(PORTS.api),
+        OIDC_ISSUER: ISSUER,
+        REMOTE_SIMULATION_URL: env.REMOTE_SIMULATION_URL ?? `${url(PORTS.simulation)}/remoteEntry.js`,
+        REMOTE_REPORTS_URL: env.REMOTE_REPORTS_URL ?? `${url(PORTS.reports)}/remoteEntry.js`,
+        REMOTE_ADMIN_URL: env.REMOTE_ADMIN_URL ?? `${url(PORTS.admin)}/remoteEntry.js`,
+      },
+      health: `${url(PORTS.host)}/healthz`,
+    },
+  ];
+}
+
+/**
+ * Starts every service, prefixing their log lines with the service name, and resolves once all
+ * answer /healthz. The returned stop() ends them all.
+ */
+export async function startServices({ quiet = false } = {}) {
+  const children = [];
+  const stop = () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  for (const service of serviceDefinitions()) {
+    const [cmd, ...args] = service.command;
+    const child = spawn(cmd, args, {
+      cwd: service.cwd,
+      env: { ...process.env, ...service.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    const prefix = `[${service.name}] `;
+    const forward = (stream, out) =>
+      stream.on('data', (chunk) => {
+        if (quiet) return;
+        for (const line of String(chunk).split('\n')) if (line) out.write(prefix + line + '\n');
+      });
+    forward(child.stdout, process.stdout);
+    forward(child.stderr, process.stderr);
+    child.on('exit', (code, signal) => {
+      if (code !== 0 && signal !== 'SIGTERM') {
+        process.stderr.write(`${prefix}exited with ${code ?? signal}\n`);
+      }
+    });
+  }
+  try {
+    await Promise.all(
+      serviceDefinitions().map((s) => waitForHealthy(s.health, { name: s.name, timeoutMs: 90_000 })),
+    );
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { stop, children };
+}
