@@ -1,0 +1,56 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+
+const List = styled.ol`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.xs};
+  margin: ${({ theme }) => `0 0 ${theme.space.md}`};
+  padding: 0;
+  list-style: none;
+  font-size: ${({ theme }) => theme.fontSizes.sm};
+`;
+
+const Separator = styled.span`
+  margin-right: ${({ theme }) => theme.space.xs};
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const Current = styled.span`
+  color: ${({ theme }) => theme.colors.text};
+  font-weight: ${({ theme }) => theme.fontWeights.medium};
+`;
+
+export interface BreadcrumbItem {
+  label: string;
+  /** Where the crumb links to; the last crumb (the current page) never links. */
+  to?: string;
+}
+
+export function Breadcrumbs({ items }: { items: readonly BreadcrumbItem[] }) {
+  const { t } = useTranslation();
+  if (items.length === 0) return null;
+  return (
+    <nav aria-label={t('common.breadcrumbs')}>
+      <List>
+        {items.map((item, i) => {
+          const isLast = i === items.length - 1;
+          return (
+            <li key={`${i}-${item.label}`}>
+              {i > 0 && <Separator aria-hidden="true">/</Separator>}
+              {isLast ? (
+                <Current aria-current="page">{item.label}</Current>
+              ) : item.to !== undefined ? (
+                <Link to={item.to}>{item.label}</Link>
+              ) : (
+                <span>{item.label}</span>
+              )}
+            </li>
+          );
+        })}
+      </List>
+    </nav>
+  );
+}

@@ -1,0 +1,54 @@
+import i18next, { type i18n, type InitOptions, type Resource } from 'i18next';
+import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+
+export const DEFAULT_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
+export const FALLBACK_LANGUAGE = 'en';
+
+/** Translation loader limits (spec §9): i18next doubles `retryTimeout` after every failed read. */
+export const I18N_LOADER_LIMITS = { maxParallelReads: 10, maxRetries: 5, retryTimeout: 350 } as const;
+
+export interface InitI18nOptions {
+  /** Start language; defaults to the fallback language 'en'. */
+  lng?: string;
+  /** Where the HTTP backend reads translations from. */
+  loadPath?: string;
+  /**
+   * Bundled translations. When given, nothing is fetched (tests, stand-alone remotes); when
+   * absent, translations come over HTTP from `loadPath`.
+   */
+  resources?: Resource;
+}
+
+export function buildI18nOptions({ lng, loadPath, resources }: InitI18nOptions = {}): InitOptions<HttpBackendOptions> {
+  if (loadPath !== undefined && !loadPath.includes('{{lng}}')) {
+    throw new Error(`initI18n: loadPath must contain {{lng}}, got "${loadPath}".`);
+  }
+  return {
+    lng: lng ?? FALLBACK_LANGUAGE,
+    fallbackLng: FALLBACK_LANGUAGE,
+    ns: ['translation'],
+    defaultNS: 'translation',
+    // Our locale files are per language ("de"), so "de-AT" must not cost a 404 first.
+    load: 'languageOnly',
+    // React escapes output itself.
+    interpolation: { escapeValue: false },
+    ...I18N_LOADER_LIMITS,
+    ...(resources ? { resources } : { backend: { loadPath: loadPath ?? DEFAULT_LOAD_PATH } }),
+  };
+}
+
+let initialising: Promise<i18n> | undefined;
+
+/**
+ * Initialises the shared i18next instance once (shared-ui and i18next are federation singletons,
+ * so host and remotes see the same one). Later calls return the same promise.
+ */
+export function initI18n(options: InitI18nOptions = {}): Promise<i18n> {
+  if (initialising) return initialising;
+  const config = buildI18nOptions(options);
+  if (!options.resources) i18next.use(HttpBackend);
+  i18next.use(initReactI18next);
+  initialising = i18next.init(config).then(() => i18next);
+  return initialising;
+}

@@ -1,0 +1,70 @@
+// Theme and product context
+export { theme, type Theme } from './theme/theme';
+export { GlobalStyle } from './theme/global-style';
+export { UiProvider, type UiProviderProps } from './theme/ui-provider';
+export { useProduct, type ProductInfo } from './theme/product-context';
+
+// Hooks
+export { usePageTitle } from './hooks/use-page-title';
+export { useDebouncedValue } from './hooks/use-debounced-value';
+
+// i18n
+export {
+  initI18n,
+  buildI18nOptions,
+  DEFAULT_LOAD_PATH,
+  FALLBACK_LANGUAGE,
+  I18N_LOADER_LIMITS,
+  type InitI18nOptions,
+} from './i18n/init-i18n';
+export { registerTranslations } from './i18n/register-translations';
+
+// Components
+export { VisuallyHidden } from './components/visually-hidden';
+export { Spinner, PageSpinner, type SpinnerProps } from './components/spinner';
+export {
+  Button,
+  ButtonLink,
+  ButtonAnchor,
+  type ButtonProps,
+  type ButtonLinkProps,
+  type ButtonVariant,
+} from './components/button';
+export {
+  SuccessBanner,
+  ErrorBanner,
+  type SuccessBannerProps,
+  type ErrorBannerProps,
+  type BannerErrors,
+} from './components/banners';
+export { useTranslateErrorMessage } from './components/error-message';
+export { StatusPill } from './components/status-pill';
+export { Pagination, type PaginationProps } from './components/pagination';
+export { getPageItems, type PageItem } from './components/page-items';
+export { TableSkeleton, SkeletonBar, type TableSkeletonProps } from './components/skeleton';
+export { Modal, type ModalProps } from './components/modal';
+export { ConfirmDialog, type ConfirmDialogProps } from './components/confirm-dialog';
+export { Breadcrumbs, type BreadcrumbItem } from './components/breadcrumbs';
+export { DataTable, type DataTableColumn, type DataTableProps } from './components/data-table';
+export { nextOrdering, parseOrdering, type SortDirection } from './components/ordering';
+export { SearchInput, type SearchInputProps } from './components/search-input';
+export {
+  TextField,
+  SelectField,
+  CheckboxField,
+  type TextFieldProps,
+  type SelectFieldProps,
+  type SelectOption,
+  type CheckboxFieldProps,
+} from './components/form-fields';
+export type { FieldError } from './components/field-shell';
+
+// Views
+export { NotFoundView, type NotFoundViewProps } from './views/not-found-view';
+export {
+  ErrorFallbackView,
+  SomethingWentWrongView,
+  UnavailableView,
+  type SomethingWentWrongViewProps,
+  type UnavailableViewProps,
+} from './views/error-views';
