@@ -1,0 +1,27 @@
+import { createContext } from 'react';
+import type { CurrentUser } from '@portal/contract';
+import type { ApiClient } from '../api/create-api-client';
+
+export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'error';
+
+/** Spec §4: loading → authenticated (user loaded) | unauthenticated (no user, no error) | error. */
+export type AuthState =
+  | { status: 'loading'; user: null; error: null }
+  | { status: 'authenticated'; user: CurrentUser; error: null }
+  | { status: 'unauthenticated'; user: null; error: null }
+  | { status: 'error'; user: null; error: Error };
+
+export type AuthContextValue = AuthState & {
+  /** Redirects to the identity provider; comes back to `returnPath` (default: the current URL). */
+  login(returnPath?: string): Promise<void>;
+  /** Ends the session at the identity provider (which returns to /logout) and forgets the user. */
+  logout(): Promise<void>;
+  /** The raw access token, refreshed first when within 30 s of expiry; null when signed out. */
+  getAccessToken(): Promise<string | null>;
+};
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+AuthContext.displayName = 'PortalAuthContext';
+
+export const ApiClientContext = createContext<ApiClient | null>(null);
+ApiClientContext.displayName = 'PortalApiClientContext';

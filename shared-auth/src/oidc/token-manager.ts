@@ -1,0 +1,119 @@
+import type { User } from 'oidc-client-ts';
+import {
+  TOKEN_EXPIRED_MESSAGE,
+  TOKEN_REFRESH_LOCK_NAME,
+  TOKEN_REFRESH_THRESHOLD_SECONDS,
+} from '../constants';
+import type { UserManagerLike } from './create-user-manager';
+
+/** What a request needs to build its Authorization header. */
+export interface AccessToken {
+  accessToken: string;
+  tokenType: string;
+}
+
+/** The one Web Locks method we use; `navigator.locks` satisfies it. */
+export interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+export interface TokenManagerOptions {
+  userManager: UserManagerLike;
+  /** Defaults to `navigator.locks`; `null` means no cross-tab lock (old browsers, jsdom). */
+  locks?: LockManagerLike | null;
+  thresholdSeconds?: number;
+  /** Called after the identity provider refused a refresh and the stored user was cleared. */
+  onSessionExpired?: () => void;
+}
+
+export interface TokenManager {
+  /** The stored user, refreshed first when its access token is within the threshold of expiry. */
+  getUser(): Promise<User | null>;
+  getToken(): Promise<AccessToken | null>;
+  /** Forget the stored user (after a 401 from the API). */
+  clear(): Promise<void>;
+}
+
+function defaultLocks(): LockManagerLike | null {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks || typeof locks.request !== 'function') return null;
+  return {
+    request: <T>(name: string, callback: () => Promise<T>) =>
+      locks.request(name, callback) as Promise<T>,
+  };
+}
+
+export function isNearExpiry(user: User, thresholdSeconds: number): boolean {
+  const left = user.expires_in;
+  return left !== undefined && left <= thresholdSeconds;
+}
+
+/**
+ * The identity provider answered and said no (HTTP 400 invalid_grant for a dead refresh token,
+ * login_required for prompt=none): the session is over. Anything else (network, timeout) is
+ * transient and must not log the user out.
+ */
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'ErrorResponse') return true;
+  return /\((400|401)\)/.test(error.message);
+}
+
+export function toAccessToken(user: User): AccessToken {
+  return { accessToken: user.access_token, tokenType: user.token_type || 'Bearer' };
+}
+
+export function createTokenManager({
+  userManager,
+  locks = defaultLocks(),
+  thresholdSeconds = TOKEN_REFRESH_THRESHOLD_SECONDS,
+  onSessionExpired,
+}: TokenManagerOptions): TokenManager {
+  let inFlight: Promise<User | null> | null = null;
+
+  async function refreshUnderLock(): Promise<User | null> {
+    // Another tab may have refreshed while we waited for the lock; with rotating refresh tokens
+    // using our stale copy would be refused, so only the storage copy counts.
+    const current = await userManager.getUser();
+    if (!current || !isNearExpiry(current, thresholdSeconds)) return current;
+    try {
+      return await userManager.signinSilent();
+    } catch (error) {
+      if (!isRefusal(error)) {
+        // Transient failure: keep the session, use the old token while it is still valid.
+        return current.expired ? null : current;
+      }
+      await userManager.removeUser();
+      console.warn(TOKEN_EXPIRED_MESSAGE);
+      onSessionExpired?.();
+      return null;
+    }
+  }
+
+  function refresh(): Promise<User | null> {
+    // One refresh per tab at a time; the lock serialises tabs.
+    inFlight ??= (
+      locks ? locks.request(TOKEN_REFRESH_LOCK_NAME, refreshUnderLock) : refreshUnderLock()
+    ).finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  }
+
+  async function getUser(): Promise<User | null> {
+    const user = await userManager.getUser();
+    if (!user) return null;
+    return isNearExpiry(user, thresholdSeconds) ? refresh() : user;
+  }
+
+  return {
+    getUser,
+    async getToken() {
+      const user = await getUser();
+      return user?.access_token ? toAccessToken(user) : null;
+    },
+    async clear() {
+      await userManager.removeUser();
+    },
+  };
+}
