@@ -10,7 +10,8 @@ const DEFAULT_PGLITE_DIR = fileURLToPath(new URL('../.data/pglite', import.meta.
  */
 export const ConfigSchema = Type.Object({
   API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
-  API_HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  // 'localhost' makes Fastify listen on both 127.0.0.1 and ::1, whichever the proxy resolves.
+  API_HOST: Type.String({ minLength: 1, default: 'localhost' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   PGLITE_DIR: Type.String({ minLength: 1, default: DEFAULT_PGLITE_DIR }),
   OIDC_ISSUER: Type.String({ pattern: '^https?://', default: 'http://localhost:8180/realms/main' }),

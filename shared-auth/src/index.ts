@@ -12,7 +12,7 @@ export { useAuth } from './auth/use-auth';
 export type { AuthContextValue, AuthState, AuthStatus } from './auth/auth-context';
 export { LoginGate, type LoginGateProps } from './auth/login-gate';
 
-export { hasAnyPermission, type Permission } from '@portal/contract';
+export { hasAnyPermission, type Permission } from '@portal/contract/permissions';
 export { usePermissions } from './permissions/use-permissions';
 export { RequirePermission, type RequirePermissionProps } from './permissions/require-permission';
 

@@ -42,7 +42,8 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
   for (const migration of migrations) {
     const didApply = await db.transaction(async (tx) => {
       // Two API processes starting together against one PostgreSQL must not both apply a file.
-      if (db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      if (db.kind === 'postgres')
+        await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const done = await tx.query('select 1 from schema_migrations where version = $1', [
         migration.version,
       ]);

@@ -6,7 +6,8 @@ function wrap(target: PGlite | Transaction): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
       const res = await target.query<T>(sql, [...params]);
-      return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT, so the row count comes from the rows when there are any.
+      return { rows: res.rows, rowCount: res.rows.length || (res.affectedRows ?? 0) };
     },
     async exec(sql: string): Promise<void> {
       await target.exec(sql);

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { hasAnyPermission, type Permission } from '@portal/contract';
+import { hasAnyPermission, type Permission } from '@portal/contract/permissions';
 import { useAuth } from '../auth/use-auth';
 
 /** `(anyOf) => boolean`: true when the signed-in user holds any one of the permissions. */
