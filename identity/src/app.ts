@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import pino, { type Logger } from 'pino';
+import type Provider from 'oidc-provider';
+
+import {
+  DEFAULT_ACCESS_TOKEN_TTL,
+  DEFAULT_FRONTEND_ORIGINS,
+  parseIssuer,
+} from './config';
+import { HttpError, sendJson } from './http';
+import { createInteractionHandler } from './interactions';
+import { createProvider, INTERACTION_PATH, ROUTES } from './provider';
+import { generateSigningJwks, type SigningJwks } from './signing-keys';
+import { createUserinfoHandler } from './userinfo';
+
+export interface IdentityAppOptions {
+  /** Defaults to 0 (any free port). */
+  port?: number;
+  host?: string;
+  /** Defaults to `http://{host}:{actual port}/realms/main`, which is what tests want. */
+  issuer?: string;
+  frontendOrigins?: string[];
+  accessTokenTtl?: number;
+  cookieKeys?: string[];
+  /** Defaults to a fresh in-memory key. */
+  jwks?: SigningJwks;
+  logger?: Logger;
+}
+
+export interface IdentityApp {
+  server: Server;
+  provider: Provider;
+  issuer: string;
+  /** `http://host:port` the server listens on. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const DEFAULT_REALM_PATH = '/realms/main';
+const CLOSE_GRACE_MS = 5_000;
+
+const pathOf = (url: string): string => url.split('?')[0] || '/';
+
+function mountedPath(url: string, mountPath: string): string | undefined {
+  if (url === mountPath) return '/';
+  if (url.startsWith(`${mountPath}/`)) return url.slice(mountPath.length);
+  if (url.startsWith(`${mountPath}?`)) return `/${url.slice(mountPath.length)}`;
+  return undefined;
+}
+
+/** Starts the provider; with port 0 the issuer follows the port the OS picked. */
+export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
+  const host = options.host ?? '127.0.0.1';
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const frontendOrigins = options.frontendOrigins ?? DEFAULT_FRONTEND_ORIGINS;
+
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res.writeHead(503).end();
+  };
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+  const issuer = parseIssuer(options.issuer ?? `${url}${DEFAULT_REALM_PATH}`);
+  const mountPath = new URL(issuer).pathname;
+  const jwks = options.jwks ?? (await generateSigningJwks());
+
+  const provider = createProvider({
+    issuer,
+    frontendOrigins,
+    accessTokenTtl: options.accessTokenTtl ?? DEFAULT_ACCESS_TOKEN_TTL,
+    cookieKeys: options.cookieKeys ?? [randomBytes(32).toString('base64url')],
+    jwks,
+    logger,
+  });
+  const oidcCallback = provider.callback();
+  const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger });
+  const handleUserinfo = createUserinfoHandler({ provider, issuer, jwks, frontendOrigins });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const pathname = pathOf(rawUrl);
+    if (pathname === '/healthz') {
+      sendJson(res, 200, { status: 'ok' });
+      return;
+    }
+    const inner = mountedPath(rawUrl, mountPath);
+    if (inner === undefined) {
+      sendJson(res, 404, { error: 'not_found', error_description: 'Unknown path.' });
+      return;
+    }
+    const innerPath = pathOf(inner);
+    if (innerPath.startsWith(`${INTERACTION_PATH}/`)) {
+      await handleInteraction(req, res, innerPath);
+      return;
+    }
+    if (innerPath === ROUTES.userinfo) {
+      await handleUserinfo(req, res);
+      return;
+    }
+    // Mounted the way Express does it: oidc-provider derives its mount path from originalUrl.
+    Object.assign(req, { originalUrl: rawUrl });
+    req.url = inner;
+    oidcCallback(req, res);
+  }
+
+  handler = (req, res) => {
+    const started = process.hrtime.bigint();
+    // Query strings carry codes and tokens; keep them out of the logs.
+    const path = pathOf(req.url ?? '/');
+    res.on('finish', () => {
+      logger.info(
+        {
+          method: req.method,
+          path,
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+        },
+        'request',
+      );
+    });
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        if (!res.headersSent) sendJson(res, error.status, { error: 'invalid_request', error_description: error.message });
+        return;
+      }
+      logger.error({ err: error }, 'unhandled request error');
+      if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'Internal error.' });
+      else res.destroy();
+    });
+  };
+
+  return {
+    server,
+    provider,
+    issuer,
+    url,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        force.unref();
+        server.close((error) => {
+          clearTimeout(force);
+          if (error) reject(error);
+          else resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

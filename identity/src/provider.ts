@@ -1,0 +1,252 @@
+import type { Logger } from 'pino';
+import Provider, {
+  errors,
+  type AccessToken,
+  type ClientMetadata,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+
+import { findAccountBySub } from './accounts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  realmFromIssuer,
+  roleClaims,
+  userClaims,
+} from './keycloak-claims';
+import { createMemoryStore } from './memory-store';
+import type { SigningJwks } from './signing-keys';
+import { createNonce, securityHeaders } from './views/html';
+import { logoutPage } from './views/logout-page';
+import { messagePage } from './views/message-page';
+
+export const CLIENT_ID = 'frontend';
+
+/** Keycloak's endpoint layout, relative to the realm (the issuer path). */
+export const OIDC_PATH = '/protocol/openid-connect';
+export const ROUTES = {
+  authorization: `${OIDC_PATH}/auth`,
+  token: `${OIDC_PATH}/token`,
+  end_session: `${OIDC_PATH}/logout`,
+  userinfo: `${OIDC_PATH}/userinfo`,
+  jwks: `${OIDC_PATH}/certs`,
+  revocation: `${OIDC_PATH}/revoke`,
+  introspection: `${OIDC_PATH}/token/introspect`,
+} as const;
+
+/** Where our own sign-in pages live, relative to the realm. */
+export const INTERACTION_PATH = '/interaction';
+
+/**
+ * The one resource server: every access token is a JWT for Keycloak's `account` audience. The
+ * indicator itself is internal (clients never need to send `resource`), but must be an absolute URI.
+ */
+const ACCOUNT_RESOURCE = 'urn:portal:resource:account';
+const ACCOUNT_RESOURCE_SCOPE = 'openid profile email';
+
+/** Keycloak's default "SSO Session Max": the session, its grant and its refresh tokens end together. */
+export const SSO_SESSION_MAX_SECONDS = 10 * 60 * 60;
+
+const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
+const PROFILE_CLAIMS = ['name', 'given_name', 'family_name', 'preferred_username', 'locale'];
+const EMAIL_CLAIMS = ['email', 'email_verified'];
+
+export interface ProviderOptions {
+  issuer: string;
+  frontendOrigins: string[];
+  accessTokenTtl: number;
+  cookieKeys: string[];
+  jwks: SigningJwks;
+  logger: Logger;
+}
+
+export function frontendClient(origins: string[]): ClientMetadata {
+  return {
+    client_id: CLIENT_ID,
+    client_name: 'Simulation Portal',
+    application_type: 'web',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: origins.flatMap((origin) => [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`]),
+    post_logout_redirect_uris: origins.flatMap((origin) => [`${origin}/logout`, `${origin}/`]),
+  };
+}
+
+/** The session a token or code belongs to; Keycloak calls it `sid` (and `session_state`). */
+const sessionUidOf = (token: unknown): string | undefined =>
+  (token as { sessionUid?: string } | undefined)?.sessionUid;
+
+export function createProvider(options: ProviderOptions): Provider {
+  const { issuer, frontendOrigins, accessTokenTtl, cookieKeys, jwks, logger } = options;
+  const realm = realmFromIssuer(issuer);
+  const mountPath = new URL(issuer).pathname;
+
+  const pageHeaders = (ctx: KoaContextWithOIDC, nonce: string): void => {
+    ctx.set(securityHeaders({ nonce, frontendOrigins }));
+  };
+
+  const configuration: Configuration = {
+    adapter: createMemoryStore(),
+    clients: [frontendClient(frontendOrigins)],
+    jwks: jwks as Configuration['jwks'],
+    routes: { ...ROUTES },
+    responseTypes: ['code'],
+    pkce: { methods: ['S256'], required: () => true },
+    scopes: [...OIDC_SCOPES],
+    // Keycloak applies its default client scopes (profile, email) to every request, so these
+    // claims come with `openid` alone; `sid` rides along so ID tokens carry the session too.
+    claims: {
+      openid: ['sub', 'sid', ...PROFILE_CLAIMS, ...EMAIL_CLAIMS],
+      profile: PROFILE_CLAIMS,
+      email: EMAIL_CLAIMS,
+    },
+    conformIdTokenClaims: false,
+
+    cookies: {
+      keys: cookieKeys,
+      // Lax works for the portal's hidden silent-SSO iframe because localhost:8080 and
+      // localhost:8180 are the same site; the library default (None) needs https.
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+
+    clientBasedCORS: (_ctx, origin) => frontendOrigins.includes(origin),
+
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          const nonce = createNonce();
+          pageHeaders(ctx, nonce);
+          // A validated id_token_hint or client_id means the portal sent the user here, so log out
+          // without asking; otherwise someone else linked here and the user should confirm.
+          ctx.body = logoutPage({ form, nonce, autoSubmit: Boolean(ctx.oidc.client) });
+        },
+        async postLogoutSuccessSource(ctx) {
+          const nonce = createNonce();
+          pageHeaders(ctx, nonce);
+          ctx.body = messagePage({ title: 'Logged out', message: 'You have logged out.', nonce });
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => ACCOUNT_RESOURCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo(_ctx, resourceIndicator) {
+          if (resourceIndicator !== ACCOUNT_RESOURCE) {
+            throw new errors.InvalidTarget();
+          }
+          return {
+            scope: ACCOUNT_RESOURCE_SCOPE,
+            audience: ACCESS_TOKEN_AUDIENCE,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: accessTokenTtl,
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+
+    interactions: {
+      url: (_ctx, interaction) => `${mountPath}${INTERACTION_PATH}/${interaction.uid}`,
+    },
+
+    async findAccount(_ctx, sub, token) {
+      const account = findAccountBySub(sub);
+      if (!account) return undefined;
+      const sid = sessionUidOf(token);
+      return {
+        accountId: account.sub,
+        claims: () => ({ ...userClaims(account), ...(sid ? { sid } : {}) }),
+      };
+    },
+
+    // First-party client: grant whatever it asks for instead of showing a consent screen.
+    async loadExistingGrant(ctx) {
+      const { client, session, provider } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      const grant =
+        (grantId ? await provider.Grant.find(grantId) : undefined) ??
+        new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+      const requested = [...ctx.oidc.requestParamScopes].filter((scope) => OIDC_SCOPES.includes(scope));
+      grant.addOIDCScope(requested.join(' '));
+      grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+      for (const [indicator, resourceServer] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+        if (resourceServer.scope) grant.addResourceScope(indicator, resourceServer.scope);
+      }
+      await grant.save();
+      return grant;
+    },
+
+    // Keycloak hands out refresh tokens without `offline_access`; they still end with the session.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // The portal shares one token store between tabs. With rotation, a tab that refreshes with a
+    // token another tab already rotated would make the library revoke the whole grant (reuse
+    // detection), logging the user out everywhere. Keycloak's default ("Revoke Refresh Token" off)
+    // also keeps old refresh tokens valid; ours are bound to the session, so logout ends them.
+    rotateRefreshToken: false,
+
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: accessTokenTtl,
+      Interaction: 30 * 60,
+      RefreshToken: SSO_SESSION_MAX_SECONDS,
+      Grant: SSO_SESSION_MAX_SECONDS,
+      Session: SSO_SESSION_MAX_SECONDS,
+    },
+
+    formats: {
+      customizers: {
+        // Adds what Keycloak puts in its access tokens and what the API reads.
+        jwt(_ctx, token, parts) {
+          const accessToken = token as AccessToken;
+          const account = accessToken.accountId ? findAccountBySub(accessToken.accountId) : undefined;
+          if (!account) return parts;
+          const sid = sessionUidOf(accessToken);
+          Object.assign(parts.payload, {
+            ...userClaims(account),
+            ...roleClaims(account, realm, accessToken.clientId ?? CLIENT_ID),
+            typ: 'Bearer',
+            azp: accessToken.clientId ?? CLIENT_ID,
+            ...(sid ? { sid, session_state: sid } : {}),
+            'allowed-origins': frontendOrigins,
+          });
+          return parts;
+        },
+      },
+    },
+
+    async renderError(ctx, out, error) {
+      const nonce = createNonce();
+      pageHeaders(ctx, nonce);
+      ctx.type = 'html';
+      if (ctx.status >= 500) {
+        logger.error({ err: error }, 'identity provider error');
+      }
+      ctx.body = messagePage({
+        title: 'Something went wrong',
+        message: 'The sign-in request could not be completed. Return to the application and try again.',
+        detail: ctx.status >= 500 ? undefined : `${out.error}: ${out.error_description ?? ''}`.trim(),
+        nonce,
+      });
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+
+  provider.on('server_error', (_ctx, err) => logger.error({ err }, 'oidc server error'));
+  for (const event of ['authorization.error', 'grant.error', 'end_session.error'] as const) {
+    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string }) =>
+      logger.info({ event, error: err.message, description: err.error_description }, 'oidc request refused'),
+    );
+  }
+  return provider;
+}

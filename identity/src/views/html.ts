@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+
+export const PRODUCT_NAME = 'Simulation Portal';
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+export const createNonce = (): string => randomBytes(16).toString('base64');
+
+export interface PageSecurity {
+  nonce: string;
+  /** Origins that may frame the page or receive its form posts after redirects. */
+  frontendOrigins: string[];
+}
+
+/**
+ * Our pages run no third-party code. The front-end origins are listed because a form post here
+ * ends in a redirect to them (CSP form-action also applies to redirects), and because the portal
+ * may frame the provider for its silent single-sign-on check.
+ */
+export function securityHeaders({ nonce, frontendOrigins }: PageSecurity): Record<string, string> {
+  const origins = frontendOrigins.join(' ');
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      `style-src 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+      `form-action 'self' ${origins}`,
+      `frame-ancestors 'self' ${origins}`,
+      "base-uri 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
+}
+
+const STYLES = `
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;
+  font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f5f8;color:#1b1f24;line-height:1.5}
+main{width:100%;max-width:24rem;margin:1rem;padding:2rem;background:#fff;border-radius:8px;
+  box-shadow:0 1px 3px rgba(0,0,0,.15)}
+.product{margin:0 0 .25rem;font-size:1rem;font-weight:600;color:#0b5cad}
+h1{margin:0 0 1.5rem;font-size:1.5rem}
+label{display:block;margin:1rem 0 .25rem;font-weight:600}
+input{width:100%;padding:.6rem .75rem;font:inherit;border:1px solid #6b7280;border-radius:4px}
+input:focus-visible,button:focus-visible{outline:3px solid #0b5cad;outline-offset:2px}
+input[aria-invalid=true]{border-color:#b42318}
+button{margin-top:1.5rem;width:100%;padding:.7rem 1rem;font:inherit;font-weight:600;color:#fff;
+  background:#0b5cad;border:0;border-radius:4px;cursor:pointer}
+button:hover{background:#094a8b}
+button.secondary{color:#0b5cad;background:#fff;border:1px solid #0b5cad;margin-top:.75rem}
+.error{margin:0 0 1rem;padding:.75rem 1rem;color:#7a1010;background:#fdecea;border:1px solid #b42318;border-radius:4px}
+`;
+
+export interface LayoutOptions {
+  title: string;
+  nonce: string;
+  body: string;
+  script?: string;
+}
+
+export function layout({ title, nonce, body, script }: LayoutOptions): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} – ${PRODUCT_NAME}</title>
+<style nonce="${nonce}">${STYLES}</style>
+</head>
+<body>
+<main>
+<p class="product">${PRODUCT_NAME}</p>
+${body}
+</main>
+${script ? `<script nonce="${nonce}">${script}</script>` : ''}
+</body>
+</html>
+`;
+}

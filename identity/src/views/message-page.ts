@@ -1,0 +1,19 @@
+import { escapeHtml, layout } from './html';
+
+export interface MessagePageOptions {
+  title: string;
+  message: string;
+  nonce: string;
+  detail?: string;
+}
+
+/** Errors and notices the user can only read, e.g. an expired sign-in page. */
+export function messagePage({ title, message, nonce, detail }: MessagePageOptions): string {
+  return layout({
+    title,
+    nonce,
+    body: `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+${detail ? `<p><small>${escapeHtml(detail)}</small></p>` : ''}`,
+  });
+}

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { verifyCredentials } from '../src/accounts';
+import { ConfigError, loadConfig } from '../src/config';
+
+describe('configuration', () => {
+  it('defaults to the documented ports, issuer, origins and token lifetime', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8180);
+    assert.equal(config.issuer, 'http://localhost:8180/realms/main');
+    assert.deepEqual(config.frontendOrigins, ['http://localhost:8080', 'http://localhost:8088']);
+    assert.equal(config.accessTokenTtl, 300);
+    assert.equal(config.cookieKeys.length, 1);
+  });
+
+  it('reads the environment and normalises origins and the issuer', () => {
+    const config = loadConfig({
+      IDENTITY_PORT: '9000',
+      IDENTITY_ISSUER: 'http://127.0.0.1:9000/realms/main/',
+      FRONTEND_ORIGINS: ' http://localhost:3001/ , http://localhost:3001,https://portal.example ',
+      ACCESS_TOKEN_TTL: '60',
+      IDENTITY_DATA_DIR: '',
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.issuer, 'http://127.0.0.1:9000/realms/main');
+    assert.deepEqual(config.frontendOrigins, ['http://localhost:3001', 'https://portal.example']);
+    assert.equal(config.accessTokenTtl, 60);
+    assert.equal(config.dataDir, null);
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    assert.throws(() => loadConfig({ IDENTITY_PORT: 'eighty' }), (error: Error) => error instanceof ConfigError && /IDENTITY_PORT/.test(error.message));
+    assert.throws(() => loadConfig({ ACCESS_TOKEN_TTL: '-5' }), /ACCESS_TOKEN_TTL/);
+    assert.throws(() => loadConfig({ FRONTEND_ORIGINS: 'http://localhost:8080/app' }), /origin only/);
+    assert.throws(() => loadConfig({ FRONTEND_ORIGINS: ' , ' }), /at least one origin/);
+    assert.throws(() => loadConfig({ IDENTITY_ISSUER: 'http://localhost:8180' }), /realm path/);
+    assert.throws(() => loadConfig({ IDENTITY_COOKIE_KEYS: 'short' }), /IDENTITY_COOKIE_KEYS/);
+  });
+});
+
+describe('demo credentials', () => {
+  it('accepts the demo password for a demo email only', () => {
+    assert.equal(verifyCredentials('educator@demo.test', 'demo1234')?.role, 'educator');
+    assert.equal(verifyCredentials('educator@demo.test', 'demo12345'), undefined);
+    assert.equal(verifyCredentials('educator@demo.test', ''), undefined);
+    assert.equal(verifyCredentials('someone@demo.test', 'demo1234'), undefined);
+  });
+});
