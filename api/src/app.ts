@@ -1,0 +1,60 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { JWTVerifyGetKey } from 'jose';
+import type { Config } from './config';
+import type { Db } from './db/driver';
+import { accessPlugin } from './plugins/app/access';
+import { authPlugin } from './plugins/app/auth';
+import { configPlugin } from './plugins/app/config';
+import { dbPlugin } from './plugins/app/db';
+import { errorsPlugin } from './plugins/app/errors';
+import { repositoriesPlugin } from './plugins/app/repositories';
+import { xsrfPlugin } from './plugins/app/xsrf';
+import { swaggerPlugin } from './plugins/external/swagger';
+import { docsRoutes } from './routes/docs/index';
+import { healthRoutes } from './routes/healthz';
+import { lookupRoutes } from './routes/api/v1/lookup/index';
+import { userRoutes } from './routes/api/v1/user/index';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Ready database (tests); otherwise opened from `config`. */
+  db?: Db;
+  /** Token key source (tests); otherwise the issuer's JWKS. */
+  jwks?: JWTVerifyGetKey;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: BuildAppOptions) {
+  const app = Fastify({
+    logger: options.logger ?? { level: options.config.logLevel },
+    // The host proxy forwards /api/*; X-Forwarded-* tell us the browser's protocol and address.
+    trustProxy: true,
+    // Route names follow the spec's URLs exactly; `/lookup/` and `/lookup` are the same list.
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // External plugins.
+  await app.register(cookie);
+  await app.register(swaggerPlugin);
+
+  // App plugins. Access declarations are collected before any route is added.
+  await app.register(accessPlugin);
+  await app.register(errorsPlugin);
+  await app.register(configPlugin, { config: options.config });
+  await app.register(dbPlugin, options.db ? { db: options.db } : {});
+  await app.register(repositoriesPlugin);
+  await app.register(xsrfPlugin);
+  await app.register(authPlugin, options.jwks ? { jwks: options.jwks } : {});
+
+  // Routes.
+  await app.register(healthRoutes);
+  await app.register(docsRoutes);
+  await app.register(userRoutes, { prefix: '/api/v1/user' });
+  await app.register(lookupRoutes, { prefix: '/api/v1/lookup' });
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

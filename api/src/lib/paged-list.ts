@@ -1,0 +1,108 @@
+import {
+  DEFAULT_PAGE_SIZE,
+  INVALID_PAGE,
+  type PagedQuery,
+  type PagedResult,
+} from '@portal/contract';
+import type { Queryable } from '../db/driver';
+import { fieldError, notFound } from './http-errors';
+
+/**
+ * How one list is read. Every SQL fragment here is written by us, never by the client: the client
+ * only picks among `sortable` keys and supplies `filter`, which is passed as a parameter.
+ */
+export interface PagedListSpec<Row, Item> {
+  /** `from …` clause with joins, without the word `from`. */
+  from: string;
+  /** Select list. */
+  select: string;
+  /** Extra conditions with `$1…` placeholders, e.g. access rules. */
+  where?: { sql: string; params: readonly unknown[] };
+  /** Client ordering name → SQL expression. */
+  sortable: Readonly<Record<string, string>>;
+  /** SQL expressions the `filter` text is searched in (case-insensitive substring). */
+  searchable: readonly string[];
+  /** Used when the client sends no `ordering`, e.g. `-id`. */
+  defaultOrdering: string;
+  /** Unique expression appended to every ordering so pages never overlap, e.g. `o.id`. */
+  tieBreaker: string;
+  map: (row: Row) => Item;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+/** `%`, `_` and the escape character itself are literal in a filter, not wildcards. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function orderByClause(
+  ordering: string,
+  sortable: Readonly<Record<string, string>>,
+  tieBreaker: string,
+): string {
+  const parts: string[] = [];
+  for (const raw of ordering.split(',')) {
+    const term = raw.trim();
+    const descending = term.startsWith('-');
+    const name = descending ? term.slice(1) : term;
+    const expression = Object.hasOwn(sortable, name) ? sortable[name] : undefined;
+    if (!expression) {
+      const allowed = Object.keys(sortable).join(', ');
+      throw fieldError('ordering', `Invalid ordering field "${name}". Allowed: ${allowed}.`);
+    }
+    parts.push(`${expression} ${descending ? 'desc' : 'asc'} nulls last`);
+  }
+  parts.push(tieBreaker);
+  return parts.join(', ');
+}
+
+/**
+ * Reads one page the DRF way (design §4): `page` from 1, `pageSize` (default 20, max 100),
+ * `ordering` (comma list, `-` for descending), `filter`. An empty list is page 1 of 1 with
+ * count 0, as Django's paginator answers; a page past the last answers 404 "Invalid page.".
+ */
+export async function pagedList<Row, Item>(
+  db: Queryable,
+  query: PagedQuery,
+  spec: PagedListSpec<Row, Item>,
+): Promise<PagedResult<Item>> {
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  if (!Number.isInteger(page) || page < 1) throw notFound(INVALID_PAGE);
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw fieldError('pageSize', 'must be >= 1');
+
+  const orderBy = orderByClause(
+    query.ordering?.trim() || spec.defaultOrdering,
+    spec.sortable,
+    spec.tieBreaker,
+  );
+
+  const conditions: string[] = [];
+  const params: unknown[] = [...(spec.where?.params ?? [])];
+  if (spec.where) conditions.push(`(${spec.where.sql})`);
+  const filter = query.filter?.trim();
+  if (filter && spec.searchable.length > 0) {
+    params.push(`%${escapeLike(filter)}%`);
+    const p = `$${params.length}`;
+    conditions.push(
+      `(${spec.searchable.map((column) => `(${column})::text ilike ${p} escape '\\'`).join(' or ')})`,
+    );
+  }
+  const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
+
+  const counted = await db.query<{ count: number }>(
+    `select count(*)::int as count from ${spec.from} ${where}`,
+    params,
+  );
+  const count = counted.rows[0]?.count ?? 0;
+  const totalPages = Math.max(1, Math.ceil(count / pageSize));
+  if (page > totalPages) throw notFound(INVALID_PAGE);
+
+  const rows = await db.query<Row>(
+    `select ${spec.select} from ${spec.from} ${where} order by ${orderBy}
+     limit ${pageSize} offset ${(page - 1) * pageSize}`,
+    params,
+  );
+  return { count, totalPages, results: rows.rows.map(spec.map) };
+}

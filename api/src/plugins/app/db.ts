@@ -1,0 +1,31 @@
+import fp from 'fastify-plugin';
+import { createDb } from '../../db/create-db';
+import type { Db } from '../../db/driver';
+import { migrate } from '../../db/migrate';
+import { seedDemoData, seedReferenceData } from '../../seed/seed';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+  }
+}
+
+export interface DbPluginOptions {
+  /** A ready database (tests); otherwise one is opened from the config. Closed with the app either way. */
+  db?: Db;
+}
+
+export const dbPlugin = fp<DbPluginOptions>(
+  async (app, options) => {
+    const db = options.db ?? (await createDb(app.config));
+    app.addHook('onClose', async () => {
+      await db.close();
+    });
+    const applied = await migrate(db);
+    if (applied.length > 0) app.log.info({ applied, kind: db.kind }, 'database migrated');
+    await seedReferenceData(db);
+    if (app.config.seedDemo) await seedDemoData(db);
+    app.decorate('db', db);
+  },
+  { name: 'db', dependencies: ['config'] },
+);

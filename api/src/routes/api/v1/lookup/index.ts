@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LookupList, LookupQuery, type LookupItem } from '@portal/contract';
+import { fieldError } from '../../../../lib/http-errors';
+import { isGlobalAdmin } from '../../../../lib/object-access';
+import { errorResponses } from '../../../../lib/route-schemas';
+import { currentUser } from '../../../../plugins/app/auth';
+import { STATIC_LOOKUP_FIELDS, type StaticLookupField } from '../../../../seed/reference-data';
+
+const isStatic = (field: string): field is StaticLookupField =>
+  (STATIC_LOOKUP_FIELDS as readonly string[]).includes(field);
+
+export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { lookups } = app.repos;
+
+  app.get(
+    '',
+    {
+      config: { permissions: 'authenticated' },
+      schema: {
+        tags: ['lookup'],
+        summary: 'Choices for one form field',
+        querystring: LookupQuery,
+        response: { 200: LookupList, ...errorResponses },
+      },
+    },
+    async (request): Promise<LookupItem[]> => {
+      const { field, organisation, product_id: productId } = request.query;
+      const user = currentUser(request);
+      if (isStatic(field)) return lookups.listStatic(field);
+      switch (field) {
+        case 'roles':
+          return lookups.listRoles();
+        case 'organisation':
+          // Organisation names are client data: only global administrators see them all.
+          if (isGlobalAdmin(user)) return lookups.listOrganisations();
+          return user.organisationId === null ? [] : lookups.listOrganisations(user.organisationId);
+        case 'organisation_licenses':
+          if (organisation === undefined)
+            throw fieldError('organisation', 'This field is required.');
+          // Licence blocks arrive with a later issue; until then no organisation has any.
+          return [];
+        case 'practice_view_category':
+          if (productId === undefined) throw fieldError('product_id', 'This field is required.');
+          return [];
+        case 'product':
+          return [];
+      }
+      // Unreachable while LookupQuery lists only the fields handled above.
+      throw fieldError('field', `"${String(field)}" is not a valid choice.`);
+    },
+  );
+};

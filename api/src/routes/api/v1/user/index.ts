@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CookiePreference,
+  CurrentUser,
+  UserIdParams,
+  UserPreference,
+  type FieldErrors,
+} from '@portal/contract';
+import { badRequest, notFound, orNotFound } from '../../../../lib/http-errors';
+import { isSelf } from '../../../../lib/object-access';
+import { errorResponses } from '../../../../lib/route-schemas';
+import { currentUser } from '../../../../plugins/app/auth';
+
+const tags = ['user'];
+
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { users, lookups } = app.repos;
+
+  app.get(
+    '/whoami',
+    {
+      config: { permissions: 'authenticated' },
+      schema: {
+        tags,
+        summary: 'The signed-in user with their permissions',
+        response: { 200: CurrentUser, ...errorResponses },
+      },
+    },
+    async (request) => currentUser(request),
+  );
+
+  app.get(
+    '/:id/cookie-preference',
+    {
+      config: { permissions: 'authenticated' },
+      schema: {
+        tags,
+        params: UserIdParams,
+        response: { 200: CookiePreference, ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (!isSelf(currentUser(request), request.params.id)) throw notFound();
+      return orNotFound(await users.getCookiePreference(currentUser(request).id));
+    },
+  );
+
+  app.put(
+    '/:id/cookie-preference',
+    {
+      config: { permissions: 'authenticated' },
+      schema: {
+        tags,
+        params: UserIdParams,
+        body: CookiePreference,
+        response: { 200: CookiePreference, ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (!isSelf(currentUser(request), request.params.id)) throw notFound();
+      return orNotFound(await users.setCookiePreference(currentUser(request).id, request.body));
+    },
+  );
+
+  app.get(
+    '/:id/preference',
+    {
+      config: { permissions: 'authenticated' },
+      schema: { tags, params: UserIdParams, response: { 200: UserPreference, ...errorResponses } },
+    },
+    async (request) => {
+      if (!isSelf(currentUser(request), request.params.id)) throw notFound();
+      return orNotFound(await users.getPreference(currentUser(request).id));
+    },
+  );
+
+  app.put(
+    '/:id/preference',
+    {
+      config: { permissions: 'authenticated' },
+      schema: {
+        tags,
+        params: UserIdParams,
+        body: UserPreference,
+        response: { 200: UserPreference, ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (!isSelf(currentUser(request), request.params.id)) throw notFound();
+      const { language, skinTone } = request.body;
+      const errors: FieldErrors = {};
+      if (!(await lookups.existsByCode('language', language))) {
+        errors.language = [`"${language}" is not a valid choice.`];
+      }
+      if (skinTone !== null && !(await lookups.existsById('skinTone', skinTone))) {
+        errors.skinTone = [`Invalid pk "${skinTone}" - object does not exist.`];
+      }
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
+      return orNotFound(await users.setPreference(currentUser(request).id, request.body));
+    },
+  );
+};

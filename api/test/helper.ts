@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import { XSRF_COOKIE, XSRF_HEADER } from '@portal/contract';
+import { DEMO_ACCOUNTS, type DemoAccount } from '@portal/contract/demo-accounts';
+import { buildApp, type App } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import type { Db } from '../src/db/driver';
+import { createPgDb } from '../src/db/pg-driver';
+import { createPgliteDb } from '../src/db/pglite-driver';
+
+export const TEST_ISSUER = 'http://identity.test/realms/main';
+export const TEST_CLIENT_ID = 'frontend';
+const KID = 'test-key';
+
+/** The key the test "identity provider" signs with; the app trusts only its public half. */
+const { privateKey, publicKey } = await generateKeyPair('RS256');
+export const publicJwk = { ...(await exportJWK(publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
+export const testJwks = createLocalJWKSet({ keys: [publicJwk] });
+
+export function account(
+  role: DemoAccount['role'],
+  organisation?: DemoAccount['organisation'],
+): DemoAccount {
+  const found = DEMO_ACCOUNTS.find(
+    (a) => a.role === role && (organisation === undefined || a.organisation === organisation),
+  );
+  if (!found) throw new Error(`No demo account with role ${role}`);
+  return found;
+}
+
+export interface TokenOptions {
+  claims?: JWTPayload;
+  issuer?: string;
+  /** Seconds from now; negative for an expired token. */
+  expiresIn?: number;
+  key?: Parameters<SignJWT['sign']>[0];
+  kid?: string;
+}
+
+/** A Keycloak-shaped access token (docs/architecture.md) for `sub`. */
+export async function signToken(sub: string, options: TokenOptions = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    azp: TEST_CLIENT_ID,
+    typ: 'Bearer',
+    sid: randomBytes(8).toString('hex'),
+    scope: 'openid profile email',
+    realm_access: { roles: ['default-roles-main'] },
+    ...options.claims,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? KID, typ: 'JWT' })
+    .setSubject(sub)
+    .setIssuer(options.issuer ?? TEST_ISSUER)
+    .setAudience(options.claims?.aud ?? 'account')
+    .setIssuedAt(now - 5)
+    .setExpirationTime(now + (options.expiresIn ?? 300))
+    .sign(options.key ?? privateKey);
+}
+
+export async function authHeader(sub: string, options?: TokenOptions) {
+  return { authorization: `Bearer ${await signToken(sub, options)}` };
+}
+
+/** Cookie and header of a matching XSRF pair, for unsafe requests. */
+export function xsrfHeaders(token = 'test-xsrf-token') {
+  return { cookie: `${XSRF_COOKIE}=${token}`, [XSRF_HEADER.toLowerCase()]: token };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ PGLITE_DIR: 'memory://', LOG_LEVEL: 'silent' }),
+    oidcIssuer: TEST_ISSUER,
+    oidcClientId: TEST_CLIENT_ID,
+    ...overrides,
+  };
+}
+
+export interface TestDatabase {
+  db: Db;
+  /** Drops what the database was created in (no-op for in-memory PGlite). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database: in-memory PGlite, or with TEST_DATABASE_URL a new schema of that
+ * PostgreSQL, so parallel or repeated runs never see each other's rows.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return { db: await createPgliteDb('memory://'), dispose: async () => undefined };
+  const schema = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create schema ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    db: createPgDb({ connectionString: url, searchPath: schema, max: 4 }),
+    async dispose() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh seeded database, trusting tokens from `signToken`. */
+export async function buildTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const app = await buildApp({
+    config: testConfig(overrides),
+    db: database.db,
+    jwks: testJwks,
+    logger: false,
+  });
+  return {
+    app,
+    db: database.db,
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PERMISSION_DENIED } from '@portal/contract';
+import { accessOf } from '../../../src/plugins/app/access';
+import { account, authHeader, buildTestApp, type TestApp } from '../../helper';
+
+describe('route permission declarations', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  test('every registered route declares public or its permissions', async () => {
+    await t.app.ready();
+    assert.ok(t.app.routeAccess.length >= 7, 'routes were collected');
+    const undeclared = t.app.routeAccess
+      .filter((r) => r.access === null)
+      .map((r) => `${r.method} ${r.url}`);
+    assert.deepEqual(undeclared, []);
+  });
+
+  test('only the health check and the OpenAPI document are public', () => {
+    const open = t.app.routeAccess
+      .filter((r) => r.access === 'public')
+      .map((r) => r.url)
+      .sort();
+    assert.deepEqual([...new Set(open)], ['/api/docs/openapi.json', '/healthz']);
+  });
+
+  test('a declaration must be non-empty, known and not contradictory', () => {
+    assert.equal(accessOf(undefined), null);
+    assert.equal(accessOf({}), null);
+    assert.equal(accessOf({ permissions: [] }), null);
+    assert.equal(accessOf({ permissions: ['global.fly'] }), null);
+    assert.equal(accessOf({ public: true, permissions: ['global.view_org'] }), null);
+    assert.deepEqual(accessOf({ permissions: ['global.view_org'] }), ['global.view_org']);
+    assert.equal(accessOf({ permissions: 'authenticated' }), 'authenticated');
+    assert.equal(accessOf({ public: true }), 'public');
+  });
+});
+
+describe('permission enforcement', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+    t.app.get(
+      '/test/org-view',
+      { config: { permissions: ['global.view_org', 'global.create_org'] } },
+      async () => ({
+        ok: true,
+      }),
+    );
+    t.app.get('/test/undeclared', async () => ({ ok: true }));
+  });
+  after(() => t.close());
+
+  test('a user holding none of the permissions is refused with 403', async () => {
+    const res = await t.app.inject({
+      url: '/test/org-view',
+      headers: await authHeader(account('learner').sub),
+    });
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(res.json(), { detail: PERMISSION_DENIED });
+  });
+
+  test('holding any one of them is enough', async () => {
+    const res = await t.app.inject({
+      url: '/test/org-view',
+      headers: await authHeader(account('org admin').sub),
+    });
+    assert.equal(res.statusCode, 200);
+  });
+
+  test('the enumeration catches a route without a declaration', () => {
+    const found = t.app.routeAccess.find((r) => r.url === '/test/undeclared');
+    assert.equal(found?.access, null);
+  });
+
+  test('a route without a declaration is closed to everyone, even a sys admin', async () => {
+    const res = await t.app.inject({
+      url: '/test/undeclared',
+      headers: await authHeader(account('sys admin').sub),
+    });
+    assert.equal(res.statusCode, 403);
+  });
+});

@@ -1,0 +1,87 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CSRF_FAILED } from '@portal/contract';
+import { account, authHeader, buildTestApp, type TestApp } from '../../helper';
+
+describe('double-submit XSRF', () => {
+  let t: TestApp;
+  const learner = account('learner');
+  const url = `/api/v1/user/${learner.sub}/cookie-preference`;
+  const payload = { allowEssentialCookies: true };
+
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  test('any response sets a readable XSRF-TOKEN cookie when the request had none', async () => {
+    const res = await t.app.inject({ url: '/healthz' });
+    const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
+    assert.ok(cookie, 'cookie set');
+    assert.match(cookie.value, /^[0-9a-f]{64}$/);
+    assert.equal(cookie.path, '/');
+    assert.equal(cookie.sameSite, 'Lax');
+    assert.notEqual(cookie.httpOnly, true);
+  });
+
+  test('a request that already has the cookie does not get a new one', async () => {
+    const res = await t.app.inject({ url: '/healthz', headers: { cookie: 'XSRF-TOKEN=existing' } });
+    assert.equal(res.cookies.length, 0);
+  });
+
+  test('an unsafe request with the cookie but no header is refused', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...(await authHeader(learner.sub)), cookie: 'XSRF-TOKEN=abc' },
+      payload,
+    });
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(res.json(), { detail: CSRF_FAILED });
+  });
+
+  test('an unsafe request whose header differs from the cookie is refused', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: {
+        ...(await authHeader(learner.sub)),
+        cookie: 'XSRF-TOKEN=abc',
+        'x-xsrf-token': 'abd',
+      },
+      payload,
+    });
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(res.json(), { detail: CSRF_FAILED });
+  });
+
+  test('an unsafe request with a header but no cookie is refused', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...(await authHeader(learner.sub)), 'x-xsrf-token': 'abc' },
+      payload,
+    });
+    assert.equal(res.statusCode, 403);
+  });
+
+  test('the cookie a GET handed out works for the next PUT', async () => {
+    const first = await t.app.inject({
+      url: '/api/v1/user/whoami',
+      headers: await authHeader(learner.sub),
+    });
+    const token = first.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
+    assert.ok(token);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: {
+        ...(await authHeader(learner.sub)),
+        cookie: `XSRF-TOKEN=${token}`,
+        'x-xsrf-token': token,
+      },
+      payload,
+    });
+    assert.equal(res.statusCode, 200);
+  });
+});
