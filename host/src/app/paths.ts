@@ -1,0 +1,48 @@
+// Every route path of the host, with the one way to build each link. Components never
+// string-build URLs.
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  authCallback: { path: '/auth/callback', getHref: () => '/auth/callback' },
+  logout: { path: '/logout', getHref: () => '/logout' },
+  ltiLaunch: { path: '/lti/launch', getHref: () => '/lti/launch' },
+  ltiSimulation: { path: '/lti/simulation/*', getHref: () => '/lti/simulation' },
+  ltiSimulationLaunch: { path: '/lti/simulation/launch', getHref: () => '/lti/simulation/launch' },
+  ltiReport: { path: '/lti/report/*', getHref: () => '/lti/report' },
+  ltiError: {
+    path: '/lti/error',
+    getHref: (error?: string) => (error ? `/lti/error?${new URLSearchParams({ error })}` : '/lti/error'),
+  },
+  simulation: { path: '/simulation/*', getHref: () => '/simulation' },
+  report: { path: '/report/*', getHref: () => '/report' },
+  admin: { path: '/admin/*', getHref: () => '/admin/organisation' },
+  support: { path: '/support', getHref: () => '/support' },
+  downloads: {
+    path: '/user/:userId/downloads',
+    getHref: (userId: string) => `/user/${encodeURIComponent(userId)}/downloads`,
+  },
+  preference: {
+    path: '/user/:userId/preference',
+    getHref: (userId: string) => `/user/${encodeURIComponent(userId)}/preference`,
+  },
+  underConstruction: { path: '/under-construction', getHref: () => '/under-construction' },
+  selfAssessment: { path: '/self-assessment', getHref: () => '/self-assessment' },
+  brightspaceUserMismatch: { path: '/brightspace-user-mismatch', getHref: () => '/brightspace-user-mismatch' },
+} as const;
+
+/** Mount paths of the remotes (docs/architecture.md). */
+export const REMOTE_MOUNTS = { simulation: '/simulation', reports: '/report', admin: '/admin' } as const;
+
+/** The identity provider's account page (device login, password), in the user's language. */
+export function accountPageHref(authority: string, language: string | undefined): string {
+  return `${authority.replace(/\/$/, '')}/account?${new URLSearchParams({ kc_locale: language || 'en' })}`;
+}
+
+/** The learning platform's home, opened in a new tab for self-assessment. */
+export function brightspaceHomeHref(brightspaceHost: string): string {
+  return `${brightspaceHost.replace(/\/$/, '')}/d2l/home`;
+}
+
+/** The learning platform's sign-out page, where a signed-out portal user is sent on. */
+export function brightspaceLogoutHref(brightspaceHost: string): string {
+  return `${brightspaceHost.replace(/\/$/, '')}/d2l/logout`;
+}

@@ -1,0 +1,111 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { LoginGate, RequirePermission } from '@portal/shared-auth';
+import { PageSpinner } from '@portal/shared-ui';
+import { RemoteArea, type LoadRemoteRoutes } from '../federation/remote-area';
+import { Layout } from '../features/layout/components/layout';
+import { RouteErrorView } from '../features/errors/components/route-error-view';
+import { PageNotFoundPage } from '../features/errors/components/page-not-found-page';
+import { paths } from './paths';
+
+// Screens off the first one are fetched when first visited, keeping the first load small.
+const lazyPage = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) => async () => ({
+  Component: (await load())[name],
+});
+
+export interface AppRoutesOptions {
+  /** Tests hand in a fake; the app loads remotes through the federation runtime. */
+  loadRemote?: LoadRemoteRoutes;
+}
+
+export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObject[] {
+  const remote = (name: 'simulation' | 'reports' | 'admin') =>
+    loadRemote ? <RemoteArea name={name} load={loadRemote} /> : <RemoteArea name={name} />;
+
+  return [
+    {
+      errorElement: <RouteErrorView />,
+      hydrateFallbackElement: <PageSpinner />,
+      children: [
+        // AuthProvider redeems the code on this path and moves on to the return path.
+        { path: paths.authCallback.path, element: <PageSpinner /> },
+        {
+          path: paths.ltiLaunch.path,
+          lazy: lazyPage(() => import('../features/lti/components/lti-launch-page'), 'LtiLaunchPage'),
+        },
+        {
+          path: paths.ltiError.path,
+          lazy: lazyPage(() => import('../features/lti/components/lti-error-page'), 'LtiErrorPage'),
+        },
+        {
+          path: paths.logout.path,
+          lazy: lazyPage(() => import('../features/logout/components/logout-page'), 'LogoutPage'),
+        },
+        {
+          element: <LoginGate fallback={<PageSpinner />} />,
+          children: [
+            { path: paths.ltiSimulation.path, element: remote('simulation') },
+            { path: paths.ltiReport.path, element: remote('reports') },
+            {
+              element: <Layout />,
+              children: [
+                {
+                  // Inside the layout, so a failing page keeps the sidebar.
+                  errorElement: <RouteErrorView />,
+                  children: [
+                    { index: true, element: <Navigate to={paths.simulation.getHref()} replace /> },
+                    { path: paths.simulation.path, element: remote('simulation') },
+                    { path: paths.report.path, element: remote('reports') },
+                    {
+                      path: paths.admin.path,
+                      element: (
+                        <RequirePermission anyOf={['global.client_access_admin_section']} fallback={<PageNotFoundPage />}>
+                          {remote('admin')}
+                        </RequirePermission>
+                      ),
+                    },
+                    {
+                      path: paths.support.path,
+                      lazy: lazyPage(() => import('../features/support/components/support-page'), 'SupportPage'),
+                    },
+                    {
+                      path: paths.downloads.path,
+                      lazy: lazyPage(() => import('../features/downloads/components/downloads-page'), 'DownloadsPage'),
+                    },
+                    {
+                      path: paths.preference.path,
+                      lazy: lazyPage(() => import('../features/preference/components/preference-page'), 'PreferencePage'),
+                    },
+                    {
+                      path: paths.underConstruction.path,
+                      lazy: lazyPage(
+                        () => import('../features/under-construction/components/under-construction-page'),
+                        'UnderConstructionPage',
+                      ),
+                    },
+                    {
+                      path: paths.selfAssessment.path,
+                      lazy: lazyPage(
+                        () => import('../features/self-assessment/components/self-assessment-page'),
+                        'SelfAssessmentPage',
+                      ),
+                    },
+                    {
+                      path: paths.brightspaceUserMismatch.path,
+                      lazy: lazyPage(
+                        () => import('../features/brightspace/components/brightspace-mismatch-page'),
+                        'BrightspaceMismatchPage',
+                      ),
+                    },
+                    { path: '*', element: <PageNotFoundPage /> },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export const createAppRouter = () => createBrowserRouter(createAppRoutes());

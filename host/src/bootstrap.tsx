@@ -1,0 +1,37 @@
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router-dom';
+import { initI18n } from '@portal/shared-ui';
+import { fetchRuntimeConfig } from './app/runtime-config';
+import { AppProviders } from './app/providers';
+import { createAppRouter } from './app/router';
+import { registerPortalRemotes } from './federation/remotes';
+import { FramedView } from './components/framed-view';
+import { StartupFailure } from './components/startup-failure';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+const root = createRoot(container);
+
+async function start() {
+  const [configResult] = await Promise.allSettled([fetchRuntimeConfig(), initI18n()]);
+  // Spec §2: the portal does not run inside a frame; it shows "page not found" instead.
+  if (window.top !== window.self) {
+    root.render(<FramedView />);
+    return;
+  }
+  if (configResult.status === 'rejected') {
+    console.error('Could not start the portal', configResult.reason);
+    root.render(<StartupFailure />);
+    return;
+  }
+  const config = configResult.value;
+  document.title = config.productName;
+  registerPortalRemotes(config.remotes);
+  root.render(
+    <AppProviders config={config}>
+      <RouterProvider router={createAppRouter()} />
+    </AppProviders>,
+  );
+}
+
+void start();

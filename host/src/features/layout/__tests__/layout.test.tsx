@@ -1,0 +1,78 @@
+import { screen, within } from '@testing-library/react';
+import { setupTestServer } from '../../../testing/msw-server';
+import { renderApp } from '../../../testing/render-app';
+import { ADMIN_PERMISSIONS, currentUser, USER_ID } from '../../../testing/fixtures';
+
+const server = setupTestServer();
+
+// jsdom has no viewport width, so the sidebar is the small-screen slide-over: open it first.
+async function openSidebar(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Menu' }));
+}
+
+describe('Layout', () => {
+  it('welcomes the user by first and last name and links the main areas', async () => {
+    const { user } = renderApp({ server, route: '/support' });
+    await openSidebar(user);
+
+    expect(await screen.findByText('Welcome, Lena Learner')).toBeInTheDocument();
+    const main = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(main).getByRole('link', { name: 'Simulations' })).toHaveAttribute('href', '/simulation');
+    expect(within(main).getByRole('link', { name: 'Reports' })).toHaveAttribute('href', '/report');
+    expect(within(main).getByRole('link', { name: 'Downloads' })).toHaveAttribute('href', `/user/${USER_ID}/downloads`);
+    expect(screen.getByText('1.6.177-test')).toBeInTheDocument();
+    expect(document.title).toBe('Support centre - Simulation Portal');
+  });
+
+  it('hides the administration link from users without the admin-section permission', async () => {
+    const { user } = renderApp({ server, route: '/support' });
+    await openSidebar(user);
+
+    const account = await screen.findByRole('navigation', { name: 'Account navigation' });
+    expect(within(account).queryByRole('link', { name: 'Administration' })).not.toBeInTheDocument();
+    expect(within(account).getByRole('link', { name: 'Account and device login' })).toHaveAttribute(
+      'href',
+      'http://idp.test/realms/main/account?kc_locale=en',
+    );
+  });
+
+  it('shows the administration link to users with the admin-section permission', async () => {
+    const { user } = renderApp({ server, route: '/support', user: currentUser({ permissions: ADMIN_PERMISSIONS }) });
+    await openSidebar(user);
+
+    const account = await screen.findByRole('navigation', { name: 'Account navigation' });
+    expect(within(account).getByRole('link', { name: 'Administration' })).toHaveAttribute('href', '/admin/organisation');
+  });
+
+  it('says Brightspace is not linked when no learning platform is configured, and links it when it is', async () => {
+    const { unmount } = renderApp({ server, route: '/support' });
+    expect(await screen.findAllByText('Brightspace is not linked to this environment')).not.toHaveLength(0);
+    unmount();
+
+    const { user } = renderApp({ server, route: '/support', config: { brightspaceHost: 'https://lms.example' } });
+    await openSidebar(user);
+    const link = await screen.findByRole('link', { name: 'Open Brightspace' });
+    expect(link).toHaveAttribute('href', 'https://lms.example/d2l/home');
+    expect(link).toHaveAttribute('target', '_blank');
+  });
+
+  it('redirects / to the simulation area', async () => {
+    const { router } = renderApp({ server, route: '/' });
+
+    expect(await screen.findByRole('heading', { name: 'simulation remote' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/simulation');
+  });
+
+  it('opens the small-screen menu, moves focus into it and closes it with Escape', async () => {
+    const { user } = renderApp({ server, route: '/support' });
+
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('complementary', { name: 'Sidebar' })).toContainElement(document.activeElement as HTMLElement);
+    await user.keyboard('{Escape}');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveFocus();
+  });
+});

@@ -1,0 +1,46 @@
+import { screen, waitFor } from '@testing-library/react';
+import { setupTestServer } from '../../../testing/msw-server';
+import { renderApp } from '../../../testing/render-app';
+
+const server = setupTestServer();
+
+describe('LTI error page', () => {
+  it('explains a denied permission and points to the administrator', async () => {
+    renderApp({ server, route: '/lti/error?error=PERMISSION_DENIED', user: null });
+
+    expect(await screen.findByText('You do not have permission to access this content.')).toBeInTheDocument();
+    expect(screen.getByText('Please contact your administrator.')).toBeInTheDocument();
+  });
+
+  it('shows the generic LTI message for any other error', async () => {
+    renderApp({ server, route: '/lti/error?error=SOMETHING_ELSE', user: null });
+
+    expect(await screen.findByText('An error occurred while launching from your learning platform.')).toBeInTheDocument();
+    expect(screen.getByText('Please contact your administrator.')).toBeInTheDocument();
+  });
+});
+
+describe('LTI launch page', () => {
+  it('shows the Go back page when launchId is missing', async () => {
+    renderApp({ server, route: '/lti/launch', user: null });
+
+    expect(await screen.findByRole('button', { name: 'Go back' })).toBeInTheDocument();
+  });
+
+  it('asks a signed-out user to log in and returns to the same path and query', async () => {
+    const { user, userManager } = renderApp({ server, route: '/lti/launch?launchId=abc&productId=2', user: null });
+
+    await user.click(await screen.findByRole('button', { name: 'Log in' }));
+
+    expect(userManager.signinRedirect).toHaveBeenCalledWith({
+      state: { returnPath: '/lti/launch?launchId=abc&productId=2' },
+    });
+  });
+
+  it('hands a signed-in user to the simulation launch with the same query', async () => {
+    const { router } = renderApp({ server, route: '/lti/launch?launchId=abc&productId=2' });
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lti/simulation/launch'));
+    expect(router.state.location.search).toBe('?launchId=abc&productId=2');
+  });
+});

@@ -1,0 +1,57 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '@portal/shared-auth';
+import { Button, PageSpinner, usePageTitle } from '@portal/shared-ui';
+import { CenteredPage } from '../../../components/centered-page';
+import { paths } from '../../../app/paths';
+
+/**
+ * Entry from the learning platform (spec §2). The launch itself belongs to the simulation area,
+ * which the host mounts under /lti/simulation; this page only makes sure the user is signed in.
+ */
+export function LtiLaunchPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('lti.launchTitle'));
+  const [params] = useSearchParams();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const { status, login } = useAuth();
+  const launchId = params.get('launchId');
+
+  useEffect(() => {
+    if (launchId && status === 'authenticated') {
+      navigate(`${paths.ltiSimulationLaunch.getHref()}${search}`, {
+        replace: true,
+        state: {
+          launchId,
+          configuration: params.get('configuration'),
+          protocol: params.get('protocol'),
+          productId: params.get('productId'),
+        },
+      });
+    }
+  }, [launchId, status, search, params, navigate]);
+
+  if (!launchId || status === 'error') {
+    return (
+      <CenteredPage>
+        <h1>{t('lti.launchFailedHeading')}</h1>
+        <p>{t('lti.launchFailedMessage')}</p>
+        <Button variant="link" onClick={() => void navigate(-1)}>
+          {t('lti.goBack')}
+        </Button>
+      </CenteredPage>
+    );
+  }
+  if (status === 'unauthenticated') {
+    return (
+      <CenteredPage>
+        <h1>{t('lti.loginHeading')}</h1>
+        <p>{t('lti.loginMessage')}</p>
+        <Button onClick={() => void login(`${pathname}${search}`)}>{t('lti.loginButton')}</Button>
+      </CenteredPage>
+    );
+  }
+  return <PageSpinner />;
+}

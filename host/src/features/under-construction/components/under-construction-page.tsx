@@ -1,0 +1,16 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { usePageTitle } from '@portal/shared-ui';
+import { paths } from '../../../app/paths';
+
+export function UnderConstructionPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('underConstruction.title'));
+  return (
+    <>
+      <h1>{t('underConstruction.title')}</h1>
+      <p>{t('underConstruction.message')}</p>
+      <Link to={paths.home.getHref()}>{t('underConstruction.home')}</Link>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { Component, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useRoutes, type RouteObject } from 'react-router-dom';
+import { PageSpinner, UnavailableView } from '@portal/shared-ui';
+import { loadRemoteRoutes, type RemoteName } from './remotes';
+
+export type LoadRemoteRoutes = (name: RemoteName, attempt: number) => Promise<RouteObject[]>;
+
+interface BoundaryProps {
+  name: RemoteName;
+  onRetry: () => void;
+  children: ReactNode;
+}
+
+/** One per remote: whatever the remote throws while rendering stays inside its area. */
+class RemoteErrorBoundary extends Component<BoundaryProps, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error(`Remote ${this.props.name} failed while rendering`, error);
+  }
+
+  override render() {
+    if (this.state.error) return <UnavailableView onRetry={this.props.onRetry} />;
+    return this.props.children;
+  }
+}
+
+function RemoteRouteTree({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes);
+}
+
+type State = { status: 'loading' } | { status: 'ready'; routes: RouteObject[] } | { status: 'failed' };
+
+/**
+ * Mounts a remote's route tree under the current route (`/simulation/*` etc.). A remote that is
+ * down, has a bad entry or a missing chunk shows the "unavailable" view; Retry loads it again.
+ */
+export function RemoteArea({ name, load = loadRemoteRoutes }: { name: RemoteName; load?: LoadRemoteRoutes }) {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  useEffect(() => {
+    let current = true;
+    setState({ status: 'loading' });
+    load(name, attempt).then(
+      (routes) => current && setState({ status: 'ready', routes }),
+      (error: unknown) => {
+        if (!current) return;
+        console.error(`Remote ${name} is unavailable`, error);
+        setState({ status: 'failed' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [name, attempt, load]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+
+  if (state.status === 'loading') return <PageSpinner />;
+  if (state.status === 'failed') return <UnavailableView onRetry={retry} />;
+  return (
+    <RemoteErrorBoundary key={attempt} name={name} onRetry={retry}>
+      <RemoteRouteTree routes={state.routes} />
+    </RemoteErrorBoundary>
+  );
+}

@@ -1,0 +1,2 @@
+// Async boundary: the federation runtime settles shared singletons before any of them loads.
+import('./bootstrap');

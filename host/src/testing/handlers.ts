@@ -1,0 +1,36 @@
+// MSW handlers typed with the contract: what the API answers, not how fetch is called.
+import { http, HttpResponse } from 'msw';
+import type { CookiePreference, CurrentUser, FieldErrors, LookupList, UserPreference } from '@portal/contract';
+import { LANGUAGES, SKIN_TONES } from './fixtures';
+
+export const whoami = (user: CurrentUser) =>
+  http.get('/api/v1/user/whoami', () => HttpResponse.json<CurrentUser>(user));
+
+export const getCookiePreference = (value: CookiePreference) =>
+  http.get('/api/v1/user/:id/cookie-preference', () => HttpResponse.json<CookiePreference>(value));
+
+export const putCookiePreference = (onBody: (body: CookiePreference) => void, status = 200) =>
+  http.put('/api/v1/user/:id/cookie-preference', async ({ request }) => {
+    const body = (await request.json()) as CookiePreference;
+    onBody(body);
+    return status === 200
+      ? HttpResponse.json<CookiePreference>(body)
+      : HttpResponse.json({ detail: 'Server error' }, { status });
+  });
+
+export const lookups = () =>
+  http.get('/api/v1/lookup', ({ request }) => {
+    const field = new URL(request.url).searchParams.get('field');
+    if (field === 'language') return HttpResponse.json<LookupList>(LANGUAGES);
+    if (field === 'skinTone') return HttpResponse.json<LookupList>(SKIN_TONES);
+    return HttpResponse.json({ field: [`Unknown field "${field}".`] }, { status: 400 });
+  });
+
+export const getPreference = (value: UserPreference) =>
+  http.get('/api/v1/user/:id/preference', () => HttpResponse.json<UserPreference>(value));
+
+export const putPreference = (answer: (body: UserPreference) => { status: number; body: UserPreference | FieldErrors }) =>
+  http.put('/api/v1/user/:id/preference', async ({ request }) => {
+    const { status, body } = answer((await request.json()) as UserPreference);
+    return HttpResponse.json(body, { status });
+  });

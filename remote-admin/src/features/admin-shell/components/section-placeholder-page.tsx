@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { AdminPage } from './admin-page';
+
+/** Products and notifications tabs until their screens arrive. */
+export function SectionPlaceholderPage({ titleKey, introKey }: { titleKey: string; introKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <AdminPage title={t(titleKey)}>
+      <p>{t(introKey)}</p>
+    </AdminPage>
+  );
+}

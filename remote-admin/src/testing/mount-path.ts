@@ -1,0 +1,2 @@
+export const MOUNT_PATH = '/admin';
+export const REMOTE_NAME = 'admin';

@@ -1,0 +1,51 @@
+import { NavLink } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import styled from 'styled-components';
+import { usePermissions } from '@portal/shared-auth';
+import { LEARNER_REPORTS_PERMISSIONS } from '../permissions';
+import { useReportsBase } from './reports-base';
+
+const Tabs = styled.ul`
+  display: flex;
+  gap: ${({ theme }) => theme.space.sm};
+  margin: ${({ theme }) => `0 0 ${theme.space.lg}`};
+  padding: 0;
+  list-style: none;
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+
+  a {
+    display: inline-block;
+    padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
+    color: ${({ theme }) => theme.colors.text};
+    text-decoration: none;
+    border-bottom: 3px solid transparent;
+  }
+
+  a.active {
+    color: ${({ theme }) => theme.colors.primary};
+    border-bottom-color: ${({ theme }) => theme.colors.primary};
+  }
+`;
+
+/** Your reports, and learner reports for those who may see them. */
+export function ReportTabs() {
+  const { t } = useTranslation();
+  const can = usePermissions();
+  const base = useReportsBase();
+  return (
+    <nav aria-label={t('reports.tabs')}>
+      <Tabs>
+        <li>
+          <NavLink to={base} end>
+            {t('reports.yourReports')}
+          </NavLink>
+        </li>
+        {can(LEARNER_REPORTS_PERMISSIONS) && (
+          <li>
+            <NavLink to={`${base}/learner`}>{t('reports.learnerReports')}</NavLink>
+          </li>
+        )}
+      </Tabs>
+    </nav>
+  );
+}

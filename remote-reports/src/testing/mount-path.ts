@@ -1,0 +1,2 @@
+export const MOUNT_PATH = '/report';
+export const REMOTE_NAME = 'reports';

@@ -1,0 +1,2 @@
+export const MOUNT_PATH = '/simulation';
+export const REMOTE_NAME = 'simulation';
