@@ -4,11 +4,14 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
-import { verifyCredentials } from './accounts';
+import { findAccountBySub, verifyCredentials } from './accounts';
+import { DEVICE_PROMPT, type DeviceConfirmResult, type DevicePromptDetails } from './device-flow';
 import { HttpError, readForm, sendHtml } from './http';
+import { DEFAULT_LOCALE, type Locale, localeFromCookieHeader, messagesFor } from './locale';
+import { deviceConfirmPage } from './views/device-pages';
 import { createNonce, securityHeaders } from './views/html';
 import { messagePage } from './views/message-page';
-import { INVALID_CREDENTIALS, signInPage } from './views/sign-in-page';
+import { signInPage } from './views/sign-in-page';
 
 type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -20,12 +23,17 @@ export interface InteractionHandlerOptions {
   logger: Logger;
 }
 
-const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/;
+const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|device))?$/;
+
+/** What each form post of an interaction needs the interaction to be asking for. */
+const PROMPT_FOR_ACTION = { login: 'login', device: DEVICE_PROMPT } as const;
 
 /**
- * Our sign-in page. The provider sends the browser to `{realm}/interaction/{uid}` whenever it
- * needs the user; the form posts to `{realm}/interaction/{uid}/login` (below the interaction
- * cookie's path, so the cookie comes along).
+ * Our sign-in and device confirmation pages. The provider sends the browser to
+ * `{realm}/interaction/{uid}` whenever it needs the user; the forms post to
+ * `{realm}/interaction/{uid}/login` or `/device` (below the interaction cookie's path, so the
+ * cookie comes along). The uid in the path doubles as the anti-forgery token: it is random, only
+ * this browser knows it, and it must match the interaction named by the SameSite=Lax cookie.
  */
 export function createInteractionHandler({ provider, mountPath, frontendOrigins, logger }: InteractionHandlerOptions) {
   const page = (res: ServerResponse, status: number, render: (nonce: string) => string): void => {
@@ -42,8 +50,48 @@ export function createInteractionHandler({ provider, mountPath, frontendOrigins,
       }),
     );
 
-  const renderSignIn = (uid: string, nonce: string, email?: string, error?: string) =>
-    signInPage({ action: `${mountPath}/interaction/${uid}/login`, nonce, email, error });
+  const localeOf = (req: IncomingMessage): Locale => localeFromCookieHeader(req.headers.cookie) ?? DEFAULT_LOCALE;
+
+  const renderSignIn = (uid: string, nonce: string, locale: Locale, email?: string, error?: string) =>
+    signInPage({ action: `${mountPath}/interaction/${uid}/login`, nonce, locale, email, error });
+
+  function renderDeviceConfirm(res: ServerResponse, uid: string, details: InteractionDetails, locale: Locale): void {
+    const account = details.session?.accountId ? findAccountBySub(details.session.accountId) : undefined;
+    if (!account) throw new HttpError(400, 'Interaction has no signed-in user.');
+    const { userCode } = details.prompt.details as DevicePromptDetails;
+    page(res, 200, (nonce) =>
+      deviceConfirmPage({
+        action: `${mountPath}/interaction/${uid}/device`,
+        nonce,
+        locale,
+        name: `${account.firstName} ${account.lastName}`,
+        email: account.email,
+        userCode,
+      }),
+    );
+  }
+
+  async function finishDeviceConfirm(req: IncomingMessage, res: ServerResponse, uid: string, details: InteractionDetails) {
+    const decision = (await readForm(req)).get('decision');
+    if (decision === 'allow') {
+      const approved: DeviceConfirmResult = { approved: true };
+      logger.info({ interaction: uid, sub: details.session?.accountId }, 'device allowed');
+      await provider.interactionFinished(req, res, { [DEVICE_PROMPT]: approved }, { mergeWithLastSubmission: true });
+      return;
+    }
+    if (decision === 'deny') {
+      logger.info({ interaction: uid, sub: details.session?.accountId }, 'device denied');
+      // The library records this on the device code, so the device's next poll gets access_denied.
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'End-User denied the device sign-in' },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    throw new HttpError(400, 'Expected decision "allow" or "deny".');
+  }
 
   async function finishConsent(req: IncomingMessage, res: ServerResponse, details: InteractionDetails) {
     // Only reached if loadExistingGrant did not cover the request; grant what is missing.
@@ -73,12 +121,14 @@ export function createInteractionHandler({ provider, mountPath, frontendOrigins,
       page(res, 404, (nonce) => messagePage({ title: 'Page not found', message: 'There is no page here.', nonce }));
       return;
     }
-    const [, uid, isLoginPost] = match;
+    const uid = match[1]!;
+    const action = match[2] as keyof typeof PROMPT_FOR_ACTION | undefined;
     const method = req.method ?? 'GET';
-    if ((isLoginPost && method !== 'POST') || (!isLoginPost && method !== 'GET' && method !== 'HEAD')) {
-      res.writeHead(405, { Allow: isLoginPost ? 'POST' : 'GET, HEAD' }).end();
+    if ((action && method !== 'POST') || (!action && method !== 'GET' && method !== 'HEAD')) {
+      res.writeHead(405, { Allow: action ? 'POST' : 'GET, HEAD' }).end();
       return;
     }
+    const locale = localeOf(req);
 
     let details: InteractionDetails;
     try {
@@ -96,18 +146,26 @@ export function createInteractionHandler({ provider, mountPath, frontendOrigins,
       return;
     }
 
-    if (!isLoginPost) {
+    if (!action) {
       if (details.prompt.name === 'consent') {
         await finishConsent(req, res, details);
         return;
       }
+      if (details.prompt.name === DEVICE_PROMPT) {
+        renderDeviceConfirm(res, uid, details, locale);
+        return;
+      }
       const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
-      page(res, 200, (nonce) => renderSignIn(uid!, nonce, loginHint));
+      page(res, 200, (nonce) => renderSignIn(uid, nonce, locale, loginHint));
       return;
     }
 
-    if (details.prompt.name !== 'login') {
-      throw new HttpError(400, 'This interaction does not expect a sign-in.');
+    if (details.prompt.name !== PROMPT_FOR_ACTION[action]) {
+      throw new HttpError(400, `This interaction does not expect ${action === 'login' ? 'a sign-in' : 'a device decision'}.`);
+    }
+    if (action === 'device') {
+      await finishDeviceConfirm(req, res, uid, details);
+      return;
     }
     const form = await readForm(req);
     const email = form.get('email')?.trim() ?? '';
@@ -115,7 +173,7 @@ export function createInteractionHandler({ provider, mountPath, frontendOrigins,
     const account = verifyCredentials(email, password);
     if (!account) {
       logger.info({ interaction: uid }, 'sign-in refused: invalid credentials');
-      page(res, 200, (nonce) => renderSignIn(uid!, nonce, email, INVALID_CREDENTIALS));
+      page(res, 200, (nonce) => renderSignIn(uid, nonce, locale, email, messagesFor(locale).signIn.invalidCredentials));
       return;
     }
     logger.info({ interaction: uid, sub: account.sub }, 'user signed in');

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import Provider, {
   errors,
+  interactionPolicy,
   type AccessToken,
   type ClientMetadata,
   type Configuration,
@@ -8,6 +9,7 @@ import Provider, {
 } from 'oidc-provider';
 
 import { findAccountBySub } from './accounts';
+import { DEVICE_CODE_GRANT_TYPE, DEVICE_CODE_TTL_SECONDS, deviceFlowFeature, deviceFlowMiddleware, devicePrompt } from './device-flow';
 import {
   ACCESS_TOKEN_AUDIENCE,
   realmFromIssuer,
@@ -32,6 +34,9 @@ export const ROUTES = {
   jwks: `${OIDC_PATH}/certs`,
   revocation: `${OIDC_PATH}/revoke`,
   introspection: `${OIDC_PATH}/token/introspect`,
+  device_authorization: `${OIDC_PATH}/auth/device`,
+  /** The user code page; the library resumes device sign-ins below it (`/device/{uid}`). */
+  code_verification: '/device',
 } as const;
 
 /** Where our own sign-in pages live, relative to the realm. */
@@ -66,11 +71,19 @@ export function frontendClient(origins: string[]): ClientMetadata {
     client_name: 'Simulation Portal',
     application_type: 'web',
     token_endpoint_auth_method: 'none',
-    grant_types: ['authorization_code', 'refresh_token'],
+    // PKCE stays required for authorization codes; the device grant has no redirect to protect.
+    grant_types: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE],
     response_types: ['code'],
     redirect_uris: origins.flatMap((origin) => [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`]),
     post_logout_redirect_uris: origins.flatMap((origin) => [`${origin}/logout`, `${origin}/`]),
   };
+}
+
+/** The library's prompts (login, consent), then ours for allowing a device after sign-in. */
+function buildInteractionPolicy(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  policy.add(devicePrompt());
+  return policy;
 }
 
 /** The session a token or code belongs to; Keycloak calls it `sid` (and `session_state`). */
@@ -119,6 +132,11 @@ export function createProvider(options: ProviderOptions): Provider {
       revocation: { enabled: true },
       userinfo: { enabled: true },
       pushedAuthorizationRequests: { enabled: false },
+      deviceFlow: deviceFlowFeature({
+        action: `${mountPath}${ROUTES.code_verification}`,
+        frontendOrigins,
+        logger,
+      }),
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx, form) {
@@ -154,6 +172,7 @@ export function createProvider(options: ProviderOptions): Provider {
     },
 
     interactions: {
+      policy: buildInteractionPolicy(),
       url: (_ctx, interaction) => `${mountPath}${INTERACTION_PATH}/${interaction.uid}`,
     },
 
@@ -196,6 +215,8 @@ export function createProvider(options: ProviderOptions): Provider {
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
       AuthorizationCode: 60,
+      // Keycloak's default "OAuth 2.0 Device Code Lifespan".
+      DeviceCode: DEVICE_CODE_TTL_SECONDS,
       IdToken: accessTokenTtl,
       Interaction: 30 * 60,
       RefreshToken: SSO_SESSION_MAX_SECONDS,
@@ -241,12 +262,28 @@ export function createProvider(options: ProviderOptions): Provider {
   };
 
   const provider = new Provider(issuer, configuration);
+  provider.use(
+    deviceFlowMiddleware({
+      mountPath,
+      verificationRoute: ROUTES.code_verification,
+      authorizationRoute: ROUTES.device_authorization,
+    }),
+  );
 
   provider.on('server_error', (_ctx, err) => logger.error({ err }, 'oidc server error'));
-  for (const event of ['authorization.error', 'grant.error', 'end_session.error'] as const) {
-    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string }) =>
-      logger.info({ event, error: err.message, description: err.error_description }, 'oidc request refused'),
-    );
+  for (const event of [
+    'authorization.error',
+    'grant.error',
+    'end_session.error',
+    'device_authorization.error',
+    'code_verification.error',
+    'device_resume.error',
+  ] as const) {
+    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string }) => {
+      // A waiting device polls every few seconds; each "not yet" is expected, not a refusal.
+      if (err.message === 'authorization_pending') return;
+      logger.info({ event, error: err.message, description: err.error_description }, 'oidc request refused');
+    });
   }
   return provider;
 }

@@ -2,6 +2,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 
 import { CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
 import { DEFAULT_ACCESS_TOKEN_TTL } from './config';
+import { DEVICE_CODE_TTL_SECONDS, DEVICE_POLLING_INTERVAL_SECONDS } from './device-flow';
+import { DEFAULT_LOCALE, LOCALES } from './locale';
 import { realmDefaultRoles } from './keycloak-claims';
 
 /**
@@ -35,6 +37,14 @@ export function buildRealmExport() {
     ssoSessionMaxLifespan: SSO_SESSION_MAX_SECONDS,
     // Same choice as the local provider: a refresh token stays valid when another tab refreshed.
     revokeRefreshToken: false,
+    // Device login (VR headsets, desktop apps): same lifetimes as the local provider.
+    oauth2DeviceCodeLifespan: DEVICE_CODE_TTL_SECONDS,
+    oauth2DevicePollingInterval: DEVICE_POLLING_INTERVAL_SECONDS,
+    // Keycloak ignores `kc_locale` (the portal's links carry the user's language) unless the
+    // realm is internationalised with that locale.
+    internationalizationEnabled: true,
+    supportedLocales: [...LOCALES],
+    defaultLocale: DEFAULT_LOCALE,
     roles: {
       realm: ROLES.map((name) => ({ name, description: describe(name) })),
       client: {
@@ -59,7 +69,9 @@ export function buildRealmExport() {
         redirectUris: [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`],
         webOrigins: [origin],
         attributes: {
+          // Applies to the authorization code flow only; the device grant has no redirect.
           'pkce.code.challenge.method': 'S256',
+          'oauth2.device.authorization.grant.enabled': 'true',
           'post.logout.redirect.uris': [`${origin}/logout`, `${origin}/`].join('##'),
         },
       },

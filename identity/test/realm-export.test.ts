@@ -18,6 +18,8 @@ describe('Keycloak realm export', () => {
     assert.equal(client?.clientId, 'frontend');
     assert.equal(client?.publicClient, true);
     assert.equal(client?.attributes['pkce.code.challenge.method'], 'S256');
+    assert.equal(client?.attributes['oauth2.device.authorization.grant.enabled'], 'true');
+    assert.deepEqual(realm.supportedLocales, ['en', 'de']);
     assert.deepEqual(
       realm.roles.realm.map((role) => role.name),
       ['learner', 'educator', 'org admin', 'sys admin'],

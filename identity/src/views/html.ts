@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
+import { DEFAULT_LOCALE, type Locale } from '../locale';
+
 export const PRODUCT_NAME = 'Simulation Portal';
 
 const ESCAPES: Record<string, string> = {
@@ -60,6 +62,7 @@ button{margin-top:1.5rem;width:100%;padding:.7rem 1rem;font:inherit;font-weight:
   background:#0b5cad;border:0;border-radius:4px;cursor:pointer}
 button:hover{background:#094a8b}
 button.secondary{color:#0b5cad;background:#fff;border:1px solid #0b5cad;margin-top:.75rem}
+.code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:1.5rem;letter-spacing:.1em}
 .error{margin:0 0 1rem;padding:.75rem 1rem;color:#7a1010;background:#fdecea;border:1px solid #b42318;border-radius:4px}
 `;
 
@@ -68,11 +71,13 @@ export interface LayoutOptions {
   nonce: string;
   body: string;
   script?: string;
+  /** Defaults to English, the language of pages that are not translated. */
+  lang?: Locale;
 }
 
-export function layout({ title, nonce, body, script }: LayoutOptions): string {
+export function layout({ title, nonce, body, script, lang = DEFAULT_LOCALE }: LayoutOptions): string {
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
