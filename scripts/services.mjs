@@ -77,14 +77,15 @@ export function serviceDefinitions() {
 
 /**
  * Starts every service, prefixing their log lines with the service name, and resolves once all
- * answer /healthz. The returned stop() ends them all.
+ * answer /healthz. The host starts last, so that its health check (what the e2e suite and a
+ * load balancer watch) means the whole portal is ready. The returned stop() ends them all.
  */
 export async function startServices({ quiet = false } = {}) {
   const children = [];
   const stop = () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   };
-  for (const service of serviceDefinitions()) {
+  const launch = (service) => {
     const [cmd, ...args] = service.command;
     const child = spawn(cmd, args, {
       cwd: service.cwd,
@@ -101,15 +102,14 @@ export async function startServices({ quiet = false } = {}) {
     forward(child.stdout, process.stdout);
     forward(child.stderr, process.stderr);
     child.on('exit', (code, signal) => {
-      if (code !== 0 && signal !== 'SIGTERM') {
-        process.stderr.write(`${prefix}exited with ${code ?? signal}\n`);
-      }
+      if (code !== 0 && signal !== 'SIGTERM') process.stderr.write(`${prefix}exited with ${code ?? signal}\n`);
     });
-  }
+    return waitForHealthy(service.health, { name: service.name, timeoutMs: 90_000 });
+  };
+  const services = serviceDefinitions();
   try {
-    await Promise.all(
-      serviceDefinitions().map((s) => waitForHealthy(s.health, { name: s.name, timeoutMs: 90_000 })),
-    );
+    await Promise.all(services.filter((s) => s.name !== 'host').map(launch));
+    await launch(services.find((s) => s.name === 'host'));
   } catch (error) {
     stop();
     throw error;

@@ -32,9 +32,9 @@ export const paths = {
 /** Mount paths of the remotes (docs/architecture.md). */
 export const REMOTE_MOUNTS = { simulation: '/simulation', reports: '/report', admin: '/admin' } as const;
 
-/** The identity provider's account page (device login, password), in the user's language. */
-export function accountPageHref(authority: string, language: string | undefined): string {
-  return `${authority.replace(/\/$/, '')}/account?${new URLSearchParams({ kc_locale: language || 'en' })}`;
+/** The identity provider's device login page (realm based, Keycloak's path), in the user's language. */
+export function deviceLoginHref(authority: string, language: string | undefined): string {
+  return `${authority.replace(/\/$/, '')}/device?${new URLSearchParams({ kc_locale: language || 'en' })}`;
 }
 
 /** The learning platform's home, opened in a new tab for self-assessment. */

@@ -30,9 +30,9 @@ describe('Layout', () => {
 
     const account = await screen.findByRole('navigation', { name: 'Account navigation' });
     expect(within(account).queryByRole('link', { name: 'Administration' })).not.toBeInTheDocument();
-    expect(within(account).getByRole('link', { name: 'Account and device login' })).toHaveAttribute(
+    expect(within(account).getByRole('link', { name: 'Device login' })).toHaveAttribute(
       'href',
-      'http://idp.test/realms/main/account?kc_locale=en',
+      'http://idp.test/realms/main/device?kc_locale=en',
     );
   });
 

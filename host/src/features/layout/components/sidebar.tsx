@@ -5,7 +5,7 @@ import styled from 'styled-components';
 import { useAuth, usePermissions } from '@portal/shared-auth';
 import { useProduct } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
-import { accountPageHref, brightspaceHomeHref, paths } from '../../../app/paths';
+import { deviceLoginHref, brightspaceHomeHref, paths } from '../../../app/paths';
 
 export const SIDEBAR_WIDTH = '260px';
 
@@ -130,7 +130,7 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
             </li>
           )}
           <li>
-            <a href={accountPageHref(oidc.authority, user.language)} target="_blank" rel="noopener noreferrer">
+            <a href={deviceLoginHref(oidc.authority, user.language)} target="_blank" rel="noopener noreferrer">
               {t('layout.account')}
             </a>
           </li>
