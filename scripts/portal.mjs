@@ -55,6 +55,9 @@ async function serve({ banner }) {
 
 async function test() {
   await install();
+  // Static checks first: they are the fastest to fail.
+  await runPnpm(['-r', '--workspace-concurrency=2', 'check-types']);
+  await runPnpm(['lint']);
   // Unit, component and API tests of every package except e2e.
   await runPnpm(['-r', '--workspace-concurrency=1', '--filter', '!@portal/e2e', 'test']);
   await buildFrontEnds();

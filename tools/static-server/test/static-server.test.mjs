@@ -59,3 +59,16 @@ test('a remote answers with CORS so any host origin may load it', async (t) => {
   assert.equal(res.headers['access-control-allow-origin'], '*');
   assert.equal((await app.inject('/healthz')).json().status, 'ok');
 });
+
+test('bundles are sent compressed to a browser that accepts it', async (t) => {
+  const root = await makeDist();
+  await fs.writeFile(path.join(root, 'big.0123456789ab.js'), 'console.log("x");\n'.repeat(2000));
+  const app = await startStaticServer({ name: 'test-compress', root, port: 0, logger: false });
+  t.after(() => app.close());
+  const gz = await app.inject({ url: '/big.0123456789ab.js', headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(gz.headers['content-encoding'], 'gzip');
+  assert.ok(gz.rawPayload.length < 2000, `compressed to ${gz.rawPayload.length} bytes`);
+  const plain = await app.inject({ url: '/big.0123456789ab.js', headers: { 'accept-encoding': 'identity' } });
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.body.length, 'console.log("x");\n'.length * 2000);
+});
