@@ -19,6 +19,15 @@ function port(name, fallback, env) {
   return value;
 }
 
+function positiveInt(name, fallback, env) {
+  const raw = env[name] ?? String(fallback);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  }
+  return value;
+}
+
 export function readServerConfig(env = process.env) {
   const brightspace = env.BRIGHTSPACE_HOST?.trim();
   return {
@@ -35,6 +44,14 @@ export function readServerConfig(env = process.env) {
     productName: env.PRODUCT_NAME ?? 'Simulation Portal',
     version: env.APP_VERSION ?? '1.6.177-test',
     brightspaceHost: brightspace ? url('BRIGHTSPACE_HOST', brightspace, env) : null,
+    launch: {
+      // Embedded default: launch links open the browser simulator. SIMULATOR_URL='' (empty) makes
+      // them use each product's protocol, i.e. the installed desktop/VR app.
+      simulatorUrl:
+        env.SIMULATOR_URL === '' ? null : url('SIMULATOR_URL', 'http://localhost:8090', env),
+      launchTimeoutMs: positiveInt('LAUNCH_TIMEOUT_MS', 30000, env),
+      statusPollMs: positiveInt('SESSION_POLL_MS', 1000, env),
+    },
   };
 }
 
@@ -48,5 +65,6 @@ export function toRuntimeConfig(config) {
     oidc: { authority: config.oidcIssuer, clientId: config.oidcClientId },
     remotes: config.remotes,
     brightspaceHost: config.brightspaceHost,
+    launch: config.launch,
   };
 }

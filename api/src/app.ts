@@ -10,6 +10,9 @@ import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
 import { errorsPlugin } from './plugins/app/errors';
 import { repositoriesPlugin } from './plugins/app/repositories';
+import { storagePlugin } from './plugins/app/storage';
+import type { Storage } from './storage/local-storage';
+import { storageRoutes } from './routes/api/v1/storage/index';
 import { xsrfPlugin } from './plugins/app/xsrf';
 import { swaggerPlugin } from './plugins/external/swagger';
 import { docsRoutes } from './routes/docs/index';
@@ -24,6 +27,8 @@ export interface BuildAppOptions {
   /** Token key source (tests); otherwise the issuer's JWKS. */
   jwks?: JWTVerifyGetKey;
   logger?: FastifyServerOptions['logger'];
+  /** File storage (tests); otherwise local disk under `config.storageDir`. */
+  storage?: Storage;
 }
 
 export async function buildApp(options: BuildAppOptions) {
@@ -45,6 +50,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(configPlugin, { config: options.config });
   await app.register(dbPlugin, options.db ? { db: options.db } : {});
   await app.register(repositoriesPlugin);
+  await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(xsrfPlugin);
   await app.register(authPlugin, options.jwks ? { jwks: options.jwks } : {});
 
@@ -53,6 +59,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(docsRoutes);
   await app.register(userRoutes, { prefix: '/api/v1/user' });
   await app.register(lookupRoutes, { prefix: '/api/v1/lookup' });
+  await app.register(storageRoutes, { prefix: '/api/v1/storage' });
 
   return app;
 }

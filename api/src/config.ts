@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { fileURLToPath } from 'node:url';
 
 const DEFAULT_PGLITE_DIR = fileURLToPath(new URL('../.data/pglite', import.meta.url));
+const DEFAULT_STORAGE_DIR = fileURLToPath(new URL('../.data/files', import.meta.url));
 
 /**
  * Environment the API reads. Validated once at start so a typo in a deployment fails loudly
@@ -17,6 +18,11 @@ export const ConfigSchema = Type.Object({
   OIDC_ISSUER: Type.String({ pattern: '^https?://', default: 'http://localhost:8180/realms/main' }),
   OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
   SEED_DEMO: Type.Boolean({ default: true }),
+  // Local-disk file storage (uploads, evidence images, installers).
+  STORAGE_DIR: Type.String({ minLength: 1, default: DEFAULT_STORAGE_DIR }),
+  // HMAC key of signed file URLs; unset = random per process (URLs die with it).
+  STORAGE_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  SIGNED_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86400, default: 300 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -33,6 +39,9 @@ export interface Config {
   oidcIssuer: string;
   oidcClientId: string;
   seedDemo: boolean;
+  storageDir: string;
+  storageSigningSecret: string | undefined;
+  signedUrlTtlSeconds: number;
   logLevel: RawConfig['LOG_LEVEL'];
 }
 
@@ -62,6 +71,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),
     oidcClientId: raw.OIDC_CLIENT_ID,
     seedDemo: raw.SEED_DEMO,
+    storageDir: raw.STORAGE_DIR,
+    storageSigningSecret: raw.STORAGE_SIGNING_SECRET,
+    signedUrlTtlSeconds: raw.SIGNED_URL_TTL_SECONDS,
     logLevel: raw.LOG_LEVEL,
   };
 }

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { XSRF_COOKIE, XSRF_HEADER } from '@portal/contract';
@@ -8,6 +11,9 @@ import { loadConfig, type Config } from '../src/config';
 import type { Db } from '../src/db/driver';
 import { createPgDb } from '../src/db/pg-driver';
 import { createPgliteDb } from '../src/db/pglite-driver';
+
+/** One scratch directory per test process for stored files. */
+export const TEST_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'portal-api-test-'));
 
 export const TEST_ISSUER = 'http://identity.test/realms/main';
 export const TEST_CLIENT_ID = 'frontend';
@@ -69,7 +75,7 @@ export function xsrfHeaders(token = 'test-xsrf-token') {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ PGLITE_DIR: 'memory://', LOG_LEVEL: 'silent' }),
+    ...loadConfig({ PGLITE_DIR: 'memory://', LOG_LEVEL: 'silent', STORAGE_DIR: TEST_STORAGE_DIR }),
     oidcIssuer: TEST_ISSUER,
     oidcClientId: TEST_CLIENT_ID,
     ...overrides,

@@ -12,4 +12,18 @@ export interface RuntimeConfig {
   remotes: { simulation: string; reports: string; admin: string };
   /** Learning-platform (Brightspace) host for self-assessment and logout; null when not linked. */
   brightspaceHost: string | null;
+  /** How the launch screen reaches the simulation app. */
+  launch: LaunchSettings;
+}
+
+export interface LaunchSettings {
+  /**
+   * Base URL of the browser simulator; the launch link becomes `{simulatorUrl}/launch?token=…`.
+   * null means the product's protocol opens the installed desktop/VR app (`{protocol}://launch?…`).
+   */
+  simulatorUrl: string | null;
+  /** The app must take focus (window blur) or join the session within this time, else error. */
+  launchTimeoutMs: number;
+  /** Session status poll interval. */
+  statusPollMs: number;
 }

@@ -2,7 +2,7 @@
 export { theme, type Theme } from './theme/theme';
 export { GlobalStyle } from './theme/global-style';
 export { UiProvider, type UiProviderProps } from './theme/ui-provider';
-export { useProduct, type ProductInfo } from './theme/product-context';
+export { useProduct, DEFAULT_LAUNCH_SETTINGS, type ProductInfo } from './theme/product-context';
 
 // Hooks
 export { usePageTitle } from './hooks/use-page-title';

@@ -18,7 +18,7 @@ export interface AppProvidersProps {
 export function AppProviders({ config, children, userManager, swrValue }: AppProvidersProps) {
   return (
     <RuntimeConfigProvider config={config}>
-      <UiProvider productName={config.productName} version={config.version}>
+      <UiProvider productName={config.productName} version={config.version} launch={config.launch}>
         <AuthProvider
           authority={config.oidc.authority}
           clientId={config.oidc.clientId}

@@ -24,6 +24,14 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   }
   if (!isObject(value.remotes)) problems.push('remotes must be an object');
   else for (const name of ['simulation', 'reports', 'admin']) str(value.remotes[name], `remotes.${name}`);
+  if (!isObject(value.launch)) problems.push('launch must be an object');
+  else {
+    if (value.launch.simulatorUrl !== null) str(value.launch.simulatorUrl, 'launch.simulatorUrl');
+    for (const name of ['launchTimeoutMs', 'statusPollMs']) {
+      const n = value.launch[name];
+      if (typeof n !== 'number' || !(n > 0)) problems.push(`launch.${name} must be a positive number`);
+    }
+  }
   if (value.brightspaceHost !== null) str(value.brightspaceHost, 'brightspaceHost');
   if (problems.length > 0) throw new Error(`${RUNTIME_CONFIG_PATH}: ${problems.join('; ')}`);
   return value as unknown as RuntimeConfig;

@@ -25,6 +25,7 @@ export function runtimeConfig(overrides: Partial<RuntimeConfig> = {}): RuntimeCo
   return {
     productName: 'Simulation Portal',
     version: '1.6.177-test',
+    launch: { simulatorUrl: 'http://localhost:8090', launchTimeoutMs: 30000, statusPollMs: 1000 },
     apiBaseUrl: '',
     oidc: { authority: 'http://idp.test/realms/main', clientId: 'frontend' },
     remotes: {

@@ -1,0 +1,51 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const SIMULATION_MODES = ['VR', 'Desktop'] as const;
+export type SimulationMode = (typeof SIMULATION_MODES)[number];
+export const SimulationMode = Type.Union(SIMULATION_MODES.map((m) => Type.Literal(m)));
+
+export const ProductIdParams = Type.Object({ productId: Type.Integer({ minimum: 1 }) });
+export type ProductIdParams = Static<typeof ProductIdParams>;
+
+export const Product = Type.Object({
+  id: Type.Integer(),
+  /** Stable code ('radiography'); images and the simulator key off it. */
+  code: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  /** URL scheme of the desktop/VR app the launch link opens. */
+  protocol: Type.String(),
+  /** Image path relative to the simulation remote's origin; null = placeholder image. */
+  image: Type.Union([Type.String(), Type.Null()]),
+  selectionMessage: Type.Union([Type.String(), Type.Null()]),
+});
+export type Product = Static<typeof Product>;
+export const ProductList = Type.Array(Product);
+export type ProductList = Static<typeof ProductList>;
+
+/** A node of a product's category tree; leaves carry the simulation configuration. */
+export interface ProductCategory {
+  id: number;
+  name: string;
+  displayName: string;
+  image: string | null;
+  simulationConfiguration: string | null;
+  children: ProductCategory[];
+}
+export const ProductCategory = Type.Recursive(
+  (Self: TSchema) =>
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      displayName: Type.String(),
+      image: Type.Union([Type.String(), Type.Null()]),
+      simulationConfiguration: Type.Union([Type.String(), Type.Null()]),
+      children: Type.Array(Self),
+    }),
+  { $id: 'ProductCategory' },
+);
+export const ProductCategoryList = Type.Array(ProductCategory);
+
+/** GET /api/v1/user/{id}/entitlement-mode/{productId}: the modes the user may launch in. */
+export const EntitlementModes = Type.Object({ modes: Type.Array(SimulationMode) });
+export type EntitlementModes = Static<typeof EntitlementModes>;
