@@ -4,7 +4,7 @@ import path from 'node:path';
 
 // The whole stack, built, served as separate deployments (scripts/portal.mjs serve), on a fresh
 // in-memory database. A second host on 8088 points its reports remote at a port the remote-down
-// test starts and stops itself.
+// test starts and stops itself, and its launch links use the products' own protocols.
 const CI = !!process.env.CI;
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const HOST_URL = 'http://localhost:8080';
@@ -61,6 +61,10 @@ export default defineConfig({
         HOST_PORT: '8088',
         LOG_LEVEL: 'warn',
         REMOTE_REPORTS_URL: `http://localhost:${ALT_REPORTS_PORT}/remoteEntry.js`,
+        // No browser simulator behind launch links: they use the product's own protocol, which
+        // nothing on this machine handles — the "simulation not installed" path, for real.
+        SIMULATOR_URL: '',
+        LAUNCH_TIMEOUT_MS: '4000',
       },
     },
   ],

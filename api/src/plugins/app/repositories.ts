@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
 import { createUserRepository } from '../../repositories/user-repository';
 
@@ -6,6 +7,7 @@ function createRepositories(db: Parameters<typeof createUserRepository>[0]) {
   return {
     users: createUserRepository(db),
     lookups: createLookupRepository(db),
+    entitlements: createEntitlementRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -20,12 +20,12 @@ describe('route permission declarations', () => {
     assert.deepEqual(undeclared, []);
   });
 
-  test('only the health check and the OpenAPI document are public', () => {
+  test('only the health check, the OpenAPI document and signed file URLs are public', () => {
     const open = t.app.routeAccess
       .filter((r) => r.access === 'public')
       .map((r) => r.url)
       .sort();
-    assert.deepEqual([...new Set(open)], ['/api/docs/openapi.json', '/healthz']);
+    assert.deepEqual([...new Set(open)], ['/api/docs/openapi.json', '/api/v1/storage/*', '/healthz']);
   });
 
   test('a declaration must be non-empty, known and not contradictory', () => {

@@ -1,0 +1,75 @@
+import { SIMULATION_MODES, type SimulationMode } from '@portal/contract';
+import type { Queryable } from '../db/driver';
+import { isGlobalAdmin } from '../lib/object-access';
+import type { AuthUser } from './user-repository';
+
+/** Licence dates are calendar days; a licence counts on its start and expiry day alike. */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+const modeOrder = (a: SimulationMode, b: SimulationMode) =>
+  SIMULATION_MODES.indexOf(a) - SIMULATION_MODES.indexOf(b);
+
+/**
+ * What a user may launch. An organisation's current licence blocks (active, today within start and
+ * expiry) make their products visible to all its members; launching in a mode also needs a seat in
+ * a current block that grants that product in that mode. Global administrators see everything.
+ */
+export function createEntitlementRepository(db: Queryable) {
+  return {
+    /** Ids of the products the user sees, in catalogue order. */
+    async productIdsFor(user: AuthUser, today: Date = new Date()): Promise<number[]> {
+      if (isGlobalAdmin(user)) {
+        const res = await db.query<{ id: number }>('select id from products order by sort, id');
+        return res.rows.map((r) => r.id);
+      }
+      if (user.organisationId === null) return [];
+      const res = await db.query<{ id: number }>(
+        `select p.id
+           from products p
+          where exists (
+                  select 1
+                    from license_blocks lb
+                    join license_block_entitlements lbe on lbe.license_block_id = lb.id
+                    join entitlements e on e.id = lbe.entitlement_id
+                   where lb.organisation_id = $1
+                     and lb.is_active
+                     and $2::date between lb.start_date and lb.expiry_date
+                     and e.product_id = p.id)
+          order by p.sort, p.id`,
+        [user.organisationId, isoDay(today)],
+      );
+      return res.rows.map((r) => r.id);
+    },
+
+    /** The modes the user may launch the product in (VR before Desktop); empty if none. */
+    async modesFor(
+      user: AuthUser,
+      productId: number,
+      today: Date = new Date(),
+    ): Promise<SimulationMode[]> {
+      if (isGlobalAdmin(user)) {
+        const res = await db.query('select 1 from products where id = $1', [productId]);
+        return res.rowCount > 0 ? [...SIMULATION_MODES] : [];
+      }
+      if (user.organisationId === null) return [];
+      const res = await db.query<{ mode: SimulationMode }>(
+        `select distinct e.mode
+           from license_block_users lbu
+           join license_blocks lb on lb.id = lbu.license_block_id
+           join license_block_entitlements lbe on lbe.license_block_id = lb.id
+           join entitlements e on e.id = lbe.entitlement_id
+          where lbu.user_id = $1
+            and lb.organisation_id = $2
+            and lb.is_active
+            and $3::date between lb.start_date and lb.expiry_date
+            and e.product_id = $4`,
+        [user.id, user.organisationId, isoDay(today), productId],
+      );
+      return res.rows.map((r) => r.mode).sort(modeOrder);
+    },
+  };
+}
+
+export type EntitlementRepository = ReturnType<typeof createEntitlementRepository>;

@@ -1,0 +1,28 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The reports remote: report view, evidence and its analysis form, learner reports. */
+export class ReportPage {
+  constructor(private readonly page: Page) {}
+
+  evidence(n: number) {
+    return this.page.getByRole('region', { name: new RegExp(`^Image ${n}\\b`) });
+  }
+
+  async analyse(n: number, status: 'Accepted' | 'Rejected', reason: string) {
+    const evidence = this.evidence(n);
+    await evidence.getByRole('button', { name: 'Analyse' }).click();
+    await evidence.getByLabel('Analysis status').selectOption({ label: status });
+    await evidence.getByLabel('Reason').fill(reason);
+    await evidence.getByRole('button', { name: 'Save' }).click();
+    await expect(evidence.getByText(reason)).toBeVisible();
+  }
+
+  async openLearnerReports() {
+    await this.page.goto('/report/learner');
+    await expect(this.page.getByRole('searchbox', { name: 'Search' })).toBeVisible();
+  }
+
+  async search(text: string) {
+    await this.page.getByRole('searchbox', { name: 'Search' }).fill(text);
+  }
+}
