@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import CopyWebpackPlugin from 'copy-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import { federationConfig } from './federation.config.js';
@@ -9,7 +10,12 @@ const dir = path.dirname(fileURLToPath(import.meta.url));
 const fromHere = (...p) => path.join(dir, ...p);
 // react-router's package exports point at its development build only; the production build
 // beside it is about half the size. Shared modules are not tree-shaken, so this is paid in full.
-const reactRouterDist = path.join(realpathSync(fromHere('node_modules/react-router-dom')), '..', 'react-router', 'dist');
+const reactRouterDist = path.join(
+  realpathSync(fromHere('node_modules/react-router-dom')),
+  '..',
+  'react-router',
+  'dist',
+);
 const DEV_PORT = Number(process.env.PORT ?? 8081);
 
 // The federation runtime asks for the entry chunk's file name while the runtime is generated,
@@ -64,6 +70,9 @@ export default (_env, argv) => {
     },
     plugins: [
       new ModuleFederationPlugin(federationConfig),
+      // Product and category pictures ship with the remote: the catalogue names them relative to
+      // its public path (docs/catalogue.md), so they deploy and version with it.
+      new CopyWebpackPlugin({ patterns: [{ from: fromHere('public/images'), to: 'images' }] }),
       // Only the dev server needs a page; the deployed remote is just remoteEntry.js + chunks.
       ...(production ? [] : [new HtmlWebpackPlugin({ template: fromHere('public/index.html') })]),
     ],
@@ -73,7 +82,9 @@ export default (_env, argv) => {
       host: 'localhost',
       historyApiFallback: true,
       headers: { 'Access-Control-Allow-Origin': '*' },
-      proxy: [{ context: ['/api'], target: process.env.API_URL ?? 'http://localhost:3000', xfwd: true }],
+      proxy: [
+        { context: ['/api'], target: process.env.API_URL ?? 'http://localhost:3000', xfwd: true },
+      ],
     },
   };
 };

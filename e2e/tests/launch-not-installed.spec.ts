@@ -22,6 +22,6 @@ test('a launch whose simulator never opens ends on the "simulation not installed
   );
   await expect(page).toHaveURL(/\/simulation\/launch\/error$/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Simulation not installed' })).toBeVisible();
-  await page.getByRole('link', { name: 'Downloads' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Downloads' }).click();
   await expect(page).toHaveURL(/\/user\/[0-9a-f-]{36}\/downloads$/);
 });

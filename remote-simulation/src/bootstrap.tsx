@@ -14,7 +14,11 @@ const router = createBrowserRouter([
   { path: AUTH_CALLBACK_PATH, element: <PageSpinner /> },
   {
     element: <LoginGate fallback={<PageSpinner />} />,
-    children: [{ path: `${devConfig.mountPath}/*`, children: routes }],
+    // The host mounts the same routes twice: in its layout and, for learning-platform launches, bare.
+    children: [
+      { path: `${devConfig.mountPath}/*`, children: routes },
+      { path: `${devConfig.ltiMountPath}/*`, children: routes },
+    ],
   },
 ]);
 
@@ -27,7 +31,11 @@ const resources = { en: { translation: sharedEn }, de: { translation: sharedDe }
 void initI18n({ resources }).then(() => {
   createRoot(container).render(
     <UiProvider productName={devConfig.productName}>
-      <AuthProvider authority={devConfig.oidc.authority} clientId={devConfig.oidc.clientId} apiBaseUrl={devConfig.apiBaseUrl}>
+      <AuthProvider
+        authority={devConfig.oidc.authority}
+        clientId={devConfig.oidc.clientId}
+        apiBaseUrl={devConfig.apiBaseUrl}
+      >
         <PortalSWRConfig>
           <RouterProvider router={router} />
         </PortalSWRConfig>

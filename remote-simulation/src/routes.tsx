@@ -1,16 +1,24 @@
-// What the host mounts under /simulation (docs/architecture.md): route objects relative to the
-// mount path. Translations ship with the remote and are registered as soon as it loads.
+// What the host mounts under /simulation and /lti/simulation (docs/architecture.md): route objects
+// relative to the mount path. Translations ship with the remote and are registered as soon as it loads.
 import type { RouteObject } from 'react-router-dom';
-import { NotFoundView, registerTranslations } from '@portal/shared-ui';
+import { registerTranslations } from '@portal/shared-ui';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
-import { SimulationsPage } from './features/products/components/simulations-page';
+import { paths } from './app/paths';
+import { LaunchErrorPage } from './features/launch/components/launch-error-page';
+import { LaunchPage } from './features/launch/components/launch-page';
+import { CategoryPage } from './features/products/components/category-page';
+import { ProductsPage } from './features/products/components/products-page';
 
 registerTranslations({ en, de });
 
 const routes: RouteObject[] = [
-  { index: true, element: <SimulationsPage /> },
-  { path: '*', element: <NotFoundView /> },
+  { index: true, element: <ProductsPage /> },
+  // Static segments outrank `:productId`; anything else under the mount is the category page,
+  // which answers "page not found" for a path that is not ids.
+  { path: paths.launch.path, element: <LaunchPage /> },
+  { path: paths.launchError.path, element: <LaunchErrorPage /> },
+  { path: paths.category.path, element: <CategoryPage /> },
 ];
 
 export default routes;

@@ -1,6 +1,15 @@
 // MSW handlers typed with the contract: what the API answers, not how fetch is called.
 import { http, HttpResponse } from 'msw';
-import type { CookiePreference, CurrentUser, FieldErrors, LookupList, UserPreference } from '@portal/contract';
+import type {
+  CookiePreference,
+  CurrentUser,
+  Detail,
+  DownloadGroup,
+  FieldErrors,
+  FileDownload,
+  LookupList,
+  UserPreference,
+} from '@portal/contract';
 import { LANGUAGES, SKIN_TONES } from './fixtures';
 
 export const whoami = (user: CurrentUser) =>
@@ -32,5 +41,21 @@ export const getPreference = (value: UserPreference) =>
 export const putPreference = (answer: (body: UserPreference) => { status: number; body: UserPreference | FieldErrors }) =>
   http.put('/api/v1/user/:id/preference', async ({ request }) => {
     const { status, body } = answer((await request.json()) as UserPreference);
+    return HttpResponse.json(body, { status });
+  });
+
+type Answer<T> = { status: number; body: T | Detail };
+
+/** `answer` may be async, so a test can hold the response back and look at the loading state. */
+export const getUserDownloads = (answer: (userId: string) => Answer<DownloadGroup[]> | Promise<Answer<DownloadGroup[]>>) =>
+  http.get('/api/v1/user/:id/simulation-download', async ({ params }) => {
+    const { status, body } = await answer(String(params.id));
+    return HttpResponse.json(body, { status });
+  });
+
+/** `answer` may be async, so a test can hold the signed URL back and look at the busy state. */
+export const getInstallerFile = (answer: (fileId: string) => Answer<FileDownload> | Promise<Answer<FileDownload>>) =>
+  http.get('/api/v1/file/:id/download/sim-installation-file', async ({ params }) => {
+    const { status, body } = await answer(String(params.id));
     return HttpResponse.json(body, { status });
   });

@@ -4,7 +4,9 @@ import { REMOTE_NAME } from '../testing/mount-path';
 
 function keys(value: object, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, v]) =>
-    typeof v === 'object' && v !== null ? keys(v as object, `${prefix}${key}.`) : [`${prefix}${key}`],
+    typeof v === 'object' && v !== null
+      ? keys(v as object, `${prefix}${key}.`)
+      : [`${prefix}${key}`],
   );
 }
 

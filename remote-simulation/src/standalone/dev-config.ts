@@ -4,6 +4,7 @@
 export const devConfig = {
   productName: 'Simulation Portal',
   mountPath: '/simulation',
+  ltiMountPath: '/lti/simulation',
   apiBaseUrl: '',
   oidc: { authority: 'http://localhost:8180/realms/main', clientId: 'frontend' },
 } as const;

@@ -1,16 +1,25 @@
+import { StrictMode } from 'react';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import userEvent from '@testing-library/user-event';
+import {
+  createMemoryRouter,
+  RouterProvider,
+  useLocation,
+  type InitialEntry,
+} from 'react-router-dom';
+import { SWRConfig } from 'swr';
 import { http, HttpResponse } from 'msw';
 import type { SetupServerApi } from 'msw/node';
-import type { CurrentUser } from '@portal/contract';
+import type { CurrentUser, LaunchSettings } from '@portal/contract';
 import { AuthProvider, type UserManagerLike } from '@portal/shared-auth';
 import { UiProvider } from '@portal/shared-ui';
 import routes from '../routes';
-import { MOUNT_PATH } from './mount-path';
+import { USER_ID } from './fixtures';
+import { LTI_MOUNT_PATH, MOUNT_PATH } from './mount-path';
 
 export function currentUser(permissions: string[]): CurrentUser {
   return {
-    id: '6f1c2a52-0d5e-4b8e-9a47-1b2f6a7c0001',
+    id: USER_ID,
     email: 'learner@demo.test',
     firstName: 'Lena',
     lastName: 'Learner',
@@ -46,15 +55,70 @@ function signedInUserManager(): UserManagerLike {
   } as unknown as UserManagerLike;
 }
 
-/** The remote's routes mounted where the host mounts them, inside the host's providers. */
-export function renderRemote({ server, path = MOUNT_PATH, permissions = [] as string[] }: { server: SetupServerApi; path?: string; permissions?: string[] }) {
-  server.use(http.get('/api/v1/user/whoami', () => HttpResponse.json<CurrentUser>(currentUser(permissions))));
-  const router = createMemoryRouter([{ path: `${MOUNT_PATH}/*`, children: routes }], { initialEntries: [path] });
-  return render(
-    <UiProvider productName="Simulation Portal">
-      <AuthProvider authority="http://idp.test/realms/main" clientId="frontend" apiBaseUrl="" userManager={signedInUserManager()}>
-        <RouterProvider router={router} />
-      </AuthProvider>
-    </UiProvider>,
+export const TEST_LAUNCH_SETTINGS: LaunchSettings = {
+  simulatorUrl: 'http://simulator.test',
+  launchTimeoutMs: 30_000,
+  statusPollMs: 1_000,
+};
+
+export interface RenderRemoteOptions {
+  server: SetupServerApi;
+  /** A path, or an entry with navigation state. */
+  path?: InitialEntry;
+  permissions?: string[];
+  launch?: Partial<LaunchSettings>;
+  /** Runs effects twice, as React's StrictMode does in development. */
+  strict?: boolean;
+  /** Passed to userEvent, e.g. jest.advanceTimersByTime with fake timers. */
+  advanceTimers?: (ms: number) => void;
+}
+
+/**
+ * The remote's routes mounted where the host mounts them (/simulation and /lti/simulation), inside
+ * the host's providers, with pages of other areas as stand-ins that name their path.
+ */
+export function renderRemote({
+  server,
+  path = MOUNT_PATH,
+  permissions = [],
+  launch,
+  strict = false,
+  advanceTimers,
+}: RenderRemoteOptions) {
+  server.use(
+    http.get('/api/v1/user/whoami', () => HttpResponse.json<CurrentUser>(currentUser(permissions))),
   );
+  const elsewhere = { path: '*', Component: OtherArea };
+  const router = createMemoryRouter(
+    [
+      { path: `${MOUNT_PATH}/*`, children: routes },
+      { path: `${LTI_MOUNT_PATH}/*`, children: routes },
+      elsewhere,
+    ],
+    { initialEntries: [path] },
+  );
+  const tree = (
+    <UiProvider productName="Simulation Portal" launch={{ ...TEST_LAUNCH_SETTINGS, ...launch }}>
+      <AuthProvider
+        authority="http://idp.test/realms/main"
+        clientId="frontend"
+        apiBaseUrl=""
+        userManager={signedInUserManager()}
+      >
+        <SWRConfig
+          value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}
+        >
+          <RouterProvider router={router} />
+        </SWRConfig>
+      </AuthProvider>
+    </UiProvider>
+  );
+  const utils = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
+  return { ...utils, router, user: userEvent.setup(advanceTimers ? { advanceTimers } : {}) };
+}
+
+/** A page outside this remote (reports, downloads…): shows where the remote sent the user. */
+function OtherArea() {
+  const { pathname, search } = useLocation();
+  return <h1>{`Other area: ${pathname}${search}`}</h1>;
 }

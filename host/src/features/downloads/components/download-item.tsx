@@ -1,0 +1,100 @@
+import { useId, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import styled from 'styled-components';
+import type { UserDownload } from '@portal/contract';
+import { Spinner, VisuallyHidden } from '@portal/shared-ui';
+import { OsIcon } from './os-icon';
+
+const Row = styled.li`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.sm};
+  padding: ${({ theme }) => `${theme.space.sm} 0`};
+  border-top: 1px solid ${({ theme }) => theme.colors.border};
+
+  &:first-child {
+    border-top: 0;
+  }
+`;
+
+const Os = styled.span`
+  display: inline-flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.sm};
+  min-width: 9rem;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const VersionLink = styled.a`
+  font-weight: ${({ theme }) => theme.fontWeights.medium};
+  color: ${({ theme }) => theme.colors.primary};
+
+  &[aria-disabled='true'] {
+    cursor: progress;
+    opacity: 0.7;
+  }
+`;
+
+/** A download whose installer is stored by the portal, fetched through a signed URL. */
+export type FileBackedDownload = UserDownload & { fileId: string };
+
+export interface DownloadItemProps {
+  download: UserDownload;
+  /** The group heading's id, so the link's description says which simulation it belongs to. */
+  groupHeadingId: string;
+  busy: boolean;
+  onDownload: (download: FileBackedDownload) => void;
+}
+
+export function DownloadItem({ download, groupHeadingId, busy, onDownload }: DownloadItemProps) {
+  const { t } = useTranslation();
+  const osId = useId();
+  const newTabId = useId();
+  const osLabel = t(`downloads.os.${download.operatingSystem}`);
+  const { fileId } = download;
+
+  return (
+    <Row>
+      <Os>
+        <OsIcon os={download.operatingSystem} />
+        <span id={osId}>{osLabel}</span>
+      </Os>
+      {fileId === null ? (
+        <>
+          <VersionLink
+            href={download.fileUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-describedby={`${groupHeadingId} ${osId} ${newTabId}`}
+          >
+            {download.version}
+          </VersionLink>
+          <VisuallyHidden id={newTabId}>{t('downloads.opensInNewTab')}</VisuallyHidden>
+        </>
+      ) : (
+        <>
+          {/* fileUrl stays the href so a middle click still leads to the version's declared location. */}
+          <VersionLink
+            href={download.fileUrl}
+            aria-describedby={`${groupHeadingId} ${osId}`}
+            aria-busy={busy || undefined}
+            aria-disabled={busy || undefined}
+            onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+              event.preventDefault();
+              if (!busy) onDownload({ ...download, fileId });
+            }}
+          >
+            {download.version}
+          </VersionLink>
+          {busy && (
+            <Spinner
+              size={16}
+              label={t('downloads.preparing', { version: download.version, os: osLabel })}
+            />
+          )}
+        </>
+      )}
+    </Row>
+  );
+}

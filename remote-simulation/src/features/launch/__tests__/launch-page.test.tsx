@@ -1,0 +1,374 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { CloseSessionResult, CreateSessionBody } from '@portal/contract';
+import type { LaunchNavigationState } from '../../../lib/launch-request';
+import { SESSION_TOKEN, SESSION_UUID, USER_ID, radiography } from '../../../testing/fixtures';
+import { closeSession, createSession, getProducts, sessionStatus } from '../../../testing/handlers';
+import { setupTestServer } from '../../../testing/msw-server';
+import { renderRemote } from '../../../testing/render-remote';
+
+const server = setupTestServer();
+
+const launchState: LaunchNavigationState = {
+  configuration: 'radiography.lower-limb.knee',
+  mode: 'VR',
+  protocol: 'vmc-radiography',
+  productId: 1,
+  categoryId: 12,
+};
+const portalEntry = { pathname: '/simulation/launch', state: launchState };
+const ltiQuery =
+  '?launchId=lti-42&configuration=radiography.upper-limb.wrist&protocol=vmc-radiography&productId=1';
+const POLL_MS = 1_000;
+const TIMEOUT_MS = 10_000;
+const launch = { statusPollMs: POLL_MS, launchTimeoutMs: TIMEOUT_MS };
+const reportDetailsAndEvidence: CloseSessionResult = {
+  hasReportDetails: true,
+  hasSubmittedEvidence: true,
+  status: 'closed',
+};
+
+let open: jest.SpyInstance;
+
+beforeEach(() => {
+  jest.useFakeTimers();
+  open = jest.spyOn(window, 'open').mockImplementation(() => null);
+});
+
+afterEach(() => {
+  jest.useRealTimers();
+  open.mockRestore();
+});
+
+/** Expected failures are logged; keep them out of the test output and check they were. */
+function silenceConsoleError() {
+  return jest.spyOn(console, 'error').mockImplementation(() => undefined);
+}
+
+/** The session exists and the link is open: the not_started screen. */
+async function launched() {
+  await screen.findByRole('link', { name: 'Open the simulator' });
+}
+
+/** Lets the poll timer fire and its answer arrive. */
+async function nextPoll() {
+  await act(() => jest.advanceTimersByTimeAsync(POLL_MS));
+}
+
+function setup(
+  statuses: Parameters<typeof sessionStatus>[0],
+  close: CloseSessionResult | number = reportDetailsAndEvidence,
+) {
+  const sent: { productId: string; body: CreateSessionBody }[] = [];
+  const closed: string[] = [];
+  const status = sessionStatus(statuses);
+  server.use(createSession(sent), status.handler, closeSession(close, closed));
+  return { sent, closed, status };
+}
+
+describe('the launch screen', () => {
+  it('sends a visit without launch state back to the simulation cards', async () => {
+    server.use(getProducts([radiography]));
+    const { router } = renderRemote({ server, path: '/simulation/launch', launch });
+
+    expect(await screen.findByRole('link', { name: 'Radiography' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/simulation');
+  });
+
+  it('shows "Problem starting simulation" when the leaf has no configuration, and creates no session', async () => {
+    const { sent } = setup(['not_started']);
+    renderRemote({
+      server,
+      path: { ...portalEntry, state: { ...launchState, configuration: null } },
+      launch,
+    });
+
+    expect(
+      await screen.findByRole('heading', { name: 'Problem starting simulation' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to simulations' })).toHaveAttribute(
+      'href',
+      '/simulation',
+    );
+    await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+    expect(sent).toEqual([]);
+  });
+
+  it('creates one session, opens the simulator once and offers the link (even under StrictMode)', async () => {
+    const { sent } = setup(['not_started']);
+    renderRemote({ server, path: portalEntry, launch, strict: true });
+
+    expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+      'href',
+      `http://simulator.test/launch?token=${SESSION_TOKEN}`,
+    );
+    expect(screen.getByRole('heading', { name: 'Launching simulation' })).toBeInTheDocument();
+    expect(screen.getByText('Your simulation is opening in VR mode.')).toBeInTheDocument();
+    expect(sent).toEqual([
+      {
+        productId: '1',
+        body: {
+          configuration: 'radiography.lower-limb.knee',
+          ltiLaunchId: null,
+          mode: 'VR',
+          categoryId: 12,
+        },
+      },
+    ]);
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(open).toHaveBeenCalledWith(
+      `http://simulator.test/launch?token=${SESSION_TOKEN}`,
+      '_blank',
+      'noopener',
+    );
+  });
+
+  it('builds the link from the product protocol when no browser simulator is configured', async () => {
+    setup(['not_started']);
+    // jsdom cannot follow an app URL scheme and says so.
+    const logged = silenceConsoleError();
+    renderRemote({ server, path: portalEntry, launch: { ...launch, simulatorUrl: null } });
+
+    expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+      'href',
+      `vmc-radiography://launch?token=${SESSION_TOKEN}&session=${SESSION_UUID}`,
+    );
+    // An app scheme is handed over from this page, never through a new tab.
+    expect(open).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it('polls the status: in_progress shows the waiting screen, complete closes and opens the report', async () => {
+    const { closed, status } = setup(['not_started', 'in_progress', 'in_progress', 'complete']);
+    const { router } = renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+    expect(status.calls.count).toBe(1);
+    expect(screen.getByRole('heading', { name: 'Launching simulation' })).toBeInTheDocument();
+    await nextPoll();
+    expect(screen.getByRole('heading', { name: 'Simulation in progress' })).toBeInTheDocument();
+    await nextPoll();
+    expect(screen.getByRole('heading', { name: 'Simulation in progress' })).toBeInTheDocument();
+    await nextPoll();
+
+    expect(
+      await screen.findByRole('heading', { name: `Other area: /report/${SESSION_UUID}` }),
+    ).toBeInTheDocument();
+    expect(closed).toEqual([SESSION_UUID]);
+    expect(router.state.historyAction).toBe('REPLACE');
+    // Polling stopped with the screen.
+    const calls = status.calls.count;
+    await act(() => jest.advanceTimersByTimeAsync(POLL_MS * 5));
+    expect(status.calls.count).toBe(calls);
+  });
+
+  it.each<[string, string, CloseSessionResult]>([
+    [
+      'report details without evidence',
+      '/report/no-report',
+      { hasReportDetails: true, hasSubmittedEvidence: false, status: 'closed' },
+    ],
+    [
+      'no report details, session complete',
+      '/report',
+      { hasReportDetails: false, hasSubmittedEvidence: false, status: 'complete' },
+    ],
+    [
+      'no report details, session closed',
+      '/report',
+      { hasReportDetails: false, hasSubmittedEvidence: true, status: 'closed' },
+    ],
+    [
+      'no report details, session not finished',
+      '/report/no-report',
+      { hasReportDetails: false, hasSubmittedEvidence: false, status: 'not_started' },
+    ],
+  ])('after closing with %s, goes to %s', async (_name, path, result) => {
+    setup(['complete'], result);
+    renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+    expect(await screen.findByRole('heading', { name: `Other area: ${path}` })).toBeInTheDocument();
+  });
+
+  it('goes to "Simulation not installed" when neither a blur nor the simulator arrives in time', async () => {
+    setup(['not_started']);
+    const { router } = renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS - 1));
+    expect(router.state.location.pathname).toBe('/simulation/launch');
+    await act(() => jest.advanceTimersByTimeAsync(1));
+
+    expect(
+      await screen.findByRole('heading', { name: 'Simulation not installed' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/simulation/launch/error');
+    expect(screen.getByText(/contact your administrator/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Downloads' })).toHaveAttribute(
+      'href',
+      `/user/${USER_ID}/downloads`,
+    );
+  });
+
+  it('counts a window blur as a successful launch: no error after the timeout', async () => {
+    setup(['not_started']);
+    const { router } = renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    fireEvent.blur(window);
+    await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS * 2));
+
+    expect(router.state.location.pathname).toBe('/simulation/launch');
+    expect(screen.getByRole('heading', { name: 'Launching simulation' })).toBeInTheDocument();
+  });
+
+  it('says "Could not fetch the updated session status" when the status cannot be fetched', async () => {
+    const { status } = setup([404]);
+    const logged = silenceConsoleError();
+    renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Could not fetch the updated session status. Please start over.',
+    );
+    await act(() => jest.advanceTimersByTimeAsync(POLL_MS * 5));
+    expect(status.calls.count).toBe(1);
+    expect(logged).toHaveBeenCalledWith('Fetching the session status failed', expect.any(Error));
+    logged.mockRestore();
+  });
+
+  it('says "Could not close the session" when closing fails', async () => {
+    setup(['complete'], 500);
+    const logged = silenceConsoleError();
+    renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not close the session. Please start over.',
+    );
+    expect(logged).toHaveBeenCalledWith('Closing the simulation session failed', expect.any(Error));
+    logged.mockRestore();
+  });
+
+  it('says the session could not be started when creating it fails', async () => {
+    server.use(createSession([], 500));
+    const logged = silenceConsoleError();
+    renderRemote({ server, path: portalEntry, launch });
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not start the simulation session. Please start over.',
+    );
+    expect(open).not.toHaveBeenCalled();
+    expect(logged).toHaveBeenCalledWith(
+      'Creating the simulation session failed',
+      expect.any(Error),
+    );
+    logged.mockRestore();
+  });
+
+  it('stops polling when the user leaves the screen', async () => {
+    const { status } = setup(['not_started']);
+    const { unmount } = renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+    expect(status.calls.count).toBe(1);
+    unmount();
+    await act(() => jest.advanceTimersByTimeAsync(POLL_MS * 5));
+    expect(status.calls.count).toBe(1);
+  });
+
+  describe('under LTI', () => {
+    it('launches from the query (Desktop by default) and keeps the query on the report route', async () => {
+      const { sent } = setup(['in_progress', 'complete']);
+      const { router } = renderRemote({
+        server,
+        path: `/lti/simulation/launch${ltiQuery}`,
+        launch,
+      });
+
+      await launched();
+      expect(sent).toEqual([
+        {
+          productId: '1',
+          body: {
+            configuration: 'radiography.upper-limb.wrist',
+            ltiLaunchId: 'lti-42',
+            mode: 'Desktop',
+            categoryId: null,
+          },
+        },
+      ]);
+      await nextPoll();
+      expect(screen.getByRole('heading', { name: 'Simulation in progress' })).toBeInTheDocument();
+      await nextPoll();
+
+      await screen.findByRole('heading', {
+        name: `Other area: /lti/report/${SESSION_UUID}${ltiQuery}`,
+      });
+      expect(router.state.location.search).toBe(ltiQuery);
+    });
+
+    it('uses the mode the query names', async () => {
+      const { sent } = setup(['not_started']);
+      renderRemote({ server, path: `/lti/simulation/launch${ltiQuery}&mode=VR`, launch });
+
+      await launched();
+      expect(sent[0]?.body.mode).toBe('VR');
+    });
+
+    it('keeps the query on the "Simulation not installed" route', async () => {
+      setup(['not_started']);
+      const { router } = renderRemote({
+        server,
+        path: `/lti/simulation/launch${ltiQuery}`,
+        launch,
+      });
+
+      await launched();
+      await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+
+      expect(
+        await screen.findByRole('heading', { name: 'Simulation not installed' }),
+      ).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/lti/simulation/launch/error');
+      expect(router.state.location.search).toBe(ltiQuery);
+    });
+
+    it('shows "Problem starting simulation" when the query has no configuration', async () => {
+      renderRemote({
+        server,
+        path: '/lti/simulation/launch?launchId=lti-42&protocol=vmc-radiography&productId=1',
+        launch,
+      });
+
+      expect(
+        await screen.findByRole('heading', { name: 'Problem starting simulation' }),
+      ).toBeInTheDocument();
+      // The learning platform starts launches: no way back into the catalogue from here.
+      expect(screen.queryByRole('link', { name: 'Back to simulations' })).not.toBeInTheDocument();
+    });
+  });
+});
+
+describe('the session error route', () => {
+  it('links to the downloads of the signed-in user', async () => {
+    renderRemote({ server, path: '/simulation/launch/error' });
+
+    expect(
+      await screen.findByRole('heading', { name: 'Simulation not installed' }),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Downloads' })).toHaveAttribute(
+        'href',
+        `/user/${USER_ID}/downloads`,
+      ),
+    );
+  });
+});

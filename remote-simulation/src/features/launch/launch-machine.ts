@@ -1,0 +1,163 @@
+// The launch screen's flow (spec §4 "Simulation session" and "Closing a session") as a pure
+// reducer: the hook performs the calls and timers and reports what happened as events, so every
+// status and every close outcome is decided here and tested without a browser.
+import type { CloseSessionResult, CreatedSession, SessionStatusValue } from '@portal/contract';
+import { paths } from '../../app/paths';
+
+/** Spec §9: three retries; a status poll that still fails after them ends the screen. */
+export const STATUS_RETRY_LIMIT = 3;
+
+export interface LaunchContext {
+  /** Under /lti: redirects get the /lti prefix and keep the launch query. */
+  lti: boolean;
+  /** The current query ('' or '?…'), kept for the LTI routes. */
+  search: string;
+  /** The browser simulator's base URL, or null to open the installed app by its protocol. */
+  simulatorUrl: string | null;
+  /** The product's URL scheme (vmc-radiography). */
+  protocol: string | null;
+}
+
+export type LaunchFailure = 'create' | 'status' | 'close';
+
+export type LaunchPhase =
+  /** POST …/session is on its way. */
+  | { phase: 'creating' }
+  /**
+   * The link has been opened; waiting for the simulator. `launched` turns true when the window
+   * blurs (the app took focus): from then on the launch timeout no longer applies.
+   */
+  | {
+      phase: 'not_started';
+      session: CreatedSession;
+      launchLink: string;
+      launched: boolean;
+      statusFailures: number;
+    }
+  | { phase: 'in_progress'; session: CreatedSession; launchLink: string; statusFailures: number }
+  /** The simulator finished; POST …/close is on its way. */
+  | { phase: 'closing'; session: CreatedSession }
+  | { phase: 'failed'; failure: LaunchFailure }
+  /** Leave the launch screen: to the report after closing, or to the error route on timeout. */
+  | { phase: 'redirect'; to: string; reason: 'closed' | 'timeout' };
+
+export type LaunchState = LaunchPhase & { context: LaunchContext };
+
+export type LaunchEvent =
+  | { type: 'session_created'; session: CreatedSession }
+  | { type: 'create_failed' }
+  | { type: 'window_blurred' }
+  | { type: 'status_received'; status: SessionStatusValue }
+  /** `retryable`: a network error or 5xx that may pass; a 4xx gives the same answer again. */
+  | { type: 'status_failed'; retryable: boolean }
+  | { type: 'launch_timed_out' }
+  | { type: 'session_closed'; result: CloseSessionResult }
+  | { type: 'close_failed' };
+
+export function initialLaunchState(context: LaunchContext): LaunchState {
+  return { phase: 'creating', context };
+}
+
+/**
+ * The link that starts the simulation: the browser simulator when one is configured, otherwise
+ * the installed app through the product's URL scheme.
+ */
+export function buildLaunchLink(
+  context: Pick<LaunchContext, 'simulatorUrl' | 'protocol'>,
+  session: CreatedSession,
+): string {
+  if (context.simulatorUrl) {
+    return `${context.simulatorUrl.replace(/\/+$/, '')}/launch?${new URLSearchParams({ token: session.token })}`;
+  }
+  if (!context.protocol)
+    throw new Error('A launch link needs a simulator URL or the product protocol.');
+  return `${context.protocol}://launch?${new URLSearchParams({ token: session.token, session: session.uuid })}`;
+}
+
+/** Spec §4 "Closing a session": where the user goes once the session is closed. */
+export function closeRedirect(
+  result: CloseSessionResult,
+  sessionUuid: string,
+  { lti, search }: Pick<LaunchContext, 'lti' | 'search'>,
+): string {
+  const query = lti ? search : '';
+  if (result.hasReportDetails && result.hasSubmittedEvidence)
+    return paths.report.getHref(sessionUuid, lti, query);
+  if (result.hasReportDetails) return paths.noReport.getHref(lti, query);
+  if (result.status === 'complete' || result.status === 'closed')
+    return paths.reports.getHref(lti, query);
+  return paths.noReport.getHref(lti, query);
+}
+
+/** The session error route ("simulation not installed"); LTI keeps its query. */
+export function timeoutRedirect({ lti, search }: Pick<LaunchContext, 'lti' | 'search'>): string {
+  return paths.launchError.getHref(lti, lti ? search : '');
+}
+
+function onStatus(state: LaunchState, status: SessionStatusValue): LaunchState {
+  if (state.phase !== 'not_started' && state.phase !== 'in_progress') return state;
+  const { context, session } = state;
+  switch (status) {
+    case 'complete':
+    case 'closed':
+      return { phase: 'closing', session, context };
+    case 'in_progress':
+      return {
+        phase: 'in_progress',
+        session,
+        launchLink: state.launchLink,
+        statusFailures: 0,
+        context,
+      };
+    case 'not_started':
+      // A session never goes back to not started; an in-progress screen stays as it is.
+      return state.statusFailures === 0 ? state : { ...state, statusFailures: 0 };
+  }
+}
+
+export function launchReducer(state: LaunchState, event: LaunchEvent): LaunchState {
+  const { context } = state;
+  switch (event.type) {
+    case 'session_created':
+      if (state.phase !== 'creating') return state;
+      return {
+        phase: 'not_started',
+        session: event.session,
+        launchLink: buildLaunchLink(context, event.session),
+        launched: false,
+        statusFailures: 0,
+        context,
+      };
+    case 'create_failed':
+      return state.phase === 'creating' ? { phase: 'failed', failure: 'create', context } : state;
+    case 'window_blurred':
+      return state.phase === 'not_started' && !state.launched
+        ? { ...state, launched: true }
+        : state;
+    case 'status_received':
+      return onStatus(state, event.status);
+    case 'status_failed': {
+      if (state.phase !== 'not_started' && state.phase !== 'in_progress') return state;
+      const statusFailures = state.statusFailures + 1;
+      if (!event.retryable || statusFailures > STATUS_RETRY_LIMIT)
+        return { phase: 'failed', failure: 'status', context };
+      return { ...state, statusFailures };
+    }
+    case 'launch_timed_out':
+      // Only a launch nobody noticed: no blur and the simulator never joined.
+      return state.phase === 'not_started' && !state.launched
+        ? { phase: 'redirect', to: timeoutRedirect(context), reason: 'timeout', context }
+        : state;
+    case 'session_closed':
+      return state.phase === 'closing'
+        ? {
+            phase: 'redirect',
+            to: closeRedirect(event.result, state.session.uuid, context),
+            reason: 'closed',
+            context,
+          }
+        : state;
+    case 'close_failed':
+      return state.phase === 'closing' ? { phase: 'failed', failure: 'close', context } : state;
+  }
+}

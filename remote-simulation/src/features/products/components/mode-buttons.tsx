@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import type { Product, ProductCategory, SimulationMode } from '@portal/contract';
+import { useAuth } from '@portal/shared-auth';
+import { Button, Spinner } from '@portal/shared-ui';
+import { isLtiPath, paths } from '../../../app/paths';
+import { MODES, toLtiLaunchSearch, type LaunchNavigationState } from '../../../lib/launch-request';
+import { useEntitlementModes } from '../api/get-entitlement-modes';
+
+const Group = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space.sm};
+`;
+
+const Notice = styled.p`
+  margin: 0;
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+/** One launch button per mode the user's licences include (spec §2), in the contract's order. */
+export function ModeButtons({ product, leaf }: { product: Product; leaf: ProductCategory }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const lti = isLtiPath(pathname);
+  const { data, error } = useEntitlementModes(user?.id, product.id);
+
+  if (error) return <Notice role="alert">{t('simulation.modes.loadError')}</Notice>;
+  if (!data) return <Spinner size={24} label={t('simulation.modes.loading')} />;
+
+  const modes = MODES.filter((mode) => data.modes.includes(mode));
+  if (modes.length === 0) return <Notice>{t('simulation.modes.none')}</Notice>;
+
+  const launch = (mode: SimulationMode) => {
+    const state: LaunchNavigationState = {
+      configuration: leaf.simulationConfiguration,
+      mode,
+      protocol: product.protocol,
+      productId: product.id,
+      categoryId: leaf.id,
+    };
+    // Under LTI the launch screen reads the query (it survives a reload); state is the same data.
+    void navigate(paths.launch.getHref(lti, lti ? toLtiLaunchSearch(search, state) : ''), {
+      state,
+    });
+  };
+
+  return (
+    <Group role="group" aria-label={t('simulation.modes.label')}>
+      {modes.map((mode) => (
+        <Button key={mode} onClick={() => launch(mode)}>
+          {t(`simulation.modes.${mode}`)}
+        </Button>
+      ))}
+    </Group>
+  );
+}

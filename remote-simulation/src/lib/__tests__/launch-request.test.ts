@@ -1,0 +1,83 @@
+import { readLaunchRequest, toLtiLaunchSearch } from '../launch-request';
+
+const state = {
+  configuration: 'radiography.lower-limb.knee',
+  mode: 'VR',
+  protocol: 'vmc-radiography',
+  productId: 1,
+  categoryId: 12,
+};
+
+describe('reading the launch parameters', () => {
+  it('takes navigation state outside LTI and ignores the query there', () => {
+    expect(readLaunchRequest({ lti: false, search: '?productId=9&launchId=x', state })).toEqual({
+      productId: 1,
+      configuration: 'radiography.lower-limb.knee',
+      protocol: 'vmc-radiography',
+      mode: 'VR',
+      categoryId: 12,
+      launchId: null,
+    });
+  });
+
+  it('has nothing to launch without state, or with state that names no product or no valid mode', () => {
+    expect(readLaunchRequest({ lti: false, search: '', state: null })).toBeNull();
+    expect(
+      readLaunchRequest({ lti: false, search: '', state: { ...state, productId: 'x' } }),
+    ).toBeNull();
+    expect(
+      readLaunchRequest({ lti: false, search: '', state: { ...state, mode: 'Tablet' } }),
+    ).toBeNull();
+  });
+
+  it('keeps a missing configuration as null (the "problem starting simulation" page)', () => {
+    expect(
+      readLaunchRequest({ lti: false, search: '', state: { ...state, configuration: '' } })
+        ?.configuration,
+    ).toBeNull();
+  });
+
+  it('reads the LTI query, defaulting the mode to Desktop', () => {
+    const search = '?launchId=L1&configuration=c&protocol=vmc-birthing&productId=3';
+    expect(readLaunchRequest({ lti: true, search, state: null })).toEqual({
+      productId: 3,
+      configuration: 'c',
+      protocol: 'vmc-birthing',
+      mode: 'Desktop',
+      categoryId: null,
+      launchId: 'L1',
+    });
+  });
+
+  it("prefers the LTI query to the host's navigation state, which fills the gaps", () => {
+    const request = readLaunchRequest({
+      lti: true,
+      search: '?productId=3&mode=VR',
+      state: { launchId: 'L2', configuration: 'c', productId: '1' },
+    });
+    expect(request).toMatchObject({ productId: 3, mode: 'VR', launchId: 'L2', configuration: 'c' });
+  });
+
+  it('refuses an LTI mode that is not one of the modes', () => {
+    expect(
+      readLaunchRequest({ lti: true, search: '?productId=3&mode=Tablet', state: null }),
+    ).toBeNull();
+  });
+});
+
+describe('the LTI launch query', () => {
+  it("keeps the platform's parameters and sets the launch parameters", () => {
+    const search = toLtiLaunchSearch('?launchId=L1&configuration=old', {
+      ...state,
+      mode: 'Desktop',
+      configuration: null,
+      categoryId: null,
+    });
+    expect(Object.fromEntries(new URLSearchParams(search))).toEqual({
+      launchId: 'L1',
+      productId: '1',
+      protocol: 'vmc-radiography',
+      mode: 'Desktop',
+    });
+  });
+});
