@@ -1,12 +1,17 @@
-// What the host mounts under /report (docs/architecture.md): route objects relative to the
-// mount path. Translations ship with the remote and are registered as soon as it loads.
+// What the host mounts under /report and /lti/report (docs/architecture.md): route objects
+// relative to the mount path. Translations ship with the remote and are registered as soon as it
+// loads. The host renders these with useRoutes, so routes carry elements only (no loaders/actions).
 import type { RouteObject } from 'react-router-dom';
 import { NotFoundView, registerTranslations } from '@portal/shared-ui';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
-import { YourReportsPage } from './features/reports/components/your-reports-page';
-import { ReportsBase } from './features/reports/components/reports-base';
+import { ReportsBase } from './components/reports-base';
+import { paths } from './config/paths';
+import { AnalysisRoute } from './features/report/components/analysis-route';
+import { NoReportPage } from './features/report/components/no-report-page';
+import { ReportPage } from './features/report/components/report-page';
 import { LearnerReportsPage } from './features/reports/components/learner-reports-page';
+import { YourReportsPage } from './features/reports/components/your-reports-page';
 
 registerTranslations({ en, de });
 
@@ -15,7 +20,10 @@ const routes: RouteObject[] = [
     element: <ReportsBase />,
     children: [
       { index: true, element: <YourReportsPage /> },
-      { path: 'learner', element: <LearnerReportsPage /> },
+      { path: paths.learnerReports.path, element: <LearnerReportsPage /> },
+      { path: paths.noReport.path, element: <NoReportPage /> },
+      { path: paths.report.path, element: <ReportPage /> },
+      { path: paths.analysis.path, element: <AnalysisRoute /> },
       { path: '*', element: <NotFoundView /> },
     ],
   },

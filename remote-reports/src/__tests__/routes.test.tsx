@@ -1,8 +1,14 @@
 import { screen } from '@testing-library/react';
 import { setupTestServer } from '../testing/msw-server';
 import { renderRemote } from '../testing/render-remote';
+import { paged, serveReportList } from '../testing/report-fixtures';
 
 const server = setupTestServer();
+
+beforeEach(() => {
+  serveReportList(server, '/api/v1/report', () => paged([]));
+  serveReportList(server, '/api/v1/report/learner', () => paged([]));
+});
 
 describe('reports routes', () => {
   it('show "Your reports" without the learner tab to a learner', async () => {

@@ -3,7 +3,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { http, HttpResponse } from 'msw';
 import type { SetupServerApi } from 'msw/node';
 import type { CurrentUser } from '@portal/contract';
-import { AuthProvider, type UserManagerLike } from '@portal/shared-auth';
+import { AuthProvider, PortalSWRConfig, type UserManagerLike } from '@portal/shared-auth';
 import { UiProvider } from '@portal/shared-ui';
 import routes from '../routes';
 import { MOUNT_PATH } from './mount-path';
@@ -46,15 +46,33 @@ function signedInUserManager(): UserManagerLike {
   } as unknown as UserManagerLike;
 }
 
+// Each render gets its own cache, so one test's answers never leak into the next; failed loads
+// are not retried, so an error shows at once.
+const TEST_SWR = { provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 };
+
 /** The remote's routes mounted where the host mounts them, inside the host's providers. */
-export function renderRemote({ server, path = MOUNT_PATH, permissions = [] as string[] }: { server: SetupServerApi; path?: string; permissions?: string[] }) {
+export function renderRemote({
+  server,
+  path = MOUNT_PATH,
+  permissions = [] as string[],
+  mountPath = MOUNT_PATH,
+}: {
+  server: SetupServerApi;
+  path?: string;
+  permissions?: string[];
+  /** Where the host mounted the remote: /report, or /lti/report inside an LTI launch. */
+  mountPath?: string;
+}) {
   server.use(http.get('/api/v1/user/whoami', () => HttpResponse.json<CurrentUser>(currentUser(permissions))));
-  const router = createMemoryRouter([{ path: `${MOUNT_PATH}/*`, children: routes }], { initialEntries: [path] });
-  return render(
+  const router = createMemoryRouter([{ path: `${mountPath}/*`, children: routes }], { initialEntries: [path] });
+  const view = render(
     <UiProvider productName="Simulation Portal">
       <AuthProvider authority="http://idp.test/realms/main" clientId="frontend" apiBaseUrl="" userManager={signedInUserManager()}>
-        <RouterProvider router={router} />
+        <PortalSWRConfig value={TEST_SWR}>
+          <RouterProvider router={router} />
+        </PortalSWRConfig>
       </AuthProvider>
     </UiProvider>,
   );
+  return { ...view, router };
 }

@@ -2,8 +2,9 @@ import { NavLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { usePermissions } from '@portal/shared-auth';
-import { LEARNER_REPORTS_PERMISSIONS } from '../permissions';
-import { useReportsBase } from './reports-base';
+import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';
+import { useReportsBase } from '../../../components/reports-base';
+import { paths } from '../../../config/paths';
 
 const Tabs = styled.ul`
   display: flex;
@@ -36,13 +37,13 @@ export function ReportTabs() {
     <nav aria-label={t('reports.tabs')}>
       <Tabs>
         <li>
-          <NavLink to={base} end>
+          <NavLink to={paths.yourReports.getHref(base)} end>
             {t('reports.yourReports')}
           </NavLink>
         </li>
         {can(LEARNER_REPORTS_PERMISSIONS) && (
           <li>
-            <NavLink to={`${base}/learner`}>{t('reports.learnerReports')}</NavLink>
+            <NavLink to={paths.learnerReports.getHref(base)}>{t('reports.learnerReports')}</NavLink>
           </li>
         )}
       </Tabs>

@@ -1,0 +1,22 @@
+// Values the contract also defines. Browser code imports the contract for types only (its
+// schemas must not reach the bundle, see eslint.config.js), so the numbers are repeated here and
+// __tests__/constants.test.ts pins them to the contract's.
+import type { AnalysisBody } from '@portal/contract';
+
+/** Spec §4 analysis status lookup ids. */
+export const ANALYSIS_STATUS = {
+  notAnalysed: 22001,
+  accepted: 22002,
+  rejected: 22003,
+} as const satisfies Record<string, number>;
+export type AnalysedStatus = AnalysisBody['analysisStatus'];
+
+export const ANALYSIS_MAX_LENGTH = 4000;
+export const TABLE_PAGE_SIZE = 10;
+export const INVALID_PAGE = 'Invalid page.';
+/** Spec §2: learner reports (and ours) list newest first. */
+export const DEFAULT_REPORT_ORDERING = '-id';
+
+export const LESSON_PARTS_PER_LESSON = 2;
+/** Spec §9: lesson doses are shown for 15 minutes of fluoroscopy. */
+export const FLUOROSCOPY_SECONDS = 900;

@@ -1,0 +1,164 @@
+import { Fragment, useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import styled from 'styled-components';
+import type { Evidence, LookupItem } from '@portal/contract';
+import { formatNumber } from '../../../lib/format';
+import { AnalysisSection } from './analysis-section';
+
+const Article = styled.article`
+  margin: ${({ theme }) => `0 0 ${theme.space.lg}`};
+  padding: ${({ theme }) => theme.space.lg};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radii.md};
+  background: ${({ theme }) => theme.colors.surface};
+
+  h3 {
+    margin: ${({ theme }) => `0 0 ${theme.space.md}`};
+    font-size: ${({ theme }) => theme.fontSizes.lg};
+  }
+`;
+
+const Body = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.lg};
+
+  ${({ theme }) => theme.media.lg} {
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+  }
+`;
+
+const Picture = styled.div`
+  img {
+    display: block;
+    max-width: 100%;
+    height: auto;
+    border-radius: ${({ theme }) => theme.radii.sm};
+    background: #000;
+  }
+
+  p {
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+`;
+
+const Readouts = styled.div`
+  h4 {
+    margin: ${({ theme }) => `${theme.space.md} 0 ${theme.space.xs}`};
+    font-size: ${({ theme }) => theme.fontSizes.md};
+  }
+
+  h4:first-child {
+    margin-top: 0;
+  }
+
+  dl {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: ${({ theme }) => `${theme.space.xxs} ${theme.space.md}`};
+    margin: 0;
+  }
+
+  dt {
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+
+  dd {
+    margin: 0;
+  }
+`;
+
+function ReadoutList({ title, entries }: { title: string; entries: readonly [string, ReactNode][] }) {
+  const id = useId();
+  if (entries.length === 0) return null;
+  return (
+    <>
+      <h4 id={id}>{title}</h4>
+      <dl aria-labelledby={id}>
+        {entries.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+/** Simulator readouts are free-form key/value pairs; booleans read as yes/no. */
+function useReadoutValue() {
+  const { t, i18n } = useTranslation();
+  return (value: string | number | boolean): string =>
+    typeof value === 'boolean'
+      ? t(value ? 'reports.evidence.yes' : 'reports.evidence.no')
+      : typeof value === 'number'
+        ? formatNumber(value, i18n.language)
+        : value;
+}
+
+export interface EvidenceArticleProps {
+  reportId: string;
+  /** Position in the report, from 1: "Image n". */
+  number: number;
+  evidence: Evidence;
+  /** Signed URL of the image; undefined while it is being fetched, null when it failed. */
+  imageUrl: string | null | undefined;
+  isOwner: boolean;
+  statuses: readonly LookupItem[] | undefined;
+  editing: boolean;
+  onEdit: () => void;
+  onClose: () => void;
+}
+
+/** One captured image with its settings, doses and analysis (spec §3). */
+export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: EvidenceArticleProps) {
+  const { t, i18n } = useTranslation();
+  const headingId = useId();
+  const readout = useReadoutValue();
+  const num = (value: number) => formatNumber(value, i18n.language);
+  const { tube, dose, settings, console: consoleReadouts } = evidence.evidenceData;
+  const title = t('reports.evidence.heading', { number, activity: evidence.practiceActivity });
+
+  const tubeEntries: [string, ReactNode][] = [
+    [t('reports.evidence.kv'), `${num(tube.kV)} ${t('reports.units.kv')}`],
+    [t('reports.evidence.mas'), `${num(tube.mAs)} ${t('reports.units.mas')}`],
+    [t('reports.evidence.sid'), `${num(tube.sidCm)} ${t('reports.units.cm')}`],
+  ];
+  const doseEntries: [string, ReactNode][] = [
+    [t('reports.evidence.dap'), `${num(dose.dapMGyCm2)} ${t('reports.units.dap')}`],
+  ];
+  if (dose.entranceDoseUGy !== undefined)
+    doseEntries.push([t('reports.evidence.entranceDose'), `${num(dose.entranceDoseUGy)} ${t('reports.units.microGray')}`]);
+
+  return (
+    <Article aria-labelledby={headingId}>
+      <h3 id={headingId}>{title}</h3>
+      <Body>
+        {evidence.hasImage && (
+          <Picture>
+            {imageUrl ? (
+              <img src={imageUrl} alt={t('reports.evidence.imageAlt', { number, activity: evidence.practiceActivity })} />
+            ) : imageUrl === null ? (
+              <p role="alert">{t('reports.evidence.imageFailed')}</p>
+            ) : (
+              <p>{t('reports.evidence.imageLoading')}</p>
+            )}
+          </Picture>
+        )}
+        <Readouts>
+          <ReadoutList title={t('reports.evidence.tubeSettings')} entries={tubeEntries} />
+          <ReadoutList title={t('reports.evidence.dose')} entries={doseEntries} />
+          <ReadoutList
+            title={t('reports.evidence.settings')}
+            entries={Object.entries(settings).map(([key, value]) => [key, readout(value)])}
+          />
+          <ReadoutList
+            title={t('reports.evidence.console')}
+            entries={Object.entries(consoleReadouts).map(([key, value]) => [key, readout(value)])}
+          />
+        </Readouts>
+      </Body>
+      <AnalysisSection evidence={evidence} {...analysis} />
+    </Article>
+  );
+}

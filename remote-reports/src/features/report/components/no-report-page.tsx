@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import styled from 'styled-components';
+import { ButtonLink, usePageTitle } from '@portal/shared-ui';
+import { useReportsBase } from '../../../components/reports-base';
+import { paths } from '../../../config/paths';
+
+const Wrapper = styled.section`
+  max-width: 640px;
+  margin: 0 auto;
+  padding: ${({ theme }) => `${theme.space.xxl} ${theme.space.lg}`};
+  text-align: center;
+
+  p {
+    margin: ${({ theme }) => `0 0 ${theme.space.lg}`};
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
+`;
+
+/** /report/no-report: where a closed session without a report ends (spec §2, §4). */
+export function NoReportPage() {
+  const { t } = useTranslation();
+  const base = useReportsBase();
+  usePageTitle(t('reports.noReport.heading'));
+  return (
+    <Wrapper>
+      <h1>{t('reports.noReport.heading')}</h1>
+      <p>{t('reports.noReport.message')}</p>
+      <ButtonLink to={paths.yourReports.getHref(base)}>{t('reports.noReport.toReports')}</ButtonLink>
+    </Wrapper>
+  );
+}

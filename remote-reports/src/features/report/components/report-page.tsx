@@ -1,0 +1,174 @@
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'react-router-dom';
+import styled from 'styled-components';
+import type { Evidence, Report } from '@portal/contract';
+import { NotFoundError } from '@portal/shared-auth';
+import { NotFoundView, SomethingWentWrongView, Spinner, usePageTitle } from '@portal/shared-ui';
+import { AnalysisStatusIcon } from '../../../components/analysis-status-icon';
+import { formatNumber, formatReportTime } from '../../../lib/format';
+import { useAnalysisStatuses } from '../api/get-analysis-statuses';
+import { useReport } from '../api/get-report';
+import { useReportImages } from '../api/get-report-images';
+import { groupLessons, isLessonEvidence } from '../lib/lesson';
+import type { ReportLocationState } from './analysis-route';
+import { EvidenceArticle } from './evidence-article';
+import { LessonView } from './lesson-view';
+import { ReportBreadcrumbs } from './report-breadcrumbs';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const Summary = styled.dl`
+  display: grid;
+  grid-template-columns: max-content 1fr;
+  gap: ${({ theme }) => `${theme.space.xs} ${theme.space.lg}`};
+  margin: ${({ theme }) => `0 0 ${theme.space.xl}`};
+
+  dt {
+    font-weight: ${({ theme }) => theme.fontWeights.medium};
+  }
+
+  dd {
+    margin: 0;
+  }
+`;
+
+const Details = styled.section`
+  margin: ${({ theme }) => `0 0 ${theme.space.xl}`};
+  padding: ${({ theme }) => theme.space.lg};
+  border-radius: ${({ theme }) => theme.radii.md};
+  background: ${({ theme }) => theme.colors.surface};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+
+  h2 {
+    margin-top: 0;
+    font-size: ${({ theme }) => theme.fontSizes.lg};
+  }
+`;
+
+const Loading = styled.div`
+  display: flex;
+  justify-content: center;
+  padding: ${({ theme }) => theme.space.xxl};
+`;
+
+/** /report/{reportId}: one report with its images, lessons and analysis (spec §2-§4). */
+export function ReportPage() {
+  const { reportId = '' } = useParams();
+  const valid = UUID.test(reportId);
+  const { data: report, error, mutate } = useReport(valid ? reportId : null);
+
+  if (!valid) return <NotFoundView />;
+  if (error instanceof NotFoundError) return <NotFoundView onRefresh={() => void mutate()} />;
+  if (error) return <SomethingWentWrongView />;
+  if (!report) return <LoadingReport />;
+  return <ReportView reportId={reportId} report={report} />;
+}
+
+function LoadingReport() {
+  const { t } = useTranslation();
+  return (
+    <Loading>
+      <Spinner label={t('reports.report.loading')} />
+    </Loading>
+  );
+}
+
+function ReportView({ reportId, report }: { reportId: string; report: Report }) {
+  const { t, i18n } = useTranslation();
+  usePageTitle(report.description);
+  const location = useLocation();
+  const detailsId = useId();
+  const imagesId = useId();
+  const { data: statuses } = useAnalysisStatuses();
+  // One form at a time; the action route (analysis-route.tsx) may ask for one to start open.
+  const [editingId, setEditingId] = useState<number | null>(
+    () => (location.state as ReportLocationState | null)?.analyseEvidenceId ?? null,
+  );
+
+  const imageIds = useMemo(() => report.evidence.filter((e) => e.hasImage).map((e) => e.id), [report.evidence]);
+  const images = useReportImages(reportId, imageIds);
+  const imageUrl = (evidence: Evidence): string | null | undefined => {
+    if (images.error) return null;
+    if (!images.data) return undefined;
+    return images.data.find((image) => image.id === evidence.id)?.url ?? null;
+  };
+
+  const lessons = useMemo(() => groupLessons(report.evidence), [report.evidence]);
+  const others = report.evidence.map((evidence, index) => ({ evidence, index })).filter(({ evidence }) => !isLessonEvidence(evidence));
+
+  const renderEvidence = (evidence: Evidence, index: number) => (
+    <EvidenceArticle
+      key={evidence.id}
+      reportId={reportId}
+      number={index + 1}
+      evidence={evidence}
+      imageUrl={imageUrl(evidence)}
+      isOwner={report.isOwner}
+      statuses={statuses}
+      editing={editingId === evidence.id}
+      onEdit={() => setEditingId(evidence.id)}
+      onClose={() => setEditingId(null)}
+    />
+  );
+
+  const details = report.reportDetails;
+  return (
+    <article>
+      <ReportBreadcrumbs report={report} />
+      <h1>{report.description}</h1>
+      <Summary>
+        <dt>{t('reports.report.simulation')}</dt>
+        <dd>{report.simulation}</dd>
+        <dt>{t('reports.report.mode')}</dt>
+        <dd>{t(`reports.report.modes.${report.mode}`, { defaultValue: report.mode })}</dd>
+        <dt>{t('reports.report.learner')}</dt>
+        <dd>{report.userName}</dd>
+        <dt>{t('reports.report.recorded')}</dt>
+        <dd>{formatReportTime(report.recorded)}</dd>
+        <dt>{t('reports.report.analysis')}</dt>
+        <dd>
+          <AnalysisStatusIcon summary={report.analysisStatusSummary} />
+        </dd>
+      </Summary>
+
+      {details && (
+        <Details aria-labelledby={detailsId}>
+          <h2 id={detailsId}>{t('reports.report.details')}</h2>
+          {details.summary && <p>{details.summary}</p>}
+          <Summary>
+            {details.score !== undefined && (
+              <>
+                <dt>{t('reports.report.score')}</dt>
+                <dd>{t('reports.report.scoreValue', { score: formatNumber(details.score, i18n.language) })}</dd>
+              </>
+            )}
+            {details.durationSeconds !== undefined && (
+              <>
+                <dt>{t('reports.report.duration')}</dt>
+                <dd>
+                  {t('reports.report.durationValue', {
+                    minutes: Math.floor(details.durationSeconds / 60),
+                    seconds: details.durationSeconds % 60,
+                  })}
+                </dd>
+              </>
+            )}
+          </Summary>
+        </Details>
+      )}
+
+      {lessons.map((lesson) => (
+        <LessonView key={lesson.index} lesson={lesson} renderPart={(part) => renderEvidence(part.evidence, part.evidenceIndex)} />
+      ))}
+
+      {others.length > 0 && (
+        <section aria-labelledby={imagesId}>
+          <h2 id={imagesId}>{t('reports.report.images')}</h2>
+          {others.map(({ evidence, index }) => renderEvidence(evidence, index))}
+        </section>
+      )}
+      {report.evidence.length === 0 && <p>{t('reports.report.noEvidence')}</p>}
+    </article>
+  );
+}

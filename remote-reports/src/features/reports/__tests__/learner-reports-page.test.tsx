@@ -1,0 +1,121 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, HttpResponse } from 'msw';
+import { setupTestServer } from '../../../testing/msw-server';
+import { renderRemote } from '../../../testing/render-remote';
+import { invalidPage, learnerRow, paged, serveReportList } from '../../../testing/report-fixtures';
+
+const server = setupTestServer();
+const EDUCATOR = ['global.view_own_reports', 'global.view_org_reports'];
+
+beforeAll(() => {
+  process.env.TZ = 'UTC';
+});
+
+// The grid is loaded lazily and lays itself out on first render; on a busy machine that takes
+// longer than testing-library's default wait of one second.
+const GRID_WAIT = { timeout: 5000 };
+
+const rowsOf = (grid: HTMLElement) => within(grid).getAllByRole('row').slice(1);
+
+describe('learner reports', () => {
+  it('shows the learners’ reports in the grid with user and a link to each detailed report', async () => {
+    serveReportList(server, '/api/v1/report/learner', () =>
+      paged([
+        learnerRow({ id: 7, uuid: '7a1e3c1a-1111-4a4a-8a8a-000000000007', user: 'Ada Apprentice', session: 'Skull lateral' }),
+        learnerRow({ id: 6, user: 'Ben Beginner', hasReportDetails: false, analysisStatusSummary: 'not_started' }),
+      ]),
+    );
+    renderRemote({ server, path: '/report/learner', permissions: EDUCATOR });
+
+    expect(await screen.findByText('Ada Apprentice', {}, GRID_WAIT)).toBeInTheDocument();
+    const grid = screen.getByRole('grid');
+    expect(within(grid).getAllByRole('columnheader').map((h) => h.textContent?.trim())).toEqual([
+      'Simulation',
+      'Session',
+      'User',
+      'Recorded',
+      'Analysis status',
+      'Report',
+    ]);
+    const [ada, ben] = rowsOf(grid) as [HTMLElement, HTMLElement];
+    expect(within(ada).getByText('Skull lateral')).toBeInTheDocument();
+    expect(within(ada).getByText('5/03/2026 14:05pm')).toBeInTheDocument();
+    expect(within(ada).getByRole('img', { name: 'Analysis completed' })).toBeInTheDocument();
+    expect(within(ada).getByRole('link', { name: 'View report' })).toHaveAttribute(
+      'href',
+      '/report/7a1e3c1a-1111-4a4a-8a8a-000000000007',
+    );
+    expect(within(ben).getByText('Ben Beginner')).toBeInTheDocument();
+    expect(within(ben).getByRole('img', { name: 'Not analysed' })).toBeInTheDocument();
+    expect(within(ben).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('asks for id descending first and sorts by a header ascending, then descending, never unsorted', async () => {
+    const user = userEvent.setup();
+    const { queries } = serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow()]));
+    renderRemote({ server, path: '/report/learner', permissions: ['global.view_all_reports'] });
+
+    await screen.findByText('Lena Learner', {}, GRID_WAIT);
+    expect(queries[0]?.get('ordering')).toBe('-id');
+    expect(queries[0]?.get('pageSize')).toBe('10');
+
+    const header = () => screen.getByRole('columnheader', { name: /User/ });
+    await user.click(within(header()).getByText('User'));
+    await waitFor(() => expect(queries.at(-1)?.get('ordering')).toBe('user'));
+    await waitFor(() => expect(header()).toHaveAttribute('aria-sort', 'ascending'));
+    await user.click(within(header()).getByText('User'));
+    await waitFor(() => expect(queries.at(-1)?.get('ordering')).toBe('-user'));
+    await waitFor(() => expect(header()).toHaveAttribute('aria-sort', 'descending'));
+    await user.click(within(header()).getByText('User'));
+    await waitFor(() => expect(queries.at(-1)?.get('ordering')).toBe('user'));
+  });
+
+  it('searches with the debounced "Search" box', async () => {
+    const user = userEvent.setup();
+    const { queries } = serveReportList(server, '/api/v1/report/learner', (query) =>
+      paged([learnerRow({ user: query.get('filter') ? 'Found Learner' : 'Lena Learner' })]),
+    );
+    renderRemote({ server, path: '/report/learner', permissions: EDUCATOR });
+
+    await screen.findByText('Lena Learner', {}, GRID_WAIT);
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'ada');
+
+    expect(await screen.findByText('Found Learner', {}, GRID_WAIT)).toBeInTheDocument();
+    expect(queries.filter((q) => q.has('filter')).map((q) => q.get('filter'))).toEqual(['ada']);
+  });
+
+  it("pages on the server and goes back to page 1 on 'Invalid page.'", async () => {
+    const user = userEvent.setup();
+    const { queries } = serveReportList(server, '/api/v1/report/learner', (query) =>
+      query.get('page') === '4' ? invalidPage() : paged([learnerRow({ user: `Learner on page ${query.get('page')}` })], 4),
+    );
+    renderRemote({ server, path: '/report/learner', permissions: EDUCATOR });
+
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByText('Learner on page 2', {}, GRID_WAIT)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page 4' }));
+
+    expect(await screen.findByText('Learner on page 1', {}, GRID_WAIT)).toBeInTheDocument();
+    expect(queries.map((q) => q.get('page'))).toEqual(['1', '2', '4', '1']);
+  });
+
+  it('shows a skeleton while loading, then "No records found"', async () => {
+    serveReportList(server, '/api/v1/report/learner', async () => {
+      await delay(50);
+      return paged([]);
+    });
+    renderRemote({ server, path: '/report/learner', permissions: EDUCATOR });
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading...');
+    expect(await screen.findByText('No records found')).toBeInTheDocument();
+    expect(screen.queryByRole('grid')).not.toBeInTheDocument();
+  });
+
+  it('shows an error when the list cannot be loaded', async () => {
+    serveReportList(server, '/api/v1/report/learner', () => HttpResponse.json({ detail: 'Internal server error.' }, { status: 500 }));
+    renderRemote({ server, path: '/report/learner', permissions: EDUCATOR });
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('The data could not be loaded');
+  });
+});

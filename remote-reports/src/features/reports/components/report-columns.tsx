@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { LearnerReportRow, ReportRow } from '@portal/contract';
+import { AnalysisStatusIcon } from '../../../components/analysis-status-icon';
+import { useReportsBase } from '../../../components/reports-base';
+import { paths } from '../../../config/paths';
+import { formatReportTime } from '../../../lib/format';
+
+/**
+ * One description of a report list's columns, rendered by the shared DataTable (your reports) and
+ * mapped onto ag-grid column definitions (learner reports), so both lists show the same cells.
+ * `key` is the API's `ordering` field when the column is sortable.
+ */
+export interface ReportColumn<T> {
+  key: string;
+  header: string;
+  sortable: boolean;
+  render: (row: T) => ReactNode;
+}
+
+export function ViewReportLink({ row }: { row: ReportRow }) {
+  const { t } = useTranslation();
+  const base = useReportsBase();
+  if (!row.hasReportDetails) return null;
+  return <Link to={paths.report.getHref(base, row.uuid)}>{t('reports.list.viewReport')}</Link>;
+}
+
+export function useReportColumns(): ReportColumn<ReportRow>[];
+export function useReportColumns(options: { withUser: true }): ReportColumn<LearnerReportRow>[];
+export function useReportColumns({ withUser = false }: { withUser?: boolean } = {}): ReportColumn<LearnerReportRow>[] {
+  const { t } = useTranslation();
+  return useMemo(() => {
+    const columns: (ReportColumn<LearnerReportRow> | false)[] = [
+      { key: 'simulation', header: t('reports.list.simulation'), sortable: true, render: (row) => row.simulation },
+      { key: 'session', header: t('reports.list.session'), sortable: true, render: (row) => row.session },
+      withUser && { key: 'user', header: t('reports.list.user'), sortable: true, render: (row) => row.user },
+      {
+        key: 'recorded',
+        header: t('reports.list.recorded'),
+        sortable: true,
+        render: (row) => formatReportTime(row.recorded),
+      },
+      {
+        key: 'analysisStatusSummary',
+        header: t('reports.list.analysisStatus'),
+        sortable: false,
+        render: (row) => <AnalysisStatusIcon summary={row.analysisStatusSummary} />,
+      },
+      {
+        key: 'report',
+        header: t('reports.list.report'),
+        sortable: false,
+        render: (row) => <ViewReportLink row={row} />,
+      },
+    ];
+    return columns.filter((c): c is ReportColumn<LearnerReportRow> => c !== false);
+  }, [t, withUser]);
+}

@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { SearchInput } from '@portal/shared-ui';
+
+/** Spec §2: one global, debounced search box over the list. */
+export function ReportListSearch({ onChange }: { onChange: (filter: string) => void }) {
+  const { t } = useTranslation();
+  return <SearchInput label={t('reports.list.search')} placeholder={t('reports.list.searchPlaceholder')} onChange={onChange} />;
+}
