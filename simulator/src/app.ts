@@ -1,26 +1,53 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import { CaptureStore } from './web/capture-store';
+import { document, html } from './web/html';
+import { launchRoutes } from './web/launch-routes';
 
-/**
- * The simulator's web side. The launch loop (join a session with its token, capture evidence,
- * complete) arrives with the learner's-loop issue; until then the page tells a visitor how it
- * is opened.
- */
-export function buildSimulatorApp({ logger = true }: { logger?: boolean | object } = {}) {
-  const app = Fastify({ logger });
+export interface SimulatorAppOptions {
+  /** Origin of the API (no /api/v1). */
+  apiUrl: string;
+  logger?: FastifyServerOptions['logger'];
+  store?: CaptureStore;
+}
+
+/** The launch link's token must not end up in log files. */
+export function redactToken(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
+const requestSerializer = (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
+  method: request.method,
+  url: redactToken(request.url),
+  hostname: request.hostname,
+  remoteAddress: request.ip,
+});
+
+/** The simulator's web side: the launch page the portal opens, and its health check. */
+export async function buildSimulatorApp({ apiUrl, logger = true, store = new CaptureStore() }: SimulatorAppOptions) {
+  const app = Fastify({
+    logger: logger === false ? false : { ...(typeof logger === 'object' ? logger : {}), serializers: { req: requestSerializer } },
+    // Forms are tiny; the largest is three numbers and the token.
+    bodyLimit: 16 * 1024,
+  });
+  await app.register(formbody);
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/', async (request, reply) => {
-    const token = (request.query as { token?: string }).token;
-    reply.header('Content-Security-Policy', "frame-ancestors 'none'; default-src 'self'");
-    reply.type('text/html; charset=utf-8');
-    return page(token ? 'A session link was received. Joining sessions arrives with the simulation launch.' : 'Open this simulator from the portal: choose a simulation and press Desktop or VR.');
+  await app.register(launchRoutes, { apiUrl, store });
+
+  app.get<{ Querystring: { token?: string } }>('/', async (request, reply) => {
+    const token = request.query.token?.trim();
+    // An older link form (`/?token=…`) still reaches the launch page.
+    if (token) return reply.redirect(`/launch?token=${encodeURIComponent(token)}`, 302);
+    reply.header('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
+    return reply.type('text/html; charset=utf-8').send(
+      document(
+        'Simulator',
+        html`<h1>Simulator</h1>
+<p>Open this simulator from the portal: choose a simulation and press Desktop or VR.</p>`,
+      ),
+    );
   });
   return app;
 }
 
-function page(message: string): string {
-  const escaped = message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Simulator</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">
-<h1>Simulator</h1><p>${escaped}</p></body></html>`;
-}
+export type SimulatorApp = Awaited<ReturnType<typeof buildSimulatorApp>>;
