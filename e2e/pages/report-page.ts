@@ -5,7 +5,7 @@ export class ReportPage {
   constructor(private readonly page: Page) {}
 
   evidence(n: number) {
-    return this.page.getByRole('region', { name: new RegExp(`^Image ${n}\\b`) });
+    return this.page.getByRole('article', { name: new RegExp(`^Image ${n}:`) });
   }
 
   async analyse(n: number, status: 'Accepted' | 'Rejected', reason: string) {
