@@ -8,8 +8,10 @@ import { accessPlugin } from './plugins/app/access';
 import { authPlugin } from './plugins/app/auth';
 import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
+import { demoDownloadsPlugin } from './plugins/app/demo-downloads';
 import { errorsPlugin } from './plugins/app/errors';
 import { repositoriesPlugin } from './plugins/app/repositories';
+import { sessionTokenPlugin } from './plugins/app/session-token';
 import { storagePlugin } from './plugins/app/storage';
 import type { Storage } from './storage/local-storage';
 import { storageRoutes } from './routes/api/v1/storage/index';
@@ -19,6 +21,12 @@ import { docsRoutes } from './routes/docs/index';
 import { healthRoutes } from './routes/healthz';
 import { lookupRoutes } from './routes/api/v1/lookup/index';
 import { userRoutes } from './routes/api/v1/user/index';
+import { simulationDownloadRoutes } from './routes/api/v1/user/simulation-download';
+import { reportRoutes } from './routes/api/v1/report/index';
+import { fileRoutes } from './routes/api/v1/file/index';
+import { entitlementModeRoutes } from './routes/api/v1/user/entitlement-mode';
+import { productRoutes } from './routes/api/v1/product/index';
+import { simulatorRoutes } from './routes/api/v1/simulator/index';
 
 export interface BuildAppOptions {
   config: Config;
@@ -51,13 +59,21 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(dbPlugin, options.db ? { db: options.db } : {});
   await app.register(repositoriesPlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
+  await app.register(demoDownloadsPlugin);
   await app.register(xsrfPlugin);
   await app.register(authPlugin, options.jwks ? { jwks: options.jwks } : {});
+  await app.register(sessionTokenPlugin);
 
   // Routes.
   await app.register(healthRoutes);
   await app.register(docsRoutes);
   await app.register(userRoutes, { prefix: '/api/v1/user' });
+  await app.register(entitlementModeRoutes, { prefix: '/api/v1/user' });
+  await app.register(productRoutes, { prefix: '/api/v1/product' });
+  await app.register(simulatorRoutes, { prefix: '/api/v1/simulator' });
+  await app.register(simulationDownloadRoutes, { prefix: '/api/v1/user' });
+  await app.register(reportRoutes, { prefix: '/api/v1/report' });
+  await app.register(fileRoutes, { prefix: '/api/v1/file' });
   await app.register(lookupRoutes, { prefix: '/api/v1/lookup' });
   await app.register(storageRoutes, { prefix: '/api/v1/storage' });
 

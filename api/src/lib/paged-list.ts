@@ -22,6 +22,16 @@ export interface PagedListSpec<Row, Item> {
   sortable: Readonly<Record<string, string>>;
   /** SQL expressions the `filter` text is searched in (case-insensitive substring). */
   searchable: readonly string[];
+  /**
+   * Replaces `searchable` when the text lives in other tables: builds the condition around the
+   * filter's `ilike` pattern placeholder (e.g. `$2`), so it can be a semi-join on small tables.
+   */
+  search?: (pattern: string) => string;
+  /**
+   * Counts the rows when no filter is given, e.g. from a maintained counter, for lists too long
+   * to count row by row on every page.
+   */
+  unfilteredCount?: { sql: string; params: readonly unknown[] };
   /** Used when the client sends no `ordering`, e.g. `-id`. */
   defaultOrdering: string;
   /** Unique expression appended to every ordering so pages never overlap, e.g. `o.id`. */
@@ -82,19 +92,25 @@ export async function pagedList<Row, Item>(
   const params: unknown[] = [...(spec.where?.params ?? [])];
   if (spec.where) conditions.push(`(${spec.where.sql})`);
   const filter = query.filter?.trim();
-  if (filter && spec.searchable.length > 0) {
+  const filtered = Boolean(filter) && (spec.search !== undefined || spec.searchable.length > 0);
+  if (filter && filtered) {
     params.push(`%${escapeLike(filter)}%`);
     const p = `$${params.length}`;
     conditions.push(
-      `(${spec.searchable.map((column) => `(${column})::text ilike ${p} escape '\\'`).join(' or ')})`,
+      spec.search
+        ? `(${spec.search(p)})`
+        : `(${spec.searchable.map((column) => `(${column})::text ilike ${p} escape '\\'`).join(' or ')})`,
     );
   }
   const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
 
-  const counted = await db.query<{ count: number }>(
-    `select count(*)::int as count from ${spec.from} ${where}`,
-    params,
-  );
+  const counted =
+    !filtered && spec.unfilteredCount
+      ? await db.query<{ count: number }>(spec.unfilteredCount.sql, spec.unfilteredCount.params)
+      : await db.query<{ count: number }>(
+          `select count(*)::int as count from ${spec.from} ${where}`,
+          params,
+        );
   const count = counted.rows[0]?.count ?? 0;
   const totalPages = Math.max(1, Math.ceil(count / pageSize));
   if (page > totalPages) throw notFound(INVALID_PAGE);

@@ -47,6 +47,25 @@ export function createLookupRepository(db: Db) {
       return res.rows.map(toItem);
     },
 
+    /** One entry per product and mode, e.g. "Radiography – VR" with code "radiography:VR". */
+    async listEntitlements(): Promise<LookupItem[]> {
+      const res = await db.query<LookupRow>(
+        `select e.id, p.name || ' – ' || e.mode as name, null::text as description,
+                p.code || ':' || e.mode as code
+           from entitlements e
+           join products p on p.id = e.product_id
+          order by p.sort, p.id, case e.mode when 'VR' then 0 else 1 end`,
+      );
+      return res.rows.map(toItem);
+    },
+
+    async listProducts(): Promise<LookupItem[]> {
+      const res = await db.query<LookupRow>(
+        'select id, name, description, code from products order by sort, id',
+      );
+      return res.rows.map(toItem);
+    },
+
     async existsByCode(field: StaticLookupField, code: string): Promise<boolean> {
       const res = await db.query('select 1 from lookups where field = $1 and code = $2', [
         field,

@@ -3,8 +3,8 @@ import { ANALYSIS_STATUS } from '@portal/contract';
 import { COUNTRIES } from './countries';
 
 /**
- * Lookup fields answered from the `lookups` table. `organisation` and `roles` come from their own
- * tables; product-related fields from tables later issues add.
+ * Lookup fields answered from the `lookups` table. `organisation`, `roles`, `entitlement` and
+ * `product` come from their own tables.
  */
 export const STATIC_LOOKUP_FIELDS = [
   'country',
@@ -13,7 +13,6 @@ export const STATIC_LOOKUP_FIELDS = [
   'radiation_units',
   'measurement_standard',
   'license_duration',
-  'entitlement',
   'skinTone',
   'analysis_status',
 ] as const;
@@ -36,7 +35,6 @@ const ID_BASE: Record<StaticLookupField, number> = {
   radiation_units: 13000,
   measurement_standard: 14000,
   license_duration: 15000,
-  entitlement: 16000,
   skinTone: 18000,
   analysis_status: 22000,
 };
@@ -71,10 +69,6 @@ const ENTRIES: Record<StaticLookupField, Entry[]> = {
     ['2 years', 'P2Y'],
     ['3 years', 'P3Y'],
     ['Inactive', 'inactive', 'Licence not started yet'],
-  ],
-  entitlement: [
-    ['VR', 'VR', 'Virtual reality headset'],
-    ['Desktop', 'Desktop', 'Desktop computer'],
   ],
   skinTone: [
     ['Light', '#F1C27D'],

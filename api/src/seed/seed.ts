@@ -1,6 +1,7 @@
 import { PERMISSIONS } from '@portal/contract';
 import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
 import type { Db, Queryable } from '../db/driver';
+import { seedCatalogue } from './catalogue';
 import { LOOKUP_SEED, ROLE_PERMISSIONS, ROLES } from './reference-data';
 
 /**
@@ -9,6 +10,9 @@ import { LOOKUP_SEED, ROLE_PERMISSIONS, ROLES } from './reference-data';
  */
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
+    // Entitlements were static lookups before the catalogue; they now come from the entitlements
+    // table, and no foreign key ever pointed at these rows.
+    await tx.query("delete from lookups where field = 'entitlement'");
     for (const l of LOOKUP_SEED) {
       await tx.query(
         `insert into lookups (id, field, name, description, code, sort)
@@ -82,7 +86,10 @@ async function lookupId(tx: Queryable, field: string, code: string): Promise<num
   return row.id;
 }
 
-/** Demo organisations and the demo accounts (ids = their token `sub`). Leaves existing rows as they are. */
+/**
+ * Demo organisations and the demo accounts (ids = their token `sub`), then the catalogue with its
+ * licences. Leaves existing organisations and users as they are.
+ */
 export async function seedDemoData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     for (const org of DEMO_ORGANISATIONS) {
@@ -124,5 +131,6 @@ export async function seedDemoData(db: Db): Promise<void> {
         ],
       );
     }
+    await seedCatalogue(tx);
   });
 }

@@ -11,6 +11,11 @@ declare module 'fastify' {
      * every registered user. Every non-public route must say one or the other.
      */
     permissions?: readonly Permission[] | 'authenticated';
+    /**
+     * Called by the simulator with `Authorization: Session <token>` instead of a user's JWT; the
+     * session-token plugin checks it. Excludes `public` and `permissions`.
+     */
+    sessionToken?: boolean;
     /** `false` exempts an unsafe route from the XSRF check (only for calls no browser page makes). */
     xsrf?: boolean;
   }
@@ -20,7 +25,7 @@ declare module 'fastify' {
   }
 }
 
-export type Access = 'public' | 'authenticated' | readonly Permission[];
+export type Access = 'public' | 'authenticated' | 'session' | readonly Permission[];
 
 export interface RouteAccessEntry {
   method: string;
@@ -30,10 +35,15 @@ export interface RouteAccessEntry {
 
 /** The route's declared access, or null when the declaration is missing or contradictory. */
 export function accessOf(
-  config: { public?: boolean; permissions?: unknown } | undefined,
+  config: { public?: boolean; permissions?: unknown; sessionToken?: unknown } | undefined,
 ): Access | null {
   if (!config) return null;
   const { permissions } = config;
+  if (config.sessionToken !== undefined) {
+    return config.sessionToken === true && permissions === undefined && config.public === undefined
+      ? 'session'
+      : null;
+  }
   if (config.public === true) return permissions === undefined ? 'public' : null;
   if (permissions === 'authenticated') return 'authenticated';
   if (

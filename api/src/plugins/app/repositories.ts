@@ -1,6 +1,12 @@
 import fp from 'fastify-plugin';
+import { createDownloadRepository } from '../../repositories/download-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
+import { createEvidenceRepository } from '../../repositories/evidence-repository';
+import { createFileRepository } from '../../repositories/file-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
+import { createProductRepository } from '../../repositories/product-repository';
+import { createReportRepository } from '../../repositories/report-repository';
+import { createSessionRepository } from '../../repositories/session-repository';
 import { createUserRepository } from '../../repositories/user-repository';
 
 function createRepositories(db: Parameters<typeof createUserRepository>[0]) {
@@ -8,6 +14,12 @@ function createRepositories(db: Parameters<typeof createUserRepository>[0]) {
     users: createUserRepository(db),
     lookups: createLookupRepository(db),
     entitlements: createEntitlementRepository(db),
+    reports: createReportRepository(db),
+    downloads: createDownloadRepository(db),
+    files: createFileRepository(db),
+    products: createProductRepository(db),
+    sessions: createSessionRepository(db),
+    evidence: createEvidenceRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -42,8 +42,10 @@ export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         case 'practice_view_category':
           if (productId === undefined) throw fieldError('product_id', 'This field is required.');
           return [];
+        case 'entitlement':
+          return lookups.listEntitlements();
         case 'product':
-          return [];
+          return lookups.listProducts();
       }
       // Unreachable while LookupQuery lists only the fields handled above.
       throw fieldError('field', `"${String(field)}" is not a valid choice.`);

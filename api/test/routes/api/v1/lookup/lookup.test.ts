@@ -59,7 +59,6 @@ describe('GET /api/v1/lookup', () => {
     ['measurement_standard', ['Metric', 'Imperial']],
     ['learning_management_system', ['Brightspace', 'Moodle', 'Canvas', 'Blackboard', 'None']],
     ['license_duration', ['1 year', '2 years', '3 years', 'Inactive']],
-    ['entitlement', ['VR', 'Desktop']],
     ['roles', ['learner', 'educator', 'org admin', 'sys admin']],
   ];
   for (const [field, names] of named) {
@@ -100,8 +99,41 @@ describe('GET /api/v1/lookup', () => {
     );
   });
 
+  test('entitlements come from the catalogue, one per product and mode', async () => {
+    const list = await items('field=entitlement');
+    assert.deepEqual(
+      list.map((e) => [e.name, e.code]),
+      [
+        ['Radiography – VR', 'radiography:VR'],
+        ['Radiography – Desktop', 'radiography:Desktop'],
+        ['Radiation safety – VR', 'radiation-safety:VR'],
+        ['Radiation safety – Desktop', 'radiation-safety:Desktop'],
+        ['Birthing – VR', 'birthing:VR'],
+        ['Birthing – Desktop', 'birthing:Desktop'],
+      ],
+    );
+    const ids = await t.db.query<{ id: number }>('select id from entitlements order by id');
+    assert.deepEqual(
+      list.map((e) => e.id).sort((a, b) => a - b),
+      ids.rows.map((r) => r.id),
+    );
+    const stale = await t.db.query("select 1 from lookups where field = 'entitlement'");
+    assert.equal(stale.rowCount, 0, 'no static entitlement lookups are left');
+  });
+
+  test('products come from the catalogue in catalogue order', async () => {
+    const list = await items('field=product');
+    assert.deepEqual(
+      list.map((p) => [p.code, p.name]),
+      [
+        ['radiography', 'Radiography'],
+        ['radiation-safety', 'Radiation safety'],
+        ['birthing', 'Birthing'],
+      ],
+    );
+  });
+
   test('tables that later issues add answer an empty list', async () => {
-    assert.deepEqual(await items('field=product'), []);
     assert.deepEqual(await items('field=organisation_licenses&organisation=1'), []);
     assert.deepEqual(await items('field=practice_view_category&product_id=3'), []);
   });

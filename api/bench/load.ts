@@ -1,0 +1,320 @@
+/**
+ * API load benchmark (issue #3 item 7): N simulated learners run the portal's learner loop
+ * against the real API process on PGlite, beside a bare Fastify route measured in the same run.
+ * Prints throughput and p50/p95/p99 latency per route and the targets as PASS/MISS.
+ *
+ *   pnpm bench:api -- --learners 500 --duration 30 --reports 100000
+ *
+ * Latency is counted from when a request was *due* (open loop), so time spent waiting for a
+ * connection or for a late timer is charged to the request rather than silently skipped.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { summariseProfile, profileText, type ProfileSummary } from './lib/cpu-profile';
+import { HttpTarget } from './lib/http-client';
+import { BenchIdentity } from './lib/identity';
+import { parseOptions, USAGE, warmupSeconds, type BenchOptions } from './lib/options';
+import { benchImagePng } from './lib/png';
+import { prepareDatabase, type PreparedDatabase } from './lib/prepare-database';
+import { firstLine, freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { judge, routeTable, sortRoutes, targetTable } from './lib/results';
+import { calibrate, Learner, ROUTES, startEducator, type ScenarioContext } from './lib/scenario';
+import { Recorder } from './lib/stats';
+
+const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The API takes this long to open a 100 000-report database and seed it on a busy machine. */
+const API_START_TIMEOUT_MS = 180_000;
+const DRAIN_TIMEOUT_MS = 15_000;
+const CALIBRATION_ROUNDS = 30;
+
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+/** Everything the run started, so any exit path (error, SIGINT) takes it down again. */
+const started: {
+  children: Child[];
+  identity: BenchIdentity | null;
+  targets: HttpTarget[];
+  dir: string | null;
+  keep: boolean;
+} = {
+  children: [],
+  identity: null,
+  targets: [],
+  dir: null,
+  keep: false,
+};
+
+async function cleanUp() {
+  for (const target of started.targets) target.close();
+  await Promise.all(started.children.map((child) => stop(child)));
+  started.children = [];
+  await started.identity?.close();
+  started.identity = null;
+  if (started.dir && !started.keep) await rm(started.dir, { recursive: true, force: true });
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    log(`\n${signal}: stopping the servers and removing the temp folder…`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/** Deterministic per learner, so two runs with the same options pick the same leaves. */
+function seeded(seed: number): () => number {
+  let state = seed * 2654435761 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000;
+  };
+}
+
+async function startServers(options: BenchOptions, dir: string, profileDir: string) {
+  const identity = await BenchIdentity.start();
+  started.identity = identity;
+
+  const apiPort = await freePort();
+  const api = spawnTs('api', 'src/server.ts', {
+    cwd: API_ROOT,
+    nodeArgs: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+    env: {
+      ...process.env,
+      API_PORT: String(apiPort),
+      API_HOST: '127.0.0.1',
+      PGLITE_DIR: join(dir, 'pglite'),
+      STORAGE_DIR: join(dir, 'files'),
+      // Empty = unset (config.ts): the bench measures PGlite even when the shell points at PostgreSQL.
+      DATABASE_URL: '',
+      OIDC_ISSUER: identity.issuer,
+      OIDC_CLIENT_ID: 'frontend',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+  });
+  started.children.push(api);
+
+  const bare = spawnTs('bare', 'bench/bare-server.ts', {
+    cwd: API_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  started.children.push(bare);
+  const barePort = Number((JSON.parse(await firstLine(bare)) as { port: string }).port);
+
+  await waitHealthy(api, apiPort, '/healthz', API_START_TIMEOUT_MS);
+  return { apiPort, barePort, identity };
+}
+
+/** Whether the report routes exist yet (they are developed alongside this bench). */
+async function probeReports(api: HttpTarget, bearer: string): Promise<boolean> {
+  try {
+    await api.call(ROUTES.reportList, performance.now(), {
+      method: 'GET',
+      path: '/api/v1/report?page=1',
+      headers: { authorization: bearer },
+      expect: [200],
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface RunResult {
+  options: BenchOptions;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    /** 1-minute load average before the load and at its end: other work competing for the CPUs. */
+    loadAverage: { before: number; after: number };
+  };
+  database: Omit<PreparedDatabase, 'learners' | 'educator'> & { learners: number };
+  reportsAvailable: boolean;
+  routes: ReturnType<Recorder['routes']>;
+  /** The calibration pass: each route alone, one request at a time. */
+  unloaded: ReturnType<Recorder['routes']>;
+  targets: ReturnType<typeof judge>;
+  generator: { sendLagMs: ReturnType<Recorder['lag']>; abandonedCycles: number };
+  profile: ProfileSummary | null;
+  notes: string[];
+}
+
+async function run(options: BenchOptions): Promise<RunResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'portal-api-bench-'));
+  started.dir = dir;
+  started.keep = options.keep;
+  const profileDir = join(dir, 'profile');
+  await mkdir(profileDir, { recursive: true });
+
+  log(`Preparing PGlite in ${dir}: ${options.learners} learners, ${options.reports} reports…`);
+  const prepared = await prepareDatabase(join(dir, 'pglite'), options);
+  const prepSeconds = Object.values(prepared.timings).reduce((a, b) => a + b, 0);
+  log(
+    `  ready in ${prepSeconds.toFixed(1)} s (${prepared.reports} reports, ${prepared.evidence} evidence)`,
+  );
+
+  log('Starting the JWKS server, the API and the bare Fastify server…');
+  const { apiPort, barePort, identity } = await startServers(options, dir, profileDir);
+
+  const tokenTtl = Math.ceil(warmupSeconds(options) + options.duration) + 600;
+  const bearers = await Promise.all(
+    prepared.learners.map(async (u) => `Bearer ${await identity.token(u.id, u.email, tokenTtl)}`),
+  );
+  const educatorBearer = `Bearer ${await identity.token(prepared.educator.id, prepared.educator.email, tokenTtl)}`;
+
+  // The calibration pass records into its own recorder; the load's window starts after it.
+  const calibration = new Recorder(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+  const api = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections);
+  const bare = new HttpTarget('127.0.0.1', barePort, calibration, options.connections);
+  started.targets.push(api, bare);
+
+  const reportsAvailable = await probeReports(api, bearers[0]!);
+  const notes: string[] = [];
+  if (!reportsAvailable) {
+    notes.push(
+      'The API has no report routes (GET /api/v1/report answered no 200): reports were not read.',
+    );
+  }
+
+  const ctx: ScenarioContext = {
+    api,
+    bare,
+    stopAt: Number.POSITIVE_INFINITY,
+    sessionMs: options.sessionSeconds * 1000,
+    thinkMs: options.thinkSeconds * 1000,
+    evidencePerSession: options.evidence,
+    image: benchImagePng(),
+    reportsAvailable,
+    abandoned: { count: 0 },
+  };
+
+  log(`Calibration: every route ${CALIBRATION_ROUNDS} times, one request at a time…`);
+  await calibrate(
+    ctx,
+    new Learner(ctx, bearers[0]!, seeded(0)),
+    educatorBearer,
+    CALIBRATION_ROUNDS,
+  );
+
+  const loadBefore = loadavg()[0] ?? 0;
+  const begin = performance.now() + 500;
+  const windowStart = begin + warmupSeconds(options) * 1000;
+  const stopAt = windowStart + options.duration * 1000;
+  const recorder = new Recorder(windowStart, stopAt);
+  api.recorder = recorder;
+  bare.recorder = recorder;
+  ctx.stopAt = stopAt;
+
+  log(
+    `Load: ${warmupSeconds(options)} s warm-up + ${options.duration} s measured, ` +
+      `${options.learners} learners, educator ${options.educatorRate}/s…`,
+  );
+  // Sign-ins spread over a second; first sessions over one whole cycle, so that sessions are in
+  // every phase (launch, images, report) at any moment instead of all learners in step.
+  const cycleMs = (options.sessionSeconds + options.thinkSeconds) * 1000;
+  bearers.forEach((bearer, i) => {
+    const share = i / bearers.length;
+    new Learner(ctx, bearer, seeded(i + 1)).start(begin + share * 1000, begin + share * cycleMs);
+  });
+  startEducator(ctx, educatorBearer, options.educatorRate, begin);
+
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, stopAt - performance.now())));
+  const loadAfter = loadavg()[0] ?? 0;
+  const drainUntil = performance.now() + DRAIN_TIMEOUT_MS;
+  while (api.inFlight + bare.inFlight > 0 && performance.now() < drainUntil) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (api.inFlight + bare.inFlight > 0) {
+    notes.push(
+      `${api.inFlight + bare.inFlight} requests were still unanswered ${DRAIN_TIMEOUT_MS / 1000} s after the run.`,
+    );
+  }
+
+  for (const target of started.targets) target.close();
+  started.targets = [];
+  // Stopping the API ends its CPU profile, which is written on exit.
+  await Promise.all(started.children.map((child) => stop(child)));
+  started.children = [];
+  const profile = options.profile ? await summariseProfile(profileDir) : null;
+  if (options.profile && options.keep) notes.push(`Profile kept in ${profileDir}.`);
+
+  const { learners: _learners, educator: _educator, ...database } = prepared;
+  return {
+    options,
+    machine: {
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      loadAverage: { before: loadBefore, after: loadAfter },
+    },
+    database: { ...database, learners: prepared.learners.length },
+    reportsAvailable,
+    routes: sortRoutes(recorder.routes()),
+    unloaded: sortRoutes(calibration.routes()),
+    targets: judge(recorder.routes()),
+    generator: { sendLagMs: recorder.lag(), abandonedCycles: ctx.abandoned.count },
+    profile,
+    notes,
+  };
+}
+
+function print(result: RunResult) {
+  const { options: o, machine: m, database: d } = result;
+  const lines = [
+    '',
+    `API load benchmark — ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, PGlite`,
+    `${o.learners} learners, ${o.duration} s measured after ${warmupSeconds(o)} s warm-up; session ${o.sessionSeconds} s ` +
+      `with ${o.evidence} images, think ${o.thinkSeconds} s; educator ${o.educatorRate}/s; ` +
+      `${o.connections} connections per server`,
+    `database: ${d.reports} reports, ${d.evidence} evidence, ${d.learners} bench learners ` +
+      `(prepared in ${Object.entries(d.timings)
+        .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+        .join(', ')})`,
+    `1-minute load average of the machine: ${m.loadAverage.before.toFixed(2)} before the load, ` +
+      `${m.loadAverage.after.toFixed(2)} at its end (above ${m.cpus}, other processes compete for the CPUs)`,
+    'latency = response received − time the request was due (open loop, no coordinated omission); ' +
+      '"alone p50" = the route with nothing else in flight (calibration pass)',
+    '',
+    routeTable(result.routes, result.unloaded),
+    '',
+    `generator send lag (due → sent): p50 ${result.generator.sendLagMs.p50.toFixed(2)} ms, ` +
+      `p99 ${result.generator.sendLagMs.p99.toFixed(2)} ms, max ${result.generator.sendLagMs.max.toFixed(1)} ms; ` +
+      `learner cycles abandoned after an error: ${result.generator.abandonedCycles}`,
+    '',
+    targetTable(result.targets),
+  ];
+  for (const route of result.routes.filter((r) => r.errorSamples.length > 0)) {
+    lines.push('', `errors of ${route.route}:`, ...route.errorSamples.map((e) => `  ${e}`));
+  }
+  if (result.notes.length > 0) lines.push('', ...result.notes.map((n) => `note: ${n}`));
+  if (result.profile) lines.push('', profileText(result.profile));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main() {
+  const parsed = parseOptions(process.argv.slice(2));
+  if (parsed === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  try {
+    const result = await run(parsed);
+    if (parsed.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else print(result);
+  } finally {
+    if (!interrupted) await cleanUp();
+  }
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

@@ -1,0 +1,86 @@
+import type { EvidenceSubmission, SessionStatusValue } from '@portal/contract';
+import type { Db } from '../db/driver';
+
+/** A simulator that loops cannot fill the database: a session holds at most this many. */
+export const MAX_EVIDENCE_PER_SESSION = 200;
+
+export interface EvidenceImageFile {
+  id: string;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+}
+
+export interface NewEvidence {
+  sessionUuid: string;
+  submission: EvidenceSubmission;
+  /** Already stored under `storageKey`; its `files` row is written with the evidence. */
+  image: EvidenceImageFile | null;
+}
+
+export type AddEvidenceResult =
+  | { ok: true; id: number }
+  | { ok: false; reason: 'not_in_progress'; status: SessionStatusValue | null }
+  | { ok: false; reason: 'limit' };
+
+export function createEvidenceRepository(db: Db) {
+  return {
+    async countFor(sessionUuid: string): Promise<number> {
+      const res = await db.query<{ count: number }>(
+        'select count(*)::int as count from evidence where session_uuid = $1',
+        [sessionUuid],
+      );
+      return res.rows[0]?.count ?? 0;
+    },
+
+    /**
+     * The session row is locked so two submissions cannot take the same position, and so the
+     * session cannot complete between the status check and the insert. Nothing is written unless
+     * everything is.
+     */
+    async add(evidence: NewEvidence): Promise<AddEvidenceResult> {
+      return db.transaction(async (tx) => {
+        const session = await tx.query<{ status: SessionStatusValue; user_id: string }>(
+          'select status, user_id from simulation_sessions where uuid = $1 for update',
+          [evidence.sessionUuid],
+        );
+        const row = session.rows[0];
+        if (row?.status !== 'in_progress') {
+          return { ok: false, reason: 'not_in_progress', status: row?.status ?? null } as const;
+        }
+        const counted = await tx.query<{ count: number }>(
+          'select count(*)::int as count from evidence where session_uuid = $1',
+          [evidence.sessionUuid],
+        );
+        const position = counted.rows[0]?.count ?? 0;
+        if (position >= MAX_EVIDENCE_PER_SESSION) return { ok: false, reason: 'limit' } as const;
+
+        const { image } = evidence;
+        if (image) {
+          await tx.query(
+            `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
+             values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`,
+            [image.id, image.originalName, image.mimeType, image.size, image.storageKey, row.user_id],
+          );
+        }
+        const inserted = await tx.query<{ id: number }>(
+          `insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data)
+           values ($1, $2, $3, $4, $5::jsonb) returning id`,
+          [
+            evidence.sessionUuid,
+            position,
+            evidence.submission.practiceActivity,
+            image?.id ?? null,
+            JSON.stringify(evidence.submission.evidenceData),
+          ],
+        );
+        const id = inserted.rows[0]?.id;
+        if (id === undefined) throw new Error('evidence insert returned no id');
+        return { ok: true, id } as const;
+      });
+    },
+  };
+}
+
+export type EvidenceRepository = ReturnType<typeof createEvidenceRepository>;

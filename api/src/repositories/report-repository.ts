@@ -1,0 +1,361 @@
+import {
+  ANALYSIS_STATUS,
+  type AnalysisBody,
+  type AnalysisStatusSummary,
+  type Evidence,
+  type EvidenceData,
+  type LearnerReportRow,
+  type PagedQuery,
+  type PagedResult,
+  type Report,
+  type ReportDetails,
+  type ReportRow,
+} from '@portal/contract';
+import type { Queryable } from '../db/driver';
+import { pagedList } from '../lib/paged-list';
+
+/**
+ * Whose reports a list shows: the caller's own, every member's of one organisation, or everyone's.
+ * Routes pick it from the caller's permissions; the repository only turns it into SQL.
+ */
+export type ReportScope =
+  | { kind: 'own'; userId: string }
+  | { kind: 'organisation'; organisationId: number }
+  | { kind: 'all' };
+
+/** Who may read one report (see `canSee`). */
+export interface ReportViewer {
+  id: string;
+  organisationId: number | null;
+  permissions: readonly string[];
+}
+
+/** A session that ended is a report; the partial indexes of migration 0003 repeat this predicate. */
+const IS_REPORT = `s.status in ('complete', 'closed')`;
+/** A closed session may never have reached `complete`; it was recorded when it was closed. */
+const RECORDED = 'coalesce(s.completed_at, s.closed_at, s.created_at)';
+const SESSION_NAME = 'coalesce(c.display_name, s.configuration)';
+const USER_NAME = `(u.first_name || ' ' || u.last_name)`;
+const ANALYSED = [ANALYSIS_STATUS.accepted, ANALYSIS_STATUS.rejected];
+
+// Left joins to unique keys (the foreign keys are not null, so no row is lost): the planner drops
+// the ones a query does not use, so counting or paging by `id` never touches them.
+const FROM = `simulation_sessions s
+  left join users u on u.id = s.user_id
+  left join products p on p.id = s.product_id
+  left join product_categories c on c.id = s.category_id`;
+
+const SELECT = `s.id, s.uuid, p.name as simulation, ${SESSION_NAME} as session,
+  ${RECORDED} as recorded, s.report_details is not null as has_report_details,
+  ${USER_NAME} as user_name`;
+
+const SORTABLE = {
+  id: 's.id',
+  simulation: 'lower(p.name)',
+  session: `lower(${SESSION_NAME})`,
+  recorded: RECORDED,
+  user: `lower(${USER_NAME})`,
+} as const;
+
+interface ListRow {
+  id: number;
+  uuid: string;
+  simulation: string;
+  session: string;
+  recorded: Date | string;
+  has_report_details: boolean;
+  user_name: string;
+}
+
+interface ReportRowRecord {
+  id: number;
+  uuid: string;
+  user_id: string;
+  organisation_id: number | null;
+  simulation: string;
+  description: string;
+  recorded: Date | string;
+  mode: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  report_details: Record<string, unknown> | null;
+}
+
+interface EvidenceRecord {
+  id: number;
+  practice_activity: string;
+  analysis: string | null;
+  analysis_status_id: number;
+  evidence_data: EvidenceData;
+  has_image: boolean;
+}
+
+export interface EvidenceImage {
+  id: number;
+  storageKey: string;
+  mimeType: string;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** Spec §3: every item analysed → completed, some → partial, none (or nothing to analyse) → not_started. */
+export function summarise(total: number, analysed: number): AnalysisStatusSummary {
+  if (total > 0 && analysed === total) return 'completed';
+  if (analysed > 0) return 'partial';
+  return 'not_started';
+}
+
+function scopeCondition(scope: ReportScope): { sql: string; params: unknown[] } {
+  switch (scope.kind) {
+    case 'own':
+      return { sql: `${IS_REPORT} and s.user_id = $1`, params: [scope.userId] };
+    case 'organisation':
+      return { sql: `${IS_REPORT} and u.organisation_id = $1`, params: [scope.organisationId] };
+    case 'all':
+      return { sql: IS_REPORT, params: [] };
+  }
+}
+
+/** The scope's report count from the counters migration 0003 keeps, instead of counting rows. */
+function scopeCount(scope: ReportScope): { sql: string; params: unknown[] } {
+  switch (scope.kind) {
+    case 'own':
+      return {
+        sql: 'select coalesce((select reports from report_counts where user_id = $1), 0)::int as count',
+        params: [scope.userId],
+      };
+    case 'organisation':
+      return {
+        sql: `select coalesce(sum(rc.reports), 0)::int as count
+                from report_counts rc join users u on u.id = rc.user_id
+               where u.organisation_id = $1`,
+        params: [scope.organisationId],
+      };
+    case 'all':
+      return {
+        sql: 'select coalesce(sum(reports), 0)::int as count from report_counts',
+        params: [],
+      };
+  }
+}
+
+/**
+ * The filter as semi-joins: products, categories and users are small tables searched first, and
+ * sessions are then matched by indexed ids instead of joining every session to search its text.
+ * Same matches as searching the joined columns (`session` falls back to the configuration only
+ * for sessions without a category).
+ */
+function searchCondition(pattern: string, searchUsers: boolean): string {
+  const like = (column: string) => `${column} ilike ${pattern} escape '\\'`;
+  const arms = [
+    `s.product_id = any(array(select id from products where ${like('name')}))`,
+    `s.category_id = any(array(select id from product_categories where ${like('display_name')}))`,
+    `(s.category_id is null and ${like('s.configuration')})`,
+  ];
+  if (searchUsers) {
+    arms.push(
+      `s.user_id = any(array(select id from users
+         where ${like("(first_name || ' ' || last_name)")} or ${like('email')}))`,
+    );
+  }
+  return arms.join(' or ');
+}
+
+/** Simulator-written JSON, read defensively so an odd row cannot break the response schema. */
+function toReportDetails(raw: Record<string, unknown> | null): ReportDetails | null {
+  if (!raw) return null;
+  const details: ReportDetails = { summary: typeof raw.summary === 'string' ? raw.summary : '' };
+  if (Number.isInteger(raw.score)) details.score = raw.score as number;
+  if (Number.isInteger(raw.durationSeconds))
+    details.durationSeconds = raw.durationSeconds as number;
+  return details;
+}
+
+export function createReportRepository(db: Queryable) {
+  /** Analysis summaries of just these sessions (one page), keyed by uuid. */
+  async function summaries(uuids: readonly string[]): Promise<Map<string, AnalysisStatusSummary>> {
+    const result = new Map<string, AnalysisStatusSummary>();
+    if (uuids.length === 0) return result;
+    const res = await db.query<{ session_uuid: string; total: number; analysed: number }>(
+      `select session_uuid, count(*)::int as total,
+              count(*) filter (where analysis_status_id = any($2::int[]))::int as analysed
+         from evidence
+        where session_uuid = any($1::uuid[])
+        group by session_uuid`,
+      [uuids, ANALYSED],
+    );
+    for (const row of res.rows) result.set(row.session_uuid, summarise(row.total, row.analysed));
+    return result;
+  }
+
+  async function list(
+    scope: ReportScope,
+    query: PagedQuery,
+    searchUsers: boolean,
+  ): Promise<PagedResult<LearnerReportRow>> {
+    // The page is read first and summarised afterwards, so evidence is only ever touched for
+    // the (at most 100) rows shown, however many reports there are.
+    const page = await pagedList<ListRow, Omit<LearnerReportRow, 'analysisStatusSummary'>>(
+      db,
+      query,
+      {
+        from: FROM,
+        select: SELECT,
+        where: scopeCondition(scope),
+        sortable: SORTABLE,
+        searchable: [],
+        search: (pattern) => searchCondition(pattern, searchUsers),
+        unfilteredCount: scopeCount(scope),
+        defaultOrdering: '-id',
+        tieBreaker: 's.id desc',
+        map: (row) => ({
+          id: row.id,
+          uuid: row.uuid,
+          simulation: row.simulation,
+          session: row.session,
+          recorded: iso(row.recorded),
+          hasReportDetails: row.has_report_details,
+          user: row.user_name,
+        }),
+      },
+    );
+    const byUuid = await summaries(page.results.map((r) => r.uuid));
+    return {
+      ...page,
+      results: page.results.map((r) => ({
+        ...r,
+        analysisStatusSummary: byUuid.get(r.uuid) ?? 'not_started',
+      })),
+    };
+  }
+
+  async function evidenceOf(uuid: string, owner: ReportRowRecord): Promise<Evidence[]> {
+    const res = await db.query<EvidenceRecord>(
+      `select id, practice_activity, analysis, analysis_status_id, evidence_data,
+              image_file_id is not null as has_image
+         from evidence where session_uuid = $1 order by position`,
+      [uuid],
+    );
+    return res.rows.map((e) => toEvidence(e, owner));
+  }
+
+  function toEvidence(e: EvidenceRecord, owner: ReportRowRecord): Evidence {
+    return {
+      id: e.id,
+      userName: `${owner.first_name} ${owner.last_name}`,
+      userEmail: owner.email,
+      practiceActivity: e.practice_activity,
+      analysis: e.analysis,
+      analysisStatus: e.analysis_status_id,
+      evidenceData: e.evidence_data,
+      hasImage: e.has_image,
+    };
+  }
+
+  async function findRecord(uuid: string): Promise<ReportRowRecord | null> {
+    const res = await db.query<ReportRowRecord>(
+      `select s.id, s.uuid, s.user_id, u.organisation_id, p.name as simulation,
+              ${SESSION_NAME} as description, ${RECORDED} as recorded, s.mode,
+              u.first_name, u.last_name, u.email, s.report_details
+         from ${FROM}
+        where s.uuid = $1 and ${IS_REPORT}`,
+      [uuid],
+    );
+    return res.rows[0] ?? null;
+  }
+
+  /**
+   * The owner, anyone allowed to see every report, and — with view_org_reports — members of the
+   * owner's organisation. Everyone else is told the report does not exist.
+   */
+  function canSee(viewer: ReportViewer, record: ReportRowRecord): boolean {
+    if (record.user_id === viewer.id) return true;
+    if (viewer.permissions.includes('global.view_all_reports')) return true;
+    return (
+      viewer.permissions.includes('global.view_org_reports') &&
+      viewer.organisationId !== null &&
+      viewer.organisationId === record.organisation_id
+    );
+  }
+
+  return {
+    /** The caller's own reports (GET /report). */
+    listOwn: (userId: string, query: PagedQuery): Promise<PagedResult<ReportRow>> =>
+      list({ kind: 'own', userId }, query, false).then((page) => ({
+        ...page,
+        results: page.results.map(({ user: _user, ...row }) => row),
+      })),
+
+    /** Learner reports (GET /report/learner); the filter also matches the learner's name and e-mail. */
+    listLearners: (scope: ReportScope, query: PagedQuery): Promise<PagedResult<LearnerReportRow>> =>
+      list(scope, query, true),
+
+    /**
+     * A report the viewer may see, with its evidence; null when it does not exist or is hidden
+     * from them, so callers answer both with the same 404.
+     */
+    async findVisible(uuid: string, viewer: ReportViewer): Promise<Report | null> {
+      const record = await findRecord(uuid);
+      if (!record || !canSee(viewer, record)) return null;
+      const evidence = await evidenceOf(uuid, record);
+      const analysed = evidence.filter((e) => (ANALYSED as number[]).includes(e.analysisStatus));
+      return {
+        id: record.id,
+        uuid: record.uuid,
+        simulation: record.simulation,
+        description: record.description,
+        recorded: iso(record.recorded),
+        mode: record.mode,
+        userName: `${record.first_name} ${record.last_name}`,
+        userEmail: record.email,
+        isOwner: record.user_id === viewer.id,
+        analysisStatusSummary: summarise(evidence.length, analysed.length),
+        reportDetails: toReportDetails(record.report_details),
+        evidence,
+      };
+    },
+
+    /** Who owns a report the viewer may see; null when it does not exist or is hidden from them. */
+    async ownerIfVisible(uuid: string, viewer: ReportViewer): Promise<{ userId: string } | null> {
+      const record = await findRecord(uuid);
+      return record && canSee(viewer, record) ? { userId: record.user_id } : null;
+    },
+
+    /** Stored images of the given evidence of one report; evidence without an image is left out. */
+    async images(uuid: string, evidenceIds: readonly number[]): Promise<EvidenceImage[]> {
+      if (evidenceIds.length === 0) return [];
+      const res = await db.query<{ id: number; storage_key: string; mime_type: string }>(
+        `select e.id, f.storage_key, f.mime_type
+           from evidence e
+           join files f on f.id = e.image_file_id
+          where e.session_uuid = $1 and e.id = any($2::int[])
+          order by e.position`,
+        [uuid, evidenceIds],
+      );
+      return res.rows.map((r) => ({ id: r.id, storageKey: r.storage_key, mimeType: r.mime_type }));
+    },
+
+    /** Records the owner's analysis of one evidence item; null when the item is not in this report. */
+    async saveAnalysis(
+      uuid: string,
+      evidenceId: number,
+      body: AnalysisBody,
+    ): Promise<Evidence | null> {
+      const record = await findRecord(uuid);
+      if (!record) return null;
+      const res = await db.query<EvidenceRecord>(
+        `update evidence
+            set analysis_status_id = $3, analysis = $4, analysed_at = now()
+          where session_uuid = $1 and id = $2
+          returning id, practice_activity, analysis, analysis_status_id, evidence_data,
+                    image_file_id is not null as has_image`,
+        [uuid, evidenceId, body.analysisStatus, body.analysis],
+      );
+      const row = res.rows[0];
+      return row ? toEvidence(row, record) : null;
+    },
+  };
+}
+
+export type ReportRepository = ReturnType<typeof createReportRepository>;

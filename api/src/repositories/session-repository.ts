@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CloseSessionResult,
+  CompleteSessionBody,
+  SessionStatus,
+  SessionStatusValue,
+  SimulationMode,
+  SimulatorSession,
+} from '@portal/contract';
+import type { Queryable } from '../db/driver';
+
+/** What the session-token check knows about the session a simulator call belongs to. */
+export interface TokenSession {
+  uuid: string;
+  userId: string;
+  productId: number;
+  status: SessionStatusValue;
+}
+
+export interface NewSession {
+  userId: string;
+  productId: number;
+  categoryId: number | null;
+  configuration: string;
+  mode: SimulationMode;
+  ltiLaunchId: string | null;
+  tokenHash: string;
+}
+
+/** Which session of which learner a learner-side call addresses; any mismatch is "not found". */
+export interface OwnedSessionKey {
+  uuid: string;
+  userId: string;
+  productId: number;
+}
+
+/** A state change that did not happen: no such session, or it is in the wrong state. */
+export type Transition<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: SessionStatusValue | null };
+
+interface SimulatorSessionRow {
+  uuid: string;
+  status: SessionStatusValue;
+  mode: SimulationMode;
+  configuration: string;
+  product_id: number;
+  product_code: string;
+  product_name: string;
+  category_name: string | null;
+  first_name: string;
+  last_name: string;
+  evidence_count: number;
+}
+
+export function createSessionRepository(db: Queryable) {
+  async function ownedStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
+    const res = await db.query<{ status: SessionStatusValue }>(
+      'select status from simulation_sessions where uuid = $1 and user_id = $2 and product_id = $3',
+      [key.uuid, key.userId, key.productId],
+    );
+    return res.rows[0]?.status ?? null;
+  }
+
+  async function currentStatus(uuid: string): Promise<SessionStatusValue | null> {
+    const res = await db.query<{ status: SessionStatusValue }>(
+      'select status from simulation_sessions where uuid = $1',
+      [uuid],
+    );
+    return res.rows[0]?.status ?? null;
+  }
+
+  return {
+    async create(session: NewSession): Promise<string> {
+      const uuid = randomUUID();
+      await db.query(
+        `insert into simulation_sessions
+           (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          uuid,
+          session.userId,
+          session.productId,
+          session.categoryId,
+          session.configuration,
+          session.mode,
+          session.ltiLaunchId,
+          session.tokenHash,
+        ],
+      );
+      return uuid;
+    },
+
+    /** The learner polls this every second: one primary-key lookup, nothing else. */
+    async status(key: OwnedSessionKey): Promise<SessionStatus | null> {
+      const status = await ownedStatus(key);
+      return status === null ? null : { uuid: key.uuid, status };
+    },
+
+    /** The learner ends a session the simulator never completed (e.g. it crashed). */
+    async completeByOwner(key: OwnedSessionKey): Promise<Transition<SessionStatus>> {
+      const res = await db.query<{ status: SessionStatusValue }>(
+        `update simulation_sessions set status = 'complete', completed_at = now()
+          where uuid = $1 and user_id = $2 and product_id = $3
+            and status in ('not_started', 'in_progress')
+          returning status`,
+        [key.uuid, key.userId, key.productId],
+      );
+      const row = res.rows[0];
+      if (row) return { ok: true, value: { uuid: key.uuid, status: row.status } };
+      return { ok: false, status: await ownedStatus(key) };
+    },
+
+    /** Closing twice answers the same; the first close time is kept. */
+    async close(key: OwnedSessionKey): Promise<CloseSessionResult | null> {
+      const res = await db.query<{
+        status: SessionStatusValue;
+        has_report_details: boolean;
+        has_submitted_evidence: boolean;
+      }>(
+        `update simulation_sessions s
+            set status = 'closed', closed_at = coalesce(s.closed_at, now())
+          where s.uuid = $1 and s.user_id = $2 and s.product_id = $3
+          returning s.status, s.report_details is not null as has_report_details,
+                    exists (select 1 from evidence e where e.session_uuid = s.uuid)
+                      as has_submitted_evidence`,
+        [key.uuid, key.userId, key.productId],
+      );
+      const row = res.rows[0];
+      return row
+        ? {
+            hasReportDetails: row.has_report_details,
+            hasSubmittedEvidence: row.has_submitted_evidence,
+            status: row.status,
+          }
+        : null;
+    },
+
+    async findByTokenHash(tokenHash: string): Promise<TokenSession | null> {
+      const res = await db.query<{
+        uuid: string;
+        user_id: string;
+        product_id: number;
+        status: SessionStatusValue;
+      }>(
+        'select uuid, user_id, product_id, status from simulation_sessions where token_hash = $1',
+        [tokenHash],
+      );
+      const row = res.rows[0];
+      return row
+        ? { uuid: row.uuid, userId: row.user_id, productId: row.product_id, status: row.status }
+        : null;
+    },
+
+    /**
+     * The simulator starts (or, after a restart, resumes) the session. Joining again keeps the
+     * first start time.
+     */
+    async join(uuid: string): Promise<Transition<SimulatorSession>> {
+      const res = await db.query<SimulatorSessionRow>(
+        `with joined as (
+           update simulation_sessions
+              set status = 'in_progress', started_at = coalesce(started_at, now())
+            where uuid = $1 and status in ('not_started', 'in_progress')
+            returning uuid, status, mode, configuration, product_id, category_id, user_id)
+         select j.uuid, j.status, j.mode, j.configuration,
+                p.id as product_id, p.code as product_code, p.name as product_name,
+                c.display_name as category_name, u.first_name, u.last_name,
+                (select count(*)::int from evidence e where e.session_uuid = j.uuid)
+                  as evidence_count
+           from joined j
+           join products p on p.id = j.product_id
+           join users u on u.id = j.user_id
+           left join product_categories c on c.id = j.category_id`,
+        [uuid],
+      );
+      const row = res.rows[0];
+      if (!row) return { ok: false, status: await currentStatus(uuid) };
+      return {
+        ok: true,
+        value: {
+          uuid: row.uuid,
+          status: row.status,
+          mode: row.mode,
+          configuration: row.configuration,
+          product: { id: row.product_id, code: row.product_code, name: row.product_name },
+          categoryName: row.category_name,
+          learner: { firstName: row.first_name, lastName: row.last_name },
+          evidenceCount: row.evidence_count,
+        },
+      };
+    },
+
+    async completeBySimulator(
+      uuid: string,
+      reportDetails: CompleteSessionBody['reportDetails'],
+    ): Promise<Transition<SessionStatus>> {
+      const res = await db.query<{ status: SessionStatusValue }>(
+        `update simulation_sessions
+            set status = 'complete', completed_at = now(), report_details = $2::jsonb
+          where uuid = $1 and status = 'in_progress'
+          returning status`,
+        [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
+      );
+      const row = res.rows[0];
+      if (row) return { ok: true, value: { uuid, status: row.status } };
+      return { ok: false, status: await currentStatus(uuid) };
+    },
+  };
+}
+
+export type SessionRepository = ReturnType<typeof createSessionRepository>;

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CloseSessionResult,
+  CreatedSession,
+  CreateSessionBody,
+  Detail,
+  ProductIdParams,
+  SessionParams,
+  SessionStatus,
+  type FieldErrors,
+} from '@portal/contract';
+import { badRequest, detailError, notFound, orNotFound } from '../../../../lib/http-errors';
+import { errorResponses } from '../../../../lib/route-schemas';
+import { hashSessionToken, newSessionToken } from '../../../../lib/session-token';
+import { currentUser } from '../../../../plugins/app/auth';
+
+const tags = ['session'];
+
+/** Learner-side session calls: create, poll, complete, close. */
+export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { entitlements, products, sessions } = app.repos;
+
+  app.post(
+    '/:productId/session',
+    {
+      config: { permissions: ['global.access_sims'] },
+      schema: {
+        tags,
+        summary: 'Start a simulation session; the token is answered only here',
+        params: ProductIdParams,
+        body: CreateSessionBody,
+        response: { 201: CreatedSession, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { productId } = request.params;
+      const { configuration, mode, ltiLaunchId = null, categoryId = null } = request.body;
+
+      const modes = await entitlements.modesFor(user, productId);
+      if (modes.length === 0 && !(await entitlements.productIdsFor(user)).includes(productId)) {
+        throw notFound();
+      }
+      const errors: FieldErrors = {};
+      if (!modes.includes(mode)) {
+        errors.mode = [`Your licence does not include this product in ${mode} mode.`];
+      }
+      const leafIds = await products.leafIdsWithConfiguration(productId, configuration);
+      if (leafIds.length === 0) {
+        errors.configuration = [`"${configuration}" is not a simulation of this product.`];
+      } else if (categoryId !== null && !leafIds.includes(categoryId)) {
+        errors.categoryId = ['The category does not start this configuration.'];
+      }
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
+
+      const token = newSessionToken();
+      const uuid = await sessions.create({
+        userId: user.id,
+        productId,
+        // One leaf per configuration names the report even when the client sent no category.
+        categoryId: categoryId ?? (leafIds.length === 1 ? (leafIds[0] ?? null) : null),
+        configuration,
+        mode,
+        ltiLaunchId,
+        tokenHash: hashSessionToken(token),
+      });
+      return reply.code(201).send({ token, uuid });
+    },
+  );
+
+  app.get(
+    '/:productId/session/:uuid/status',
+    {
+      config: { permissions: ['global.access_sims'] },
+      schema: {
+        tags,
+        summary: "The session's status (polled by the launch screen)",
+        params: SessionParams,
+        response: { 200: SessionStatus, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { productId, uuid } = request.params;
+      return orNotFound(await sessions.status({ uuid, productId, userId: currentUser(request).id }));
+    },
+  );
+
+  app.post(
+    '/:productId/session/:uuid/complete',
+    {
+      config: { permissions: ['global.access_sims'] },
+      schema: {
+        tags,
+        summary: 'Mark a session the simulator did not finish as complete',
+        params: SessionParams,
+        response: { 200: SessionStatus, ...errorResponses, 409: Detail },
+      },
+    },
+    async (request) => {
+      const { productId, uuid } = request.params;
+      const result = await sessions.completeByOwner({
+        uuid,
+        productId,
+        userId: currentUser(request).id,
+      });
+      if (result.ok) return result.value;
+      if (result.status === null) throw notFound();
+      throw detailError(409, `A ${result.status.replace('_', ' ')} session cannot be completed.`);
+    },
+  );
+
+  app.post(
+    '/:productId/session/:uuid/close',
+    {
+      config: { permissions: ['global.access_sims'] },
+      schema: {
+        tags,
+        summary: 'Close a session; says where its report can be found',
+        params: SessionParams,
+        response: { 200: CloseSessionResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { productId, uuid } = request.params;
+      return orNotFound(
+        await sessions.close({ uuid, productId, userId: currentUser(request).id }),
+      );
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import type { FastifyRequest } from 'fastify';
+import { NON_FIELD_ERRORS, type FieldErrors } from '@portal/contract';
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES, ONE_FILE_ONLY } from '../../../../lib/upload-rules';
+
+/** EvidenceSubmission is bounded well below this (readouts of at most 40 short entries). */
+export const MAX_DATA_CHARS = 64 * 1024;
+
+const dataTooLong = `Ensure this field has no more than ${MAX_DATA_CHARS} characters.`;
+
+export interface UploadedImage {
+  fileName: string;
+  declaredType: string;
+  data: Buffer;
+  /** More than MAX_UPLOAD_BYTES arrived; `data` holds only the first MAX_UPLOAD_BYTES. */
+  tooLarge: boolean;
+}
+
+export interface EvidenceForm {
+  /** The `data` field as sent (text, or already parsed when sent as application/json). */
+  data: unknown;
+  image: UploadedImage | null;
+  /** Problems of the form itself, found while reading it. */
+  errors: FieldErrors;
+}
+
+const MULTIPART_ERRORS: Readonly<Record<string, [field: string, message: string]>> = {
+  FST_FILES_LIMIT: ['image', ONE_FILE_ONLY],
+  FST_REQ_FILE_TOO_LARGE: ['image', FILE_TOO_LARGE],
+  FST_INVALID_JSON_FIELD_ERROR: ['data', 'Invalid JSON.'],
+  FST_PARTS_LIMIT: [NON_FIELD_ERRORS, 'Too many form fields.'],
+  FST_FIELDS_LIMIT: [NON_FIELD_ERRORS, 'Too many form fields.'],
+  FST_PROTO_VIOLATION: [NON_FIELD_ERRORS, 'Invalid form field name.'],
+};
+
+/**
+ * Expects @fastify/multipart registered with `throwFileSizeLimit: false`: an oversized image is
+ * then a field error beside the others, not an exception that ends reading the form.
+ *
+ * Reads the whole multipart form into memory (one image of at most 10 MB and a small JSON field)
+ * so that it can be judged as a whole before anything is stored.
+ */
+export async function readEvidenceForm(request: FastifyRequest): Promise<EvidenceForm> {
+  const form: EvidenceForm = { data: undefined, image: null, errors: {} };
+  try {
+    const parts = request.parts({
+      // Two files: the image, and `data` when a client sends the JSON as a Blob (FormData gives
+      // every Blob a file name, which makes it a file part).
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 4, parts: 6, fieldSize: MAX_DATA_CHARS },
+    });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        // Every file stream must be read to the end, or the form never finishes.
+        const data = await part.toBuffer();
+        if (part.fieldname === 'image') {
+          if (form.image) form.errors.image = [ONE_FILE_ONLY];
+          form.image = {
+            fileName: part.filename ?? '',
+            declaredType: part.mimetype,
+            data,
+            tooLarge: part.file.truncated,
+          };
+        } else if (part.fieldname === 'data') {
+          if (data.length > MAX_DATA_CHARS) form.errors.data = [dataTooLong];
+          else form.data = data.toString('utf8');
+        }
+      } else if (part.fieldname === 'data') {
+        if (part.valueTruncated) {
+          form.errors.data = [dataTooLong];
+        } else {
+          form.data = part.value;
+        }
+      }
+    }
+  } catch (error) {
+    const known = MULTIPART_ERRORS[(error as { code?: string }).code ?? ''];
+    if (!known) throw error;
+    form.errors[known[0]] = [known[1]];
+  }
+  return form;
+}

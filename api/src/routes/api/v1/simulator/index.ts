@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CompleteSessionBody,
+  CreatedEvidence,
+  Detail,
+  EVIDENCE_IMAGE_TYPES,
+  EvidenceSubmission,
+  NON_FIELD_ERRORS,
+  SessionStatus,
+  SimulatorSession,
+  type FieldErrors,
+  type SessionStatusValue,
+} from '@portal/contract';
+import { badRequest, detailError, fieldError } from '../../../../lib/http-errors';
+import { errorResponses } from '../../../../lib/route-schemas';
+import { typeboxFieldErrors } from '../../../../lib/typebox-errors';
+import {
+  extensionOf,
+  FILE_EMPTY,
+  FILE_TOO_LARGE,
+  fileNameError,
+  fileTypeInvalid,
+  IMAGE_EXTENSIONS,
+  sniffImageType,
+  type ImageType,
+} from '../../../../lib/upload-rules';
+import { MAX_EVIDENCE_PER_SESSION } from '../../../../repositories/evidence-repository';
+import { currentSession, SESSION_NOT_OPEN } from '../../../../plugins/app/session-token';
+import { readEvidenceForm, type UploadedImage } from './evidence-form';
+
+const tags = ['simulator'];
+/** The simulator authenticates with its session token, a header no browser sends by itself. */
+const config = { sessionToken: true, xsrf: false } as const;
+const responses = { ...errorResponses, 409: Detail } as const;
+
+export const JOIN_FIRST = 'Join the session first.';
+const EVIDENCE_LIMIT = `A session holds at most ${MAX_EVIDENCE_PER_SESSION} evidence.`;
+const IMAGE_EXTENSION_LIST = Object.values(IMAGE_EXTENSIONS).flat();
+
+/** 409 for a call the session's state does not allow (null: it vanished meanwhile). */
+function notOpen(status: SessionStatusValue | null) {
+  return detailError(409, status === 'not_started' ? JOIN_FIRST : SESSION_NOT_OPEN);
+}
+
+/** The image's problem, or its type when the name, size, declared type and bytes all agree. */
+function checkImage(image: UploadedImage): { error: string } | { type: ImageType } {
+  const nameError = fileNameError(image.fileName, IMAGE_EXTENSION_LIST);
+  if (nameError) return { error: nameError };
+  if (image.tooLarge) return { error: FILE_TOO_LARGE };
+  if (image.data.length === 0) return { error: FILE_EMPTY };
+  const sniffed = sniffImageType(image.data);
+  if (
+    sniffed === null ||
+    sniffed !== image.declaredType ||
+    !IMAGE_EXTENSIONS[sniffed].includes(extensionOf(image.fileName))
+  ) {
+    return { error: fileTypeInvalid(EVIDENCE_IMAGE_TYPES) };
+  }
+  return { type: sniffed };
+}
+
+function parseData(data: unknown): { value: unknown } | { error: string } {
+  if (data === undefined) return { error: 'This field is required.' };
+  if (typeof data !== 'string') return { value: data };
+  try {
+    return { value: JSON.parse(data) };
+  } catch {
+    return { error: 'Invalid JSON.' };
+  }
+}
+
+/** The calls the simulator makes during a session (contract: simulator.ts). */
+export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { sessions, evidence } = app.repos;
+  // Only evidence uploads are multipart; registered here so no other route accepts forms.
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.post(
+    '/session/join',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Start (or resume) the session; answers what to simulate',
+        response: { 200: SimulatorSession, ...responses },
+      },
+    },
+    async (request) => {
+      const result = await sessions.join(currentSession(request).uuid);
+      if (!result.ok) throw notOpen(result.status);
+      return result.value;
+    },
+  );
+
+  app.post(
+    '/session/evidence',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Submit one captured image or lesson part (multipart: data, image)',
+        description:
+          'Field `data`: JSON of EvidenceSubmission. Field `image`: PNG or JPEG of at most 10 MB, ' +
+          'required for `xray_image`, optional for `rs_lesson_part`. Only while the session is in progress.',
+        consumes: ['multipart/form-data'],
+        response: { 201: CreatedEvidence, ...responses },
+      },
+    },
+    async (request, reply) => {
+      const session = currentSession(request);
+      if (session.status !== 'in_progress') throw notOpen(session.status);
+      if (!request.isMultipart()) {
+        throw fieldError(NON_FIELD_ERRORS, 'Send multipart/form-data with the fields data and image.');
+      }
+
+      const form = await readEvidenceForm(request);
+      const errors: FieldErrors = { ...form.errors };
+      let submission: EvidenceSubmission | null = null;
+      if (!errors.data) {
+        const parsed = parseData(form.data);
+        if ('error' in parsed) errors.data = [parsed.error];
+        else {
+          const invalid = typeboxFieldErrors(EvidenceSubmission, parsed.value);
+          if (Object.keys(invalid).length > 0) Object.assign(errors, invalid);
+          else submission = parsed.value as EvidenceSubmission;
+        }
+      }
+      let imageType: ImageType | null = null;
+      if (form.image && !errors.image) {
+        const checked = checkImage(form.image);
+        if ('error' in checked) errors.image = [checked.error];
+        else imageType = checked.type;
+      }
+      if (submission) {
+        const { meta, lesson } = submission.evidenceData;
+        if (meta.type === 'xray_image' && !form.image && !errors.image) {
+          errors.image = ['An X-ray image needs its image.'];
+        }
+        if (meta.type === 'rs_lesson_part' && !lesson) {
+          errors['evidenceData.lesson'] = ['This field is required.'];
+        }
+      }
+      if (Object.keys(errors).length > 0 || !submission) throw badRequest(errors);
+      if ((await evidence.countFor(session.uuid)) >= MAX_EVIDENCE_PER_SESSION) {
+        throw fieldError(NON_FIELD_ERRORS, EVIDENCE_LIMIT);
+      }
+
+      let stored = null;
+      if (form.image && imageType) {
+        const id = randomUUID();
+        const extension = IMAGE_EXTENSIONS[imageType][0] ?? 'bin';
+        stored = {
+          id,
+          originalName: form.image.fileName,
+          mimeType: imageType,
+          size: form.image.data.length,
+          storageKey: `evidence/${session.uuid}/${id}.${extension}`,
+        };
+        await app.storage.put(stored.storageKey, form.image.data);
+      }
+      // The bytes go first so a row never points at a missing file; they are removed again when
+      // the rows cannot be written.
+      let result;
+      try {
+        result = await evidence.add({ sessionUuid: session.uuid, submission, image: stored });
+      } catch (error) {
+        if (stored) await app.storage.remove(stored.storageKey);
+        throw error;
+      }
+      if (!result.ok) {
+        if (stored) await app.storage.remove(stored.storageKey);
+        if (result.reason === 'limit') throw fieldError(NON_FIELD_ERRORS, EVIDENCE_LIMIT);
+        throw notOpen(result.status);
+      }
+      return reply.code(201).send({ id: result.id });
+    },
+  );
+
+  app.post(
+    '/session/complete',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Finish the session, optionally with report details',
+        body: CompleteSessionBody,
+        response: { 200: SessionStatus, ...responses },
+      },
+    },
+    async (request) => {
+      const session = currentSession(request);
+      if (session.status !== 'in_progress') throw notOpen(session.status);
+      const result = await sessions.completeBySimulator(session.uuid, request.body.reportDetails);
+      if (!result.ok) throw notOpen(result.status);
+      return result.value;
+    },
+  );
+};

@@ -1,0 +1,116 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { decodeJwt } from 'jose';
+import { INVALID_TOKEN } from '@portal/contract';
+import { createUserRepository } from '../../../src/repositories/user-repository';
+import {
+  account,
+  authHeader,
+  buildTestApp,
+  signToken,
+  xsrfHeaders,
+  type TestApp,
+} from '../../helper';
+
+/**
+ * The auth hook reuses accepted tokens and loaded users for a short while (polled routes); these
+ * tests pin down what must still be fresh.
+ */
+describe('auth caches', () => {
+  let t: TestApp;
+  const learner = account('learner', 'Demo Hospital');
+  const whoami = async (headers: Record<string, string>) =>
+    t.app.inject({ url: '/api/v1/user/whoami', headers });
+
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  test('an accepted token is refused once it expires', async () => {
+    // `exp` has whole seconds: 2 s leaves at least one for the first call.
+    const token = await signToken(learner.sub, { expiresIn: 2 });
+    const headers = { authorization: `Bearer ${token}` };
+    assert.equal((await whoami(headers)).statusCode, 200);
+    const { exp } = decodeJwt(token);
+    await sleep((exp ?? 0) * 1000 + 50 - Date.now());
+    const res = await whoami(headers);
+    assert.equal(res.statusCode, 401);
+    assert.deepEqual(res.json(), { detail: INVALID_TOKEN });
+  });
+
+  test('a user changed through the API is seen at once', async () => {
+    const headers = await authHeader(learner.sub);
+    assert.equal((await whoami(headers)).json<{ language: string }>().language, 'en');
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/user/${learner.sub}/preference`,
+      headers: { ...headers, ...xsrfHeaders() },
+      payload: { language: 'de', skinTone: null },
+    });
+    assert.equal(put.statusCode, 200);
+    assert.equal((await whoami(headers)).json<{ language: string }>().language, 'de');
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/user/${learner.sub}/preference`,
+      headers: { ...headers, ...xsrfHeaders() },
+      payload: { language: 'en', skinTone: null },
+    });
+  });
+
+  test('a user registered after a refused call can sign in at once', async () => {
+    const sub = randomUUID();
+    const headers = await authHeader(sub);
+    assert.equal((await whoami(headers)).statusCode, 403);
+    await t.db.query(
+      `insert into users (id, email, first_name, last_name, role_id)
+       values ($1, $2, 'New', 'Learner', (select id from roles where name = 'learner'))`,
+      [sub, `${sub}@new.test`],
+    );
+    assert.equal((await whoami(headers)).statusCode, 200);
+  });
+});
+
+describe('cached auth users', () => {
+  let t: TestApp;
+  const educator = account('educator', 'Demo Hospital');
+
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const rename = (firstName: string) =>
+    t.db.query('update users set first_name = $2 where id = $1', [educator.sub, firstName]);
+
+  test('are reused within their time to live, and read again after it', async () => {
+    const users = createUserRepository(t.db, { authUserTtlMs: 200 });
+    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
+    await rename('Edwina');
+    // A change straight in SQL shows only after the time to live; findAuthUser always reads.
+    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
+    assert.equal((await users.findAuthUser(educator.sub))?.firstName, 'Edwina');
+    await sleep(250);
+    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, 'Edwina');
+    await rename(educator.firstName);
+  });
+
+  test('are shared between requests, so they cannot be changed', async () => {
+    const users = createUserRepository(t.db);
+    const user = await users.cachedAuthUser(educator.sub);
+    assert.ok(user);
+    assert.ok(Object.isFrozen(user));
+    assert.ok(Object.isFrozen(user.permissions));
+    assert.equal(await users.cachedAuthUser(educator.sub), user);
+  });
+
+  test('a time to live of 0 turns the cache off', async () => {
+    const users = createUserRepository(t.db, { authUserTtlMs: 0 });
+    await users.cachedAuthUser(educator.sub);
+    await rename('Edgar');
+    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, 'Edgar');
+    await rename(educator.firstName);
+  });
+});
