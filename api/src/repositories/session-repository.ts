@@ -36,8 +36,7 @@ export interface OwnedSessionKey {
 
 /** A state change that did not happen: no such session, or it is in the wrong state. */
 export type Transition<T> =
-  | { ok: true; value: T }
-  | { ok: false; status: SessionStatusValue | null };
+  { ok: true; value: T } | { ok: false; status: SessionStatusValue | null };
 
 interface SimulatorSessionRow {
   uuid: string;
@@ -53,13 +52,52 @@ interface SimulatorSessionRow {
   evidence_count: number;
 }
 
-export function createSessionRepository(db: Queryable) {
+export interface SessionRepositoryOptions {
+  /**
+   * How long a polled status may be answered from memory. Every status change goes through this
+   * repository and drops the entry, so with one API process (PGlite is always one) the cache is
+   * exact; with several processes on PostgreSQL another process's change shows after at most this.
+   */
+  statusCacheMs?: number;
+}
+
+/** Bounds memory: about one entry per learner with a launch screen open. */
+const STATUS_CACHE_MAX = 20_000;
+
+export function createSessionRepository(db: Queryable, options: SessionRepositoryOptions = {}) {
+  const statusCacheMs = options.statusCacheMs ?? 0;
+  const statusCache = new Map<
+    string,
+    { key: OwnedSessionKey; status: SessionStatusValue; until: number }
+  >();
+  const forget = (uuid: string) => statusCache.delete(uuid);
+
   async function ownedStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
     const res = await db.query<{ status: SessionStatusValue }>(
       'select status from simulation_sessions where uuid = $1 and user_id = $2 and product_id = $3',
       [key.uuid, key.userId, key.productId],
     );
     return res.rows[0]?.status ?? null;
+  }
+
+  async function polledStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
+    if (statusCacheMs <= 0) return ownedStatus(key);
+    const hit = statusCache.get(key.uuid);
+    if (hit && hit.until > Date.now()) {
+      const same = hit.key.userId === key.userId && hit.key.productId === key.productId;
+      // Another learner's (or product's) uuid is "not found", exactly as the query would say.
+      return same ? hit.status : null;
+    }
+    const status = await ownedStatus(key);
+    if (status !== null) {
+      if (statusCache.size >= STATUS_CACHE_MAX) {
+        const oldest = statusCache.keys().next();
+        if (!oldest.done) statusCache.delete(oldest.value);
+      }
+      statusCache.delete(key.uuid);
+      statusCache.set(key.uuid, { key: { ...key }, status, until: Date.now() + statusCacheMs });
+    }
+    return status;
   }
 
   async function currentStatus(uuid: string): Promise<SessionStatusValue | null> {
@@ -93,7 +131,7 @@ export function createSessionRepository(db: Queryable) {
 
     /** The learner polls this every second: one primary-key lookup, nothing else. */
     async status(key: OwnedSessionKey): Promise<SessionStatus | null> {
-      const status = await ownedStatus(key);
+      const status = await polledStatus(key);
       return status === null ? null : { uuid: key.uuid, status };
     },
 
@@ -106,6 +144,7 @@ export function createSessionRepository(db: Queryable) {
           returning status`,
         [key.uuid, key.userId, key.productId],
       );
+      forget(key.uuid);
       const row = res.rows[0];
       if (row) return { ok: true, value: { uuid: key.uuid, status: row.status } };
       return { ok: false, status: await ownedStatus(key) };
@@ -126,6 +165,7 @@ export function createSessionRepository(db: Queryable) {
                       as has_submitted_evidence`,
         [key.uuid, key.userId, key.productId],
       );
+      forget(key.uuid);
       const row = res.rows[0];
       return row
         ? {
@@ -174,6 +214,7 @@ export function createSessionRepository(db: Queryable) {
            left join product_categories c on c.id = j.category_id`,
         [uuid],
       );
+      forget(uuid);
       const row = res.rows[0];
       if (!row) return { ok: false, status: await currentStatus(uuid) };
       return {
@@ -202,6 +243,7 @@ export function createSessionRepository(db: Queryable) {
           returning status`,
         [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
       );
+      forget(uuid);
       const row = res.rows[0];
       if (row) return { ok: true, value: { uuid, status: row.status } };
       return { ok: false, status: await currentStatus(uuid) };

@@ -9,7 +9,9 @@ import { createReportRepository } from '../../repositories/report-repository';
 import { createSessionRepository } from '../../repositories/session-repository';
 import { createUserRepository } from '../../repositories/user-repository';
 
-function createRepositories(db: Parameters<typeof createUserRepository>[0]) {
+function createRepositories(
+  db: Parameters<typeof createUserRepository>[0] & { kind?: 'pglite' | 'postgres' },
+) {
   return {
     users: createUserRepository(db),
     lookups: createLookupRepository(db),
@@ -18,7 +20,9 @@ function createRepositories(db: Parameters<typeof createUserRepository>[0]) {
     downloads: createDownloadRepository(db),
     files: createFileRepository(db),
     products: createProductRepository(db),
-    sessions: createSessionRepository(db),
+    // PGlite is one process, so every status change passes through this cache and it can live
+    // long; on PostgreSQL other API processes may change a status, so it lives under a poll.
+    sessions: createSessionRepository(db, { statusCacheMs: db.kind === 'postgres' ? 800 : 30_000 }),
     evidence: createEvidenceRepository(db),
   };
 }

@@ -123,7 +123,7 @@ describe('POST /api/v1/product/:productId/session', () => {
       await assertNothingWritten();
     });
 
-    test("a mode only an expired licence granted is refused on mode", async () => {
+    test('a mode only an expired licence granted is refused on mode', async () => {
       const res = await create(await productId(t.db, 'radiation-safety'), {
         configuration: 'radiation-safety.head.ct-head',
         mode: 'VR',
@@ -174,7 +174,11 @@ describe('POST /api/v1/product/:productId/session', () => {
         [{ configuration: 'x'.repeat(256), mode: 'Desktop' }, ['configuration']],
         [{ configuration: 'radiography.lower-limb.knee', mode: 'Phone' }, ['mode']],
         [
-          { configuration: 'radiography.lower-limb.knee', mode: 'VR', ltiLaunchId: 'l'.repeat(256) },
+          {
+            configuration: 'radiography.lower-limb.knee',
+            mode: 'VR',
+            ltiLaunchId: 'l'.repeat(256),
+          },
           ['ltiLaunchId'],
         ],
         [
@@ -238,6 +242,37 @@ describe('learner-side session calls', () => {
     const res = await call('GET', 'status', session);
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json<SessionStatus>(), { uuid: session.uuid, status: 'not_started' });
+  });
+
+  test('a polled status follows every change at once, although polls are answered from memory', async () => {
+    const session = await createSession(t);
+    const poll = async (sub = learner.sub) =>
+      (await call('GET', 'status', session, sub)).json<SessionStatus>().status;
+    assert.equal(await poll(), 'not_started');
+    assert.equal(await poll(), 'not_started');
+    // A remembered status of the owner is still "not found" for anyone else.
+    assert.equal((await call('GET', 'status', session, educator.sub)).statusCode, 404);
+
+    const simulator = { authorization: `Session ${session.token}` };
+    const join = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/simulator/session/join',
+      headers: simulator,
+    });
+    assert.equal(join.statusCode, 200);
+    assert.equal(await poll(), 'in_progress');
+
+    const done = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/simulator/session/complete',
+      headers: simulator,
+      payload: {},
+    });
+    assert.equal(done.statusCode, 200);
+    assert.equal(await poll(), 'complete');
+
+    assert.equal((await call('POST', 'close', session)).statusCode, 200);
+    assert.equal(await poll(), 'closed');
   });
 
   test("another user's session, or the session under another product, is not found", async () => {
