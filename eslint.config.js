@@ -8,6 +8,24 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
+// react-router and react-i18next reach the front ends only through shared-ui's facades: they are
+// not federation-shared (a shared module ships whole), so any other import would bundle a second
+// copy with its own router or i18n context (docs/architecture.md, "Router facade").
+const ROUTER_FACADE = "Use shared-ui's facade: '@portal/shared-ui' (in shared-ui: src/router.ts).";
+const I18N_FACADE =
+  "Use shared-ui's facade: '@portal/shared-ui' (in shared-ui: src/i18n/react-i18next.ts).";
+const FACADE_ONLY = {
+  paths: [
+    { name: 'react-router-dom', message: ROUTER_FACADE },
+    { name: 'react-router', message: ROUTER_FACADE },
+    { name: 'react-i18next', message: I18N_FACADE },
+  ],
+  patterns: [
+    { group: ['react-router/*', 'react-router-dom/*'], message: ROUTER_FACADE },
+    { group: ['react-i18next/*'], message: I18N_FACADE },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -50,12 +68,35 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['remote-*/src/**'],
+    files: ['host/**', 'shared-ui/**', 'shared-auth/**'],
+    rules: { 'no-restricted-imports': ['error', FACADE_ONLY] },
+  },
+  {
+    // One config object for remotes: a later no-restricted-imports would replace, not extend, this.
+    files: ['remote-*/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@portal/remote-*', '@portal/host', '../../remote-*', '../../host/*'] },
+        {
+          paths: FACADE_ONLY.paths,
+          patterns: [
+            ...FACADE_ONLY.patterns,
+            { group: ['@portal/remote-*', '@portal/host', '../../remote-*', '../../host/*'] },
+          ],
+        },
       ],
     },
+  },
+  {
+    // The facades themselves, and shared-auth's tests, which are never bundled and cannot reach
+    // shared-ui (shared-auth does not depend on it; its LoginGate imports no router).
+    files: [
+      'shared-ui/src/router.ts',
+      'shared-ui/src/router-testing.ts',
+      'shared-ui/src/i18n/react-i18next.ts',
+      'shared-auth/src/**/__tests__/**',
+      'shared-auth/src/test-utils/**',
+    ],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -5,14 +5,14 @@ import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+// react-router and react-i18next are not here: a shared module ships whole, so they reach the
+// page through shared-ui's facade, tree-shaken, in one copy (docs/architecture.md).
 /** Libraries that must exist once per page; the same list in every app (docs/architecture.md). */
 export const SHARED_SINGLETONS = [
   'react',
   'react-dom',
-  'react-router-dom',
   'swr',
   'i18next',
-  'react-i18next',
   'styled-components',
   '@portal/shared-auth',
   '@portal/shared-ui',
@@ -45,4 +45,7 @@ export const federationConfig = {
   // Types of remotes come from the contract (RouteObject[]); no dts generation in the host.
   dts: false,
   manifest: false,
+  // Leaner runtime: remotes are always plain remoteEntry.js URLs (never mf-manifest.json, which
+  // is all the snapshot plugin serves), and every app runs in a browser only.
+  experiments: { optimization: { disableSnapshot: true, target: 'web' } },
 };

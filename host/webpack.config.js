@@ -11,7 +11,7 @@ import { readServerConfig, toRuntimeConfig } from './server-config.mjs';
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const fromHere = (...p) => path.join(dir, ...p);
 // react-router's package exports point at its development build only; the production build
-// beside it is about half the size. Shared modules are not tree-shaken, so this is paid in full.
+// beside it is about half the size. shared-ui's router facade bundles it (docs/architecture.md).
 const reactRouterDist = path.join(realpathSync(fromHere('node_modules/react-router-dom')), '..', 'react-router', 'dist');
 
 // The federation runtime asks for the entry chunk's file name while the runtime is generated,

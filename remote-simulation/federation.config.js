@@ -6,13 +6,13 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 export const REMOTE_NAME = 'simulation';
 
+// react-router and react-i18next are not here: a shared module ships whole, so they reach the
+// page through shared-ui's facade, tree-shaken, in one copy (docs/architecture.md).
 export const SHARED_SINGLETONS = [
   'react',
   'react-dom',
-  'react-router-dom',
   'swr',
   'i18next',
-  'react-i18next',
   'styled-components',
   '@portal/shared-auth',
   '@portal/shared-ui',
@@ -44,4 +44,7 @@ export const federationConfig = {
   shareStrategy: 'loaded-first',
   dts: false,
   manifest: false,
+  // Leaner runtime: remotes are always plain remoteEntry.js URLs (never mf-manifest.json, which
+  // is all the snapshot plugin serves), and every app runs in a browser only.
+  experiments: { optimization: { disableSnapshot: true, target: 'web' } },
 };

@@ -9,7 +9,7 @@ import { federationConfig } from './federation.config.js';
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const fromHere = (...p) => path.join(dir, ...p);
 // react-router's package exports point at its development build only; the production build
-// beside it is about half the size. Shared modules are not tree-shaken, so this is paid in full.
+// beside it is about half the size. shared-ui's router facade bundles it (docs/architecture.md).
 const reactRouterDist = path.join(
   realpathSync(fromHere('node_modules/react-router-dom')),
   '..',

@@ -1,6 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
-import { initI18n } from '@portal/shared-ui';
+import { initI18n, RouterProvider } from '@portal/shared-ui';
 import { fetchRuntimeConfig } from './app/runtime-config';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';

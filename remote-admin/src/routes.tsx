@@ -1,7 +1,6 @@
 // What the host mounts under /admin (docs/architecture.md): route objects relative to the mount
 // path. Translations ship with the remote and are registered as soon as it loads.
-import { Navigate, type RouteObject } from 'react-router-dom';
-import { NotFoundView, registerTranslations } from '@portal/shared-ui';
+import { Navigate, NotFoundView, registerTranslations, type RouteObject } from '@portal/shared-ui';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
 import { AdminBase } from './features/admin-shell/components/admin-base';

@@ -1,8 +1,7 @@
 // What the host mounts under /report and /lti/report (docs/architecture.md): route objects
 // relative to the mount path. Translations ship with the remote and are registered as soon as it
 // loads. The host renders these with useRoutes, so routes carry elements only (no loaders/actions).
-import type { RouteObject } from 'react-router-dom';
-import { NotFoundView, registerTranslations } from '@portal/shared-ui';
+import { NotFoundView, registerTranslations, type RouteObject } from '@portal/shared-ui';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
 import { ReportsBase } from './components/reports-base';

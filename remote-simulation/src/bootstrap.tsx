@@ -1,9 +1,16 @@
 // Stand-alone page for development: the remote's routes inside the same providers the host gives
 // them. Production never loads this file; the host loads ./routes through remoteEntry.js.
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router-dom';
 import { AUTH_CALLBACK_PATH, AuthProvider, LoginGate, PortalSWRConfig } from '@portal/shared-auth';
-import { initI18n, PageSpinner, UiProvider } from '@portal/shared-ui';
+import {
+  createBrowserRouter,
+  initI18n,
+  Navigate,
+  Outlet,
+  PageSpinner,
+  RouterProvider,
+  UiProvider,
+} from '@portal/shared-ui';
 import sharedDe from '@portal/shared-ui/locales/de.json';
 import sharedEn from '@portal/shared-ui/locales/en.json';
 import routes from './routes';
@@ -13,7 +20,11 @@ const router = createBrowserRouter([
   { path: '/', element: <Navigate to={devConfig.mountPath} replace /> },
   { path: AUTH_CALLBACK_PATH, element: <PageSpinner /> },
   {
-    element: <LoginGate fallback={<PageSpinner />} />,
+    element: (
+      <LoginGate fallback={<PageSpinner />}>
+        <Outlet />
+      </LoginGate>
+    ),
     // The host mounts the same routes twice: in its layout and, for learning-platform launches, bare.
     children: [
       { path: `${devConfig.mountPath}/*`, children: routes },

@@ -1,7 +1,6 @@
 // What the host mounts under /simulation and /lti/simulation (docs/architecture.md): route objects
 // relative to the mount path. Translations ship with the remote and are registered as soon as it loads.
-import type { RouteObject } from 'react-router-dom';
-import { registerTranslations } from '@portal/shared-ui';
+import { registerTranslations, type RouteObject } from '@portal/shared-ui';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
 import { paths } from './app/paths';

@@ -4,6 +4,11 @@ export { GlobalStyle } from './theme/global-style';
 export { UiProvider, type UiProviderProps } from './theme/ui-provider';
 export { useProduct, DEFAULT_LAUNCH_SETTINGS, type ProductInfo } from './theme/product-context';
 
+// Router and react-i18next facades: apps, remotes and packages use these libraries only through
+// here (docs/architecture.md, "Router facade").
+export * from './router';
+export { useTranslation } from './i18n/react-i18next';
+
 // Hooks
 export { usePageTitle } from './hooks/use-page-title';
 export { useDebouncedValue } from './hooks/use-debounced-value';

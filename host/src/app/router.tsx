@@ -1,6 +1,5 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { LoginGate, RequirePermission } from '@portal/shared-auth';
-import { PageSpinner } from '@portal/shared-ui';
+import { createBrowserRouter, Navigate, Outlet, PageSpinner, type RouteObject } from '@portal/shared-ui';
 import { RemoteArea, type LoadRemoteRoutes } from '../federation/remote-area';
 import { Layout } from '../features/layout/components/layout';
 import { RouteErrorView } from '../features/errors/components/route-error-view';
@@ -41,7 +40,11 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
           lazy: lazyPage(() => import('../features/logout/components/logout-page'), 'LogoutPage'),
         },
         {
-          element: <LoginGate fallback={<PageSpinner />} />,
+          element: (
+            <LoginGate fallback={<PageSpinner />}>
+              <Outlet />
+            </LoginGate>
+          ),
           children: [
             { path: paths.ltiSimulation.path, element: remote('simulation') },
             { path: paths.ltiReport.path, element: remote('reports') },

@@ -1,6 +1,5 @@
 import { Component, useCallback, useEffect, useState, type ReactNode } from 'react';
-import { useRoutes, type RouteObject } from 'react-router-dom';
-import { PageSpinner, UnavailableView } from '@portal/shared-ui';
+import { PageSpinner, type RouteObject, UnavailableView, useRoutes } from '@portal/shared-ui';
 import { loadRemoteRoutes, type RemoteName } from './remotes';
 
 export type LoadRemoteRoutes = (name: RemoteName, attempt: number) => Promise<RouteObject[]>;

@@ -1,7 +1,7 @@
 // Remotes are registered from /config.json at run time, never from the build, so each remote
 // deploys and moves on its own.
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { RouteObject } from 'react-router-dom';
+import type { RouteObject } from '@portal/shared-ui';
 import type { RuntimeConfig } from '@portal/contract';
 
 export type RemoteName = keyof RuntimeConfig['remotes'];

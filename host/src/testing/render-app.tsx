@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { createMemoryRouter } from '@portal/shared-ui/router-testing';
+import { type RouteObject, RouterProvider } from '@portal/shared-ui';
 import type { SetupServerApi } from 'msw/node';
 import type { CookiePreference, CurrentUser, RuntimeConfig } from '@portal/contract';
 import { AppProviders } from '../app/providers';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import type { AnalysisStatusSummary } from '@portal/contract';
 

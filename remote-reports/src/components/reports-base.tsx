@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { Outlet, useLocation, useParams } from 'react-router-dom';
+import { Outlet, useLocation, useParams } from '@portal/shared-ui';
 
 const ReportsBaseContext = createContext<string>('/report');
 

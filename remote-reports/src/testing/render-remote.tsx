@@ -1,10 +1,10 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter } from '@portal/shared-ui/router-testing';
 import { http, HttpResponse } from 'msw';
 import type { SetupServerApi } from 'msw/node';
 import type { CurrentUser } from '@portal/contract';
 import { AuthProvider, PortalSWRConfig, type UserManagerLike } from '@portal/shared-auth';
-import { UiProvider } from '@portal/shared-ui';
+import { RouterProvider, UiProvider } from '@portal/shared-ui';
 import routes from '../routes';
 import { MOUNT_PATH } from './mount-path';
 

@@ -1,18 +1,13 @@
 import { StrictMode } from 'react';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  createMemoryRouter,
-  RouterProvider,
-  useLocation,
-  type InitialEntry,
-} from 'react-router-dom';
+import { createMemoryRouter } from '@portal/shared-ui/router-testing';
 import { SWRConfig } from 'swr';
 import { http, HttpResponse } from 'msw';
 import type { SetupServerApi } from 'msw/node';
 import type { CurrentUser, LaunchSettings } from '@portal/contract';
 import { AuthProvider, type UserManagerLike } from '@portal/shared-auth';
-import { UiProvider } from '@portal/shared-ui';
+import { type InitialEntry, RouterProvider, UiProvider, useLocation } from '@portal/shared-ui';
 import routes from '../routes';
 import { USER_ID } from './fixtures';
 import { LTI_MOUNT_PATH, MOUNT_PATH } from './mount-path';

@@ -1,24 +1,29 @@
 import { useEffect, type ReactNode } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
 import { LOGIN_ERROR_LOGOUT_DELAY_MS, LOGIN_ERROR_MESSAGE } from '../constants';
 import { useAuth } from './use-auth';
 
 export interface LoginGateProps {
   /** Shown while loading, unauthenticated (until the redirect leaves) and on a login error. */
   fallback?: ReactNode;
-  /** Rendered instead of `<Outlet />` when given (e.g. a layout that has its own outlet). */
-  children?: ReactNode;
+  /** What a signed-in user sees; as a route element, the router's `<Outlet />`. */
+  children: ReactNode;
 }
 
-/** Route element guarding everything that needs a signed-in user (spec §2 "Login gate"). */
+/**
+ * Route element guarding everything that needs a signed-in user (spec §2 "Login gate").
+ *
+ * It imports no router on purpose: the page's one react-router copy lives in shared-ui's facade
+ * (docs/architecture.md), which shared-auth does not depend on. So the outlet comes in as
+ * children, and the return path is the browser's location, which is what the portal's browser
+ * routers show.
+ */
 export function LoginGate({ fallback = null, children }: LoginGateProps) {
   const { status, error, login, logout } = useAuth();
-  const { pathname, search, hash } = useLocation();
 
   useEffect(() => {
-    if (status === 'unauthenticated') void login(`${pathname}${search}${hash}`);
-    // The return path is the one when the session was found missing, not every later navigation.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // login() reads the location now: the return path is the one when the session was found
+    // missing, not any later navigation.
+    if (status === 'unauthenticated') void login();
   }, [status, login]);
 
   useEffect(() => {
@@ -29,5 +34,5 @@ export function LoginGate({ fallback = null, children }: LoginGateProps) {
   }, [status, error, logout]);
 
   if (status !== 'authenticated') return <>{fallback}</>;
-  return <>{children ?? <Outlet />}</>;
+  return <>{children}</>;
 }

@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Outlet, Route, Routes } from 'react-router-dom';
 import type { UserManager } from 'oidc-client-ts';
 import { AuthProvider } from '../auth/auth-provider';
 import { LoginGate } from '../auth/login-gate';
@@ -8,7 +8,7 @@ import { AUTHORITY, CLIENT_ID, testUserManager } from './oidc';
 
 export interface RenderWithAuthOptions {
   manager?: UserManager;
-  /** The URL the memory router starts at. */
+  /** The URL the page is at when rendering starts. */
   path?: string;
   /** Extra routes inside the gate. */
   routes?: ReactNode;
@@ -16,21 +16,29 @@ export interface RenderWithAuthOptions {
 }
 
 /**
- * The provider stack as the host builds it: AuthProvider around a router whose protected routes
- * sit under LoginGate; the real oidc-client-ts UserManager by default.
+ * The provider stack as the host builds it: AuthProvider around a browser router whose protected
+ * routes sit under LoginGate; the real oidc-client-ts UserManager by default. A browser router,
+ * because LoginGate takes the return path from the browser's location, as in the portal.
  */
 export function renderWithAuth(element: ReactNode, options: RenderWithAuthOptions = {}) {
   const { manager = testUserManager(), path = '/', routes, wrapper = (ui) => ui } = options;
+  window.history.replaceState(null, '', path);
   const ui = (
     <AuthProvider authority={AUTHORITY} clientId={CLIENT_ID} apiBaseUrl="" userManager={manager}>
-      <MemoryRouter initialEntries={[path]}>
+      <BrowserRouter>
         <Routes>
-          <Route element={<LoginGate fallback={<p role="status">Loading...</p>} />}>
+          <Route
+            element={
+              <LoginGate fallback={<p role="status">Loading...</p>}>
+                <Outlet />
+              </LoginGate>
+            }
+          >
             <Route path="*" element={element} />
             {routes}
           </Route>
         </Routes>
-      </MemoryRouter>
+      </BrowserRouter>
     </AuthProvider>
   );
   return { manager, ...render(wrapper(ui)) };

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { useTranslation } from '../i18n/react-i18next';
+import { Link } from '../router';
 import styled from 'styled-components';
 
 const List = styled.ol`

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react-i18next';
 import styled from 'styled-components';
 import { Button, type ButtonVariant } from './button';
 import { Modal } from './modal';

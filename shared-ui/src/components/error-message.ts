@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react-i18next';
 
 /**
  * Translates a server message through the key 'errorMessage.' + message, falling back to the

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react-i18next';
 import styled from 'styled-components';
 import { getPageItems } from './page-items';
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react-i18next';
 import styled from 'styled-components';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { VisuallyHidden } from './visually-hidden';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react-i18next';
 import styled, { keyframes } from 'styled-components';
 import { VisuallyHidden } from './visually-hidden';
 

@@ -1,6 +1,6 @@
 import i18next, { type i18n, type InitOptions, type Resource } from 'i18next';
 import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
-import { initReactI18next } from 'react-i18next';
+import { initReactI18next } from './react-i18next';
 
 export const DEFAULT_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 export const FALLBACK_LANGUAGE = 'en';

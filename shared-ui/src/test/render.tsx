@@ -1,7 +1,7 @@
 import { render, type RenderOptions } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement, ReactNode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '../router-testing';
 import en from '../../locales/en.json';
 import { initI18n } from '../i18n/init-i18n';
 import { UiProvider } from '../theme/ui-provider';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useInRouterContext } from 'react-router-dom';
+import { useInRouterContext } from '../router';
 import styled from 'styled-components';
 import { ButtonAnchor, ButtonLink, type ButtonVariant } from '../components/button';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/react-i18next';
 import { Button } from '../components/button';
 import { Actions, HomeLink, ViewWrapper } from './message-view';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from '@portal/shared-ui';
 import { useAuth, usePermissions } from '@portal/shared-auth';
 import { paths } from '../../app/paths';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '@portal/shared-ui';
 
 /**
  * The small-screen sidebar: opening moves focus into it, Escape closes it and returns focus to

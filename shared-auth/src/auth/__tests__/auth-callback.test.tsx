@@ -2,7 +2,7 @@ import { webcrypto } from 'node:crypto';
 import { render, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { OidcClient } from 'oidc-client-ts';
-import { BrowserRouter, Route, Routes, useParams } from 'react-router-dom';
+import { BrowserRouter, Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { AuthProvider } from '../auth-provider';
 import { LoginGate } from '../login-gate';
 import { AUTH_CALLBACK_PATH } from '../../constants';
@@ -18,6 +18,13 @@ import {
 } from '../../test-utils/oidc';
 
 const server = setupMswServer();
+
+// As the host mounts it: protected routes render in the gate's outlet.
+const gate = (
+  <LoginGate fallback={<p role="status">Loading...</p>}>
+    <Outlet />
+  </LoginGate>
+);
 
 beforeAll(() => {
   // PKCE S256 needs SubtleCrypto, which jsdom lacks; Node's is the same Web Crypto API.
@@ -90,10 +97,10 @@ it('redeems the code at /auth/callback and returns to the path carried in the lo
     <AuthProvider authority={AUTHORITY} clientId={CLIENT_ID} apiBaseUrl="" userManager={manager}>
       <BrowserRouter>
         <Routes>
-          <Route element={<LoginGate fallback={<p role="status">Loading...</p>} />}>
+          <Route element={gate}>
             <Route path="/report/:reportId" element={<Report />} />
           </Route>
-          <Route path="*" element={<LoginGate fallback={<p role="status">Loading...</p>} />} />
+          <Route path="*" element={gate} />
         </Routes>
       </BrowserRouter>
     </AuthProvider>,
@@ -120,7 +127,7 @@ it('treats a callback it cannot redeem as a login error', async () => {
     >
       <BrowserRouter>
         <Routes>
-          <Route path="*" element={<LoginGate fallback={<p role="status">Loading...</p>} />} />
+          <Route path="*" element={gate} />
         </Routes>
       </BrowserRouter>
     </AuthProvider>,

@@ -1,10 +1,14 @@
 import { StrictMode } from 'react';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { ErrorResponse } from 'oidc-client-ts';
+import { AuthProvider } from '../auth-provider';
+import { LoginGate } from '../login-gate';
 import { useAuth } from '../use-auth';
 import { setupMswServer } from '../../test-utils/msw-server';
 import {
+  AUTHORITY,
+  CLIENT_ID,
   currentUserFixture,
   storeUser,
   testUserManager,
@@ -84,6 +88,31 @@ it('checks for an SSO session without forcing login and, without one, logs in wi
     state: { returnPath: '/report/learner?page=2#top' },
   });
   expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+});
+
+it('needs no router: shows its children once signed in, and logs in from the browser location', async () => {
+  const { manager, signinRedirect } = stubNavigation();
+  noSsoSession(manager);
+  window.history.replaceState(null, '', '/report/7?tab=images');
+  const page = (
+    <AuthProvider authority={AUTHORITY} clientId={CLIENT_ID} apiBaseUrl="" userManager={manager}>
+      <LoginGate fallback={<p role="status">Loading...</p>}>
+        <Welcome />
+      </LoginGate>
+    </AuthProvider>
+  );
+
+  const { unmount } = render(page);
+  await waitFor(() =>
+    expect(signinRedirect).toHaveBeenCalledWith({ state: { returnPath: '/report/7?tab=images' } }),
+  );
+  expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+  unmount();
+
+  whoamiAnswers(200);
+  await storeUser(manager, { expiresIn: 300 });
+  render(page);
+  expect(await screen.findByRole('heading', { name: 'Welcome Lena' })).toBeInTheDocument();
 });
 
 it('uses an SSO session found by the silent check', async () => {

@@ -1,8 +1,14 @@
 import { useState } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import { usePermissions } from '@portal/shared-auth';
-import { Button, ErrorBanner, usePageTitle } from '@portal/shared-ui';
+import {
+  Button,
+  ErrorBanner,
+  Navigate,
+  useLocation,
+  useNavigate,
+  usePageTitle,
+  useTranslation,
+} from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { brightspaceLogoutHref, paths } from '../../../app/paths';
 import { useResetBrightspaceAuth } from '../api/reset-brightspace-auth';

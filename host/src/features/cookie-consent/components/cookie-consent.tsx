@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { useAuth } from '@portal/shared-auth';
-import { Button, ErrorBanner, Modal } from '@portal/shared-ui';
+import { Button, ErrorBanner, Modal, useTranslation } from '@portal/shared-ui';
 import { useUpdateCookiePreference } from '../api/update-cookie-preference';
 
 const Details = styled.details`

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import type { DownloadGroup } from '@portal/contract';
 import { DownloadItem, type FileBackedDownload } from './download-item';

@@ -1,8 +1,7 @@
 import { useId, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import type { UserDownload } from '@portal/contract';
-import { Spinner, VisuallyHidden } from '@portal/shared-ui';
+import { Spinner, useTranslation, VisuallyHidden } from '@portal/shared-ui';
 import { OsIcon } from './os-icon';
 
 const Row = styled.li`

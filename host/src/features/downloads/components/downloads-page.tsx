@@ -1,9 +1,7 @@
 import { useCallback, useState } from 'react';
-import { useParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import type { DownloadGroup } from '@portal/contract';
 import { useAuth } from '@portal/shared-auth';
-import { ErrorBanner, usePageTitle } from '@portal/shared-ui';
+import { ErrorBanner, usePageTitle, useParams, useTranslation } from '@portal/shared-ui';
 import { DataErrorView } from '../../errors/components/data-error-view';
 import { PageNotFoundPage } from '../../errors/components/page-not-found-page';
 import { useUserDownloads } from '../api/get-user-downloads';

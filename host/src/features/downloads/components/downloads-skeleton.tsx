@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
-import { SkeletonBar, VisuallyHidden } from '@portal/shared-ui';
+import { SkeletonBar, useTranslation, VisuallyHidden } from '@portal/shared-ui';
 
 const Group = styled.div`
   margin-bottom: ${({ theme }) => theme.space.lg};

@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { NotFoundView, usePageTitle } from '@portal/shared-ui';
+import { NotFoundView, usePageTitle, useTranslation } from '@portal/shared-ui';
 
 export function PageNotFoundPage() {
   const { t } = useTranslation();

@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
-import { ErrorFallbackView } from '@portal/shared-ui';
+import {
+  ErrorFallbackView,
+  isRouteErrorResponse,
+  useRouteError,
+  useTranslation,
+} from '@portal/shared-ui';
 import { DataErrorView, isNotFoundLike } from './data-error-view';
 
 /** The router's error element: route responses, data failures, then anything else. */

@@ -1,8 +1,6 @@
-import { Outlet } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { useAuth } from '@portal/shared-auth';
-import { PageSpinner } from '@portal/shared-ui';
+import { Outlet, PageSpinner, useTranslation } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { useCookiePreference } from '../../cookie-consent/api/get-cookie-preference';
 import { CookieConsent } from '../../cookie-consent/components/cookie-consent';

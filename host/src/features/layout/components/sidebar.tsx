@@ -1,9 +1,7 @@
 import { forwardRef } from 'react';
-import { Link, NavLink } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { useAuth, usePermissions } from '@portal/shared-auth';
-import { useProduct } from '@portal/shared-ui';
+import { Link, NavLink, useProduct, useTranslation } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { deviceLoginHref, brightspaceHomeHref, paths } from '../../../app/paths';
 

@@ -1,5 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { createMemoryRouter } from '@portal/shared-ui/router-testing';
+import { RouterProvider } from '@portal/shared-ui';
 import { AppProviders } from '../../../app/providers';
 import { fakeUserManager } from '../../../testing/fake-user-manager';
 import { runtimeConfig } from '../../../testing/fixtures';

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { useAuth } from '@portal/shared-auth';
-import { PageSpinner } from '@portal/shared-ui';
+import { PageSpinner, useNavigate } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { brightspaceLogoutHref, paths } from '../../../app/paths';
 

@@ -1,6 +1,4 @@
-import { useSearchParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '@portal/shared-ui';
+import { usePageTitle, useSearchParams, useTranslation } from '@portal/shared-ui';
 import { CenteredPage } from '../../../components/centered-page';
 
 export const PERMISSION_DENIED = 'PERMISSION_DENIED';

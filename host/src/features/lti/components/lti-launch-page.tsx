@@ -1,8 +1,14 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import { useAuth } from '@portal/shared-auth';
-import { Button, PageSpinner, usePageTitle } from '@portal/shared-ui';
+import {
+  Button,
+  PageSpinner,
+  useLocation,
+  useNavigate,
+  usePageTitle,
+  useSearchParams,
+  useTranslation,
+} from '@portal/shared-ui';
 import { CenteredPage } from '../../../components/centered-page';
 import { paths } from '../../../app/paths';
 

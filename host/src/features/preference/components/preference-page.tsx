@@ -1,8 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useParams } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import type { FieldErrors, UserPreference } from '@portal/contract';
-import { Button, ErrorBanner, PageSpinner, SelectField, SuccessBanner, usePageTitle } from '@portal/shared-ui';
+import {
+  Button,
+  ErrorBanner,
+  PageSpinner,
+  SelectField,
+  SuccessBanner,
+  usePageTitle,
+  useParams,
+  useTranslation,
+} from '@portal/shared-ui';
 import { useLookup } from '../../lookup/api/get-lookup';
 import { usePreference } from '../api/get-preference';
 import { useUpdatePreference } from '../api/update-preference';

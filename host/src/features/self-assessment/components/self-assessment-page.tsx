@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '@portal/shared-ui';
+import { usePageTitle, useTranslation } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { brightspaceHomeHref } from '../../../app/paths';
 

@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
-import { usePageTitle } from '@portal/shared-ui';
+import { usePageTitle, useTranslation } from '@portal/shared-ui';
 
 const Section = styled.section`
   margin-bottom: ${({ theme }) => theme.space.xl};

@@ -1,6 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
-import { usePageTitle } from '@portal/shared-ui';
+import { Link, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { paths } from '../../../app/paths';
 
 export function UnderConstructionPage() {

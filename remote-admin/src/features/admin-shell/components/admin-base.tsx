@@ -1,7 +1,6 @@
 import { createContext, useContext } from 'react';
-import { Outlet, useLocation, useParams } from 'react-router-dom';
 import { RequirePermission } from '@portal/shared-auth';
-import { NotFoundView } from '@portal/shared-ui';
+import { NotFoundView, Outlet, useLocation, useParams } from '@portal/shared-ui';
 
 const AdminBaseContext = createContext<string>('/admin');
 

@@ -1,8 +1,6 @@
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
-import { Breadcrumbs, usePageTitle } from '@portal/shared-ui';
+import { Breadcrumbs, NavLink, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { useAdminBase } from './admin-base';
 
 const Tabs = styled.ul`

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import { AdminPage } from './admin-page';
 
 /** Products and notifications tabs until their screens arrive. */

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import { AdminPage } from '../../admin-shell/components/admin-page';
 
 /** Landing screen of /admin/organisation; the organisation table arrives with the admin issue. */

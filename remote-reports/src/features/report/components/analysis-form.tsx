@@ -1,9 +1,8 @@
 import { FORM_ERROR, type SubmissionErrors } from 'final-form';
 import { Field, Form } from 'react-final-form';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import type { Evidence, LookupItem } from '@portal/contract';
-import { Button, ErrorBanner, SelectField } from '@portal/shared-ui';
+import { Button, ErrorBanner, SelectField, useTranslation } from '@portal/shared-ui';
 import { ANALYSIS_MAX_LENGTH, ANALYSIS_STATUS, type AnalysedStatus } from '../../../config/constants';
 import { useUpdateAnalysis } from '../api/update-analysis';
 import { useAnalysisStatusLabel } from '../lib/analysis-status';

@@ -1,4 +1,4 @@
-import { Navigate, useParams } from 'react-router-dom';
+import { Navigate, useParams } from '@portal/shared-ui';
 import { useReportsBase } from '../../../components/reports-base';
 import { paths } from '../../../config/paths';
 

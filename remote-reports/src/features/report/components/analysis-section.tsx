@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import type { Evidence, LookupItem } from '@portal/contract';
-import { Button } from '@portal/shared-ui';
+import { Button, useTranslation } from '@portal/shared-ui';
 import { ANALYSIS_STATUS } from '../../../config/constants';
 import { useAnalysisStatusLabel } from '../lib/analysis-status';
 import { AnalysisForm } from './analysis-form';

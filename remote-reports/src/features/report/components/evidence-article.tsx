@@ -1,5 +1,5 @@
 import { Fragment, useId, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import type { Evidence, LookupItem } from '@portal/contract';
 import { formatNumber } from '../../../lib/format';

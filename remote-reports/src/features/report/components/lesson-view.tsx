@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import { FLUOROSCOPY_SECONDS } from '../../../config/constants';
 import { formatNumber } from '../../../lib/format';

@@ -1,6 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
-import { ButtonLink, usePageTitle } from '@portal/shared-ui';
+import { ButtonLink, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { useReportsBase } from '../../../components/reports-base';
 import { paths } from '../../../config/paths';
 

@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import type { Permission, Report } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { Breadcrumbs, type BreadcrumbItem } from '@portal/shared-ui';
+import { type BreadcrumbItem, Breadcrumbs, useTranslation } from '@portal/shared-ui';
 import { useReportsBase } from '../../../components/reports-base';
 import { LEARNER_REPORTS_PERMISSIONS, OWN_REPORTS_PERMISSIONS } from '../../../config/permissions';
 import { paths } from '../../../config/paths';

@@ -1,10 +1,16 @@
 import { useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useLocation, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Evidence, Report } from '@portal/contract';
 import { NotFoundError } from '@portal/shared-auth';
-import { NotFoundView, SomethingWentWrongView, Spinner, usePageTitle } from '@portal/shared-ui';
+import {
+  NotFoundView,
+  SomethingWentWrongView,
+  Spinner,
+  useLocation,
+  usePageTitle,
+  useParams,
+  useTranslation,
+} from '@portal/shared-ui';
 import { AnalysisStatusIcon } from '../../../components/analysis-status-icon';
 import { formatNumber, formatReportTime } from '../../../lib/format';
 import { useAnalysisStatuses } from '../api/get-analysis-statuses';

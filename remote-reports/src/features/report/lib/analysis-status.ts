@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import type { LookupItem } from '@portal/contract';
 import { ANALYSIS_STATUS } from '../../../config/constants';
 

@@ -1,8 +1,13 @@
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { RequirePermission } from '@portal/shared-auth';
-import { NotFoundView, Pagination, TableSkeleton, usePageTitle } from '@portal/shared-ui';
+import {
+  NotFoundView,
+  Pagination,
+  TableSkeleton,
+  usePageTitle,
+  useTranslation,
+} from '@portal/shared-ui';
 import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';
 import { useLearnerReports } from '../api/get-learner-reports';
 import { useReportListState, useResetOnInvalidPage } from '../hooks/use-report-list-state';

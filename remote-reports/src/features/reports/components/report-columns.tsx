@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useTranslation } from '@portal/shared-ui';
 import type { LearnerReportRow, ReportRow } from '@portal/contract';
 import { AnalysisStatusIcon } from '../../../components/analysis-status-icon';
 import { useReportsBase } from '../../../components/reports-base';

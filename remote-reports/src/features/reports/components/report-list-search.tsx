@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { SearchInput } from '@portal/shared-ui';
+import { SearchInput, useTranslation } from '@portal/shared-ui';
 
 /** Spec §2: one global, debounced search box over the list. */
 export function ReportListSearch({ onChange }: { onChange: (filter: string) => void }) {

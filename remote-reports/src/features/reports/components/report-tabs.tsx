@@ -1,5 +1,4 @@
-import { NavLink } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { NavLink, useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import { usePermissions } from '@portal/shared-auth';
 import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';

@@ -1,5 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { DataTable, Pagination, usePageTitle } from '@portal/shared-ui';
+import { DataTable, Pagination, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { useReports } from '../api/get-reports';
 import { useReportListState, useResetOnInvalidPage } from '../hooks/use-report-list-state';
 import { useReportColumns } from './report-columns';

@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import styled from 'styled-components';
 import { useAuth } from '@portal/shared-auth';
-import { ButtonLink, usePageTitle } from '@portal/shared-ui';
+import { ButtonLink, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { paths } from '../../../app/paths';
 
 const Screen = styled.section`

@@ -1,8 +1,15 @@
 import { useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { ButtonAnchor, ButtonLink, Spinner, useProduct, usePageTitle } from '@portal/shared-ui';
+import {
+  ButtonAnchor,
+  ButtonLink,
+  Navigate,
+  Spinner,
+  useLocation,
+  usePageTitle,
+  useProduct,
+  useTranslation,
+} from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { readLaunchRequest, type LaunchRequest } from '../../../lib/launch-request';
 import { useLaunchSession } from '../hooks/use-launch-session';

@@ -1,7 +1,6 @@
 import { useEffect, useReducer, useRef } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { isRetryable } from '@portal/shared-auth';
-import { useProduct } from '@portal/shared-ui';
+import { useNavigate, useProduct } from '@portal/shared-ui';
 import type { LaunchRequest } from '../../../lib/launch-request';
 import { useCloseSession } from '../api/close-session';
 import { useCreateSession } from '../api/create-session';

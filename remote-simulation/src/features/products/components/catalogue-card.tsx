@@ -1,7 +1,5 @@
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { SkeletonBar, VisuallyHidden } from '@portal/shared-ui';
+import { Link, SkeletonBar, useTranslation, VisuallyHidden } from '@portal/shared-ui';
 import { SimulationImage } from '../../../components/simulation-image';
 
 export const CardGrid = styled.ul`

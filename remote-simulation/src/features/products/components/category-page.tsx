@@ -1,8 +1,14 @@
-import { useTranslation } from 'react-i18next';
-import { useLocation, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Product, ProductCategory } from '@portal/contract';
-import { Breadcrumbs, NotFoundView, usePageTitle, type BreadcrumbItem } from '@portal/shared-ui';
+import {
+  type BreadcrumbItem,
+  Breadcrumbs,
+  NotFoundView,
+  useLocation,
+  usePageTitle,
+  useParams,
+  useTranslation,
+} from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { LoadErrorView } from '../../../components/load-error-view';
 import { SimulationImage } from '../../../components/simulation-image';

@@ -1,9 +1,7 @@
-import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Product, ProductCategory, SimulationMode } from '@portal/contract';
 import { useAuth } from '@portal/shared-auth';
-import { Button, Spinner } from '@portal/shared-ui';
+import { Button, Spinner, useLocation, useNavigate, useTranslation } from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { MODES, toLtiLaunchSearch, type LaunchNavigationState } from '../../../lib/launch-request';
 import { useEntitlementModes } from '../api/get-entitlement-modes';

@@ -1,7 +1,5 @@
-import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { usePageTitle } from '@portal/shared-ui';
+import { useLocation, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { LoadErrorView } from '../../../components/load-error-view';
 import { useProducts } from '../api/get-products';
