@@ -66,6 +66,8 @@ export type { FieldError } from './components/field-shell';
 
 // Views
 export { NotFoundView, type NotFoundViewProps } from './views/not-found-view';
+/** The centred layout of message pages (not found, errors), for remotes' own message screens. */
+export { ViewWrapper as MessageScreen } from './views/message-view';
 export {
   ErrorFallbackView,
   SomethingWentWrongView,

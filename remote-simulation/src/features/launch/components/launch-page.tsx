@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import {
   ButtonAnchor,
   ButtonLink,
+  MessageScreen,
   Navigate,
   Spinner,
   useLocation,
@@ -15,23 +16,6 @@ import { readLaunchRequest, type LaunchRequest } from '../../../lib/launch-reque
 import { useLaunchSession } from '../hooks/use-launch-session';
 import type { LaunchFailure } from '../launch-machine';
 import { isWebLink } from '../open-launch-link';
-
-const Screen = styled.section`
-  max-width: 640px;
-  margin: 0 auto;
-  padding: ${({ theme }) => `${theme.space.xxl} ${theme.space.lg}`};
-  text-align: center;
-
-  h1 {
-    margin: ${({ theme }) => `0 0 ${theme.space.md}`};
-    font-size: ${({ theme }) => theme.fontSizes.xl};
-  }
-
-  p {
-    margin: ${({ theme }) => `0 0 ${theme.space.lg}`};
-    color: ${({ theme }) => theme.colors.textMuted};
-  }
-`;
 
 const Steps = styled.ol`
   margin: ${({ theme }) => `0 auto ${theme.space.lg}`};
@@ -74,11 +58,11 @@ function StartOver({ lti }: { lti: boolean }) {
 export function ProblemStartingView({ lti, message }: { lti: boolean; message?: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Screen>
+    <MessageScreen>
       <h1>{t('simulation.launch.problemHeading')}</h1>
       {message ?? <p>{t('simulation.launch.problemText')}</p>}
       <StartOver lti={lti} />
-    </Screen>
+    </MessageScreen>
   );
 }
 
@@ -112,7 +96,7 @@ function LaunchSession({
     case 'not_started': {
       const web = isWebLink(state.launchLink);
       return (
-        <Screen aria-live="polite">
+        <MessageScreen aria-live="polite">
           <h1>{t('simulation.launch.launchingHeading')}</h1>
           <p>{t('simulation.launch.launchingText', { mode })}</p>
           <Steps>
@@ -126,37 +110,37 @@ function LaunchSession({
           >
             {t('simulation.launch.openSimulator')}
           </ButtonAnchor>
-        </Screen>
+        </MessageScreen>
       );
     }
     case 'in_progress':
       return (
-        <Screen aria-live="polite">
+        <MessageScreen aria-live="polite">
           <h1>{t('simulation.launch.inProgressHeading')}</h1>
           <SpinnerRow>
             <Spinner label={t('simulation.launch.waiting')} />
           </SpinnerRow>
           <p>{t('simulation.launch.inProgressText')}</p>
-        </Screen>
+        </MessageScreen>
       );
     case 'closing':
     case 'redirect':
       return (
-        <Screen aria-live="polite">
+        <MessageScreen aria-live="polite">
           <h1>{t('simulation.launch.completeHeading')}</h1>
           <SpinnerRow>
             <Spinner label={t('simulation.launch.closing')} />
           </SpinnerRow>
-        </Screen>
+        </MessageScreen>
       );
     case 'creating':
       return (
-        <Screen aria-live="polite">
+        <MessageScreen aria-live="polite">
           <h1>{t('simulation.launch.launchingHeading')}</h1>
           <SpinnerRow>
             <Spinner label={t('simulation.launch.creating')} />
           </SpinnerRow>
-        </Screen>
+        </MessageScreen>
       );
   }
 }
