@@ -1,0 +1,125 @@
+// The build settings every front end (host and remotes) shares, in one place so the federation
+// singletons and the bundle rules cannot drift apart between apps (docs/architecture.md).
+// Node built-ins only: each app's webpack.config.js imports its own plugins.
+import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Libraries that must exist once per page, identical in every app. react-router and react-i18next
+ * are not here: a shared module ships whole, so they reach the page through shared-ui's facade,
+ * tree-shaken, in one copy.
+ */
+export const SHARED_SINGLETONS = [
+  'react',
+  'react-dom',
+  'swr',
+  'i18next',
+  'styled-components',
+  '@portal/shared-auth',
+  '@portal/shared-ui',
+];
+
+// package.json says `catalog:` / `workspace:*`, not a semver range; the catalog pins one exact
+// version, so the installed package's version is what package.json means.
+function installedVersion(appDir, name) {
+  // Read through the app's own node_modules link: some packages do not export ./package.json.
+  return JSON.parse(readFileSync(path.join(appDir, 'node_modules', name, 'package.json'), 'utf8'))
+    .version;
+}
+
+/** The `shared` option of an app in `appDir`; every singleton must be one of its dependencies. */
+export function sharedConfig(appDir) {
+  const pkg = JSON.parse(readFileSync(path.join(appDir, 'package.json'), 'utf8'));
+  return Object.fromEntries(
+    SHARED_SINGLETONS.map((name) => {
+      if (!(name in pkg.dependencies))
+        throw new Error(`${pkg.name}: shared "${name}" is not a dependency`);
+      const version = installedVersion(appDir, name);
+      return [name, { singleton: true, version, requiredVersion: `^${version}` }];
+    }),
+  );
+}
+
+/** Federation options that are the same for the host and every remote. */
+export function federationDefaults(appDir) {
+  return {
+    shared: sharedConfig(appDir),
+    shareStrategy: 'loaded-first',
+    // Types come from the contract (RouteObject[], shapes); no dts generation.
+    dts: false,
+    manifest: false,
+    // Leaner runtime: remotes are always plain remoteEntry.js URLs (never mf-manifest.json, which
+    // is all the snapshot plugin serves), and every app runs in a browser only.
+    experiments: { optimization: { disableSnapshot: true, target: 'web' } },
+  };
+}
+
+// The federation runtime asks for the entry chunk's file name while the runtime is generated,
+// before content hashes exist, only to learn its folder; the hash-free name has the same folder.
+const hashedEntryName = (pathData) =>
+  pathData.chunk?.contentHash?.javascript ? '[name].[contenthash:10].js' : '[name].js';
+
+/**
+ * Everything of an app's webpack config but its plugins and dev server.
+ * @param {{ dir: string, production: boolean, publicPath: string }} options
+ */
+export function baseWebpackConfig({ dir, production, publicPath }) {
+  const fromHere = (...p) => path.join(dir, ...p);
+  // react-router's package exports point at its development build only; the production build
+  // beside it is about half the size. shared-ui's router facade bundles it.
+  const reactRouterDist = path.join(
+    realpathSync(fromHere('node_modules/react-router-dom')),
+    '..',
+    'react-router',
+    'dist',
+  );
+  return {
+    mode: production ? 'production' : 'development',
+    entry: './src/index.ts',
+    // No source maps in production: they would double the bytes users may download.
+    devtool: production ? false : 'eval-cheap-module-source-map',
+    output: {
+      path: fromHere('dist'),
+      publicPath,
+      filename: production ? hashedEntryName : '[name].js',
+      chunkFilename: production ? '[id].[contenthash:10].js' : '[name].js',
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      // pnpm links every package's own react; pin the app's copy so only one React can exist.
+      alias: {
+        react: path.dirname(fromHere('node_modules/react/package.json')),
+        'react-dom': path.dirname(fromHere('node_modules/react-dom/package.json')),
+        ...(production && {
+          'react-router$': path.join(reactRouterDist, 'production/index.mjs'),
+          'react-router/dom$': path.join(reactRouterDist, 'production/dom-export.mjs'),
+        }),
+      },
+    },
+    module: {
+      rules: [
+        {
+          test: /\.[jt]sx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: 'swc-loader',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic' } },
+                target: 'es2020',
+              },
+            },
+          },
+        },
+      ],
+    },
+    performance: { hints: false },
+  };
+}
+
+/** Dev servers pass /api to the API, as the static servers do in production. */
+export const apiProxy = () => [
+  { context: ['/api'], target: process.env.API_URL ?? 'http://localhost:3000', xfwd: true },
+];
