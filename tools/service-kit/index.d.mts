@@ -1,1 +1,75 @@
-export {};
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StaticDecode, TObject, TInteger, TString, TTransform, TUnion, TLiteral, StringOptions, IntegerOptions } from '@sinclair/typebox';
+
+export class ConfigError extends Error {
+  name: 'ConfigError';
+}
+
+/** Environment variables named by `schema`, decoded; throws ConfigError listing every problem. */
+export function readEnv<T extends TObject>(schema: T, env?: NodeJS.ProcessEnv | Record<string, string | undefined>): StaticDecode<T>;
+
+type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export const Env: {
+  Port(defaultPort?: number): TInteger;
+  Integer(options: IntegerOptions & { minimum: number; maximum?: number }): TInteger;
+  HttpUrl(options?: StringOptions): TTransform<TString, string>;
+  Origins(options?: StringOptions): TTransform<TString, string[]>;
+  LogLevel(defaultLevel?: LogLevel): TUnion<TLiteral<LogLevel>[]>;
+  TrustProxy(): TTransform<TString, boolean | number | string[]>;
+};
+
+export interface ShutdownLogger {
+  info(object: object, message: string): void;
+  error(objectOrMessage: unknown, message?: string): void;
+}
+
+export interface CloseOnSignals {
+  /** Runs the close as if a signal had come. */
+  close(): void;
+  /** Removes the process listeners (tests). */
+  uninstall(): void;
+}
+
+/** Closes the process cleanly on SIGTERM/SIGINT through close-with-grace. */
+export function closeOnSignals(options: { logger: ShutdownLogger; delay?: number }, close: () => Promise<unknown>): CloseOnSignals;
+
+/** helmet CSP directives, camelCase or kebab-case: `{ scriptSrc: ["'self'"] }`. */
+export type CspDirectives = Record<string, Iterable<string>>;
+
+export interface SecurityHeadersOptions {
+  /** Must include default-src; object-src, base-uri and frame-ancestors default to 'none'. */
+  csp: CspDirectives;
+  /** Default `no-referrer`. */
+  referrerPolicy?: 'no-referrer' | 'same-origin' | 'strict-origin' | 'strict-origin-when-cross-origin' | 'origin';
+  /** Default `same-origin`. */
+  crossOriginResourcePolicy?: 'same-origin' | 'same-site' | 'cross-origin';
+  /** Default `same-origin`; false sends none. */
+  crossOriginOpenerPolicy?: 'same-origin' | 'same-origin-allow-popups' | 'unsafe-none' | false;
+  /** Default one year. */
+  hstsMaxAge?: number;
+  /** Node middleware only: whether X-Forwarded-Proto of this request is believed. Default false. */
+  trustProxy?: boolean | ((req: IncomingMessage) => boolean);
+}
+
+interface FastifyLikeRequest {
+  protocol: string;
+}
+interface FastifyLikeReply {
+  hasHeader(name: string): boolean;
+  header(name: string, value: string): unknown;
+}
+
+export interface SecurityHeaders {
+  /** Every header but HSTS, as sent. */
+  headers: ReadonlyMap<string, string>;
+  /** The HSTS value sent on https responses. */
+  hsts: string;
+  isHttps(req: IncomingMessage): boolean;
+  /** Fills the headers in when the head is written; headers the handler set win. */
+  middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
+  /** Fastify onSend hook; headers the route set win. */
+  onSend<P>(request: FastifyLikeRequest, reply: FastifyLikeReply, payload: P): Promise<P>;
+}
+
+export function securityHeaders(options: SecurityHeadersOptions): SecurityHeaders;

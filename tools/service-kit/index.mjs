@@ -1,1 +1,275 @@
-export {};
+// What every server process of the portal shares, so that the API, identity, simulator and the
+// static servers read their environment, shut down and protect browsers the same way.
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import closeWithGrace from 'close-with-grace';
+import helmet from 'helmet';
+
+// ---------------------------------------------------------------------------------------------
+// Environment
+// ---------------------------------------------------------------------------------------------
+
+export class ConfigError extends Error {
+  name = 'ConfigError';
+}
+
+/**
+ * Reads the variables named by `schema` (a TypeBox object) from `env`: an empty variable counts
+ * as unset (as in most .env tooling) unless its schema says `keepEmpty: true`, defaults fill the
+ * gaps, text is converted to the schema's types, and Transform types normalise the value. Every
+ * problem is reported at once, as `NAME: message`, so one failed start shows all typos.
+ * A property schema may carry `errorMessage`, used instead of TypeBox's generic wording.
+ */
+export function readEnv(schema, env = process.env) {
+  const result = {};
+  const problems = [];
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const raw = env[name];
+    const unset = raw === undefined || (raw.trim() === '' && !(property.keepEmpty && raw === ''));
+    const value = Value.Convert(property, Value.Default(property, unset ? undefined : raw));
+    if (value === undefined) {
+      if (schema.required?.includes(name)) problems.push(`${name}: is required`);
+      continue;
+    }
+    const error = Value.Errors(property, value).First();
+    if (error) {
+      problems.push(`${name}: ${property.errorMessage ?? error.message}`);
+      continue;
+    }
+    try {
+      result[name] = Value.Decode(property, value);
+    } catch (decodeError) {
+      // A Transform's decode throws with its own wording (e.g. "must be an origin only").
+      problems.push(`${name}: ${decodeError.error?.message ?? decodeError.message}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid environment:\n  ${problems.join('\n  ')}`);
+  }
+  return result;
+}
+
+function parseHttpUrl(raw) {
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`must use http or https, got "${raw}"`);
+  }
+  return url;
+}
+
+/** Schemas of the kinds of variable the portal's services have in common. */
+export const Env = {
+  /** A TCP port; 0 lets the system pick one (tests). */
+  Port: (defaultPort) =>
+    Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: defaultPort,
+      errorMessage: 'must be a port number between 0 and 65535',
+    }),
+
+  /** A whole number in a range, e.g. a timeout. */
+  Integer: ({ minimum, maximum, ...options }) =>
+    Type.Integer({
+      minimum,
+      maximum,
+      errorMessage:
+        maximum === undefined
+          ? `must be a whole number of at least ${minimum}`
+          : `must be a whole number between ${minimum} and ${maximum}`,
+      ...options,
+    }),
+
+  /** An absolute http(s) URL, without its trailing slash (origins and issuers compare exactly). */
+  HttpUrl: (options = {}) =>
+    Type.Transform(Type.String(options))
+      .Decode((raw) => parseHttpUrl(raw.trim()).href.replace(/\/+$/, ''))
+      .Encode((url) => url),
+
+  /** A comma-separated list of origins (scheme://host[:port]), deduplicated. */
+  Origins: (options = {}) =>
+    Type.Transform(Type.String(options))
+      .Decode((raw) => {
+        const origins = raw
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .map((part) => {
+            const url = parseHttpUrl(part);
+            if (url.pathname !== '/' || url.search || url.hash) {
+              throw new Error(`entry "${part}" must be an origin only (scheme://host:port)`);
+            }
+            return url.origin;
+          });
+        if (origins.length === 0) throw new Error('must list at least one origin');
+        return [...new Set(origins)];
+      })
+      .Encode((origins) => origins.join(',')),
+
+  /** A pino log level. */
+  LogLevel: (defaultLevel = 'info') => {
+    const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+    return Type.Union(
+      levels.map((level) => Type.Literal(level)),
+      { default: defaultLevel, errorMessage: `must be one of ${levels.join(', ')}` },
+    );
+  },
+
+  /**
+   * Which proxies in front of the server are believed about the client's address and protocol
+   * (Fastify's `trustProxy`): unset/false = none, true = any, a hop count, or a comma list of
+   * addresses, CIDR ranges or the names loopback, linklocal, uniquelocal.
+   */
+  TrustProxy: () =>
+    Type.Transform(
+      Type.String({
+        pattern: '^(true|false|\\d+|[0-9A-Za-z.:/]+(\\s*,\\s*[0-9A-Za-z.:/]+)*)$',
+        default: 'false',
+        errorMessage: 'must be true, false, a hop count, or a comma list of addresses/CIDRs/loopback',
+      }),
+    )
+      .Decode((raw) => {
+        const value = raw.trim();
+        if (value === 'true') return true;
+        if (value === 'false') return false;
+        if (/^\d+$/.test(value)) return Number(value);
+        return value.split(',').map((part) => part.trim());
+      })
+      .Encode((value) => (Array.isArray(value) ? value.join(',') : String(value))),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Graceful shutdown
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Closes the process cleanly on SIGTERM/SIGINT (and on an uncaught error) through
+ * close-with-grace: `close` runs once; a second signal, or `delay` ms without finishing, exits
+ * at once with status 1 so a stuck connection cannot keep the process alive forever.
+ */
+export function closeOnSignals({ logger, delay = 10_000 }, close) {
+  return closeWithGrace(
+    { delay, logger: { error: (message) => logger.error(message) } },
+    async ({ signal, err }) => {
+      if (err) logger.error({ err }, 'closing after an unexpected error');
+      else logger.info({ signal }, 'shutting down');
+      await close();
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser security headers
+// ---------------------------------------------------------------------------------------------
+
+/** The one header we cannot decide once: HSTS only means something on an https response. */
+const HSTS = 'Strict-Transport-Security';
+
+/** Runs a helmet middleware once against a recorder: our directives are the same on every request. */
+function recordHeaders(middleware) {
+  const headers = new Map();
+  const recorder = {
+    setHeader: (name, value) => headers.set(name, value),
+    removeHeader: () => {},
+  };
+  middleware({}, recorder, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+function frameOptionsFor(frameAncestors) {
+  const list = [...(frameAncestors ?? [])];
+  // X-Frame-Options for browsers without frame-ancestors; it cannot express an origin list.
+  if (list.length === 1 && list[0] === "'none'") return { action: 'deny' };
+  if (list.length === 1 && list[0] === "'self'") return { action: 'sameorigin' };
+  return false;
+}
+
+/**
+ * Builds the security headers of one kind of response with helmet. `csp` is a set of helmet
+ * directives (camelCase or kebab-case); `object-src 'none'`, `base-uri 'none'` and
+ * `frame-ancestors 'none'` are added unless given. Returns the header set, a Node middleware and a
+ * Fastify onSend hook; both leave alone any header the handler set itself, so a route's own
+ * policy (e.g. `sandbox` for user files) wins.
+ *
+ * @param {import('./index.d.mts').SecurityHeadersOptions} options
+ */
+export function securityHeaders({
+  csp,
+  referrerPolicy = 'no-referrer',
+  crossOriginResourcePolicy = 'same-origin',
+  crossOriginOpenerPolicy = 'same-origin',
+  hstsMaxAge = 31_536_000,
+  trustProxy = false,
+}) {
+  const given = Object.fromEntries(
+    Object.entries(csp).map(([name, value]) => [name.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), value]),
+  );
+  const directives = {
+    ...given,
+    objectSrc: given.objectSrc ?? ["'none'"],
+    baseUri: given.baseUri ?? ["'none'"],
+    frameAncestors: given.frameAncestors ?? ["'none'"],
+  };
+  const headers = recordHeaders(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives },
+      referrerPolicy: { policy: referrerPolicy },
+      crossOriginResourcePolicy: { policy: crossOriginResourcePolicy },
+      crossOriginOpenerPolicy: crossOriginOpenerPolicy ? { policy: crossOriginOpenerPolicy } : false,
+      xFrameOptions: frameOptionsFor(directives.frameAncestors),
+      strictTransportSecurity: false,
+    }),
+  );
+  const hsts = recordHeaders(helmet.strictTransportSecurity({ maxAge: hstsMaxAge })).get(HSTS);
+
+  /** https when the socket is TLS, or when a trusted proxy says the browser used https. */
+  const isHttps = (req) => {
+    if (req.socket?.encrypted) return true;
+    const trusted = typeof trustProxy === 'function' ? trustProxy(req) : trustProxy;
+    const forwarded = String(req.headers?.['x-forwarded-proto'] ?? '').split(',')[0]?.trim();
+    return Boolean(trusted) && forwarded === 'https';
+  };
+
+  const fill = (has, set, https) => {
+    for (const [name, value] of headers) if (!has(name)) set(name, value);
+    if (https && !has(HSTS)) set(HSTS, hsts);
+  };
+
+  return {
+    headers,
+    hsts,
+    isHttps,
+    /** Node (req, res, next): headers are filled in when the response head is written. */
+    middleware(req, res, next) {
+      const writeHead = res.writeHead;
+      res.writeHead = function writeHeadWithSecurityHeaders(...args) {
+        if (!res.headersSent) {
+          // Headers passed to writeHead itself also count as the handler's own.
+          const inline = args.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg));
+          const has = (name) =>
+            res.hasHeader(name) ||
+            Boolean(inline && Object.keys(inline).some((key) => key.toLowerCase() === name.toLowerCase()));
+          fill(has, (name, value) => res.setHeader(name, value), isHttps(req));
+        }
+        return writeHead.apply(this, args);
+      };
+      next?.();
+    },
+    /** Fastify onSend hook; Fastify's `request.protocol` already honours its own trustProxy. */
+    async onSend(request, reply, payload) {
+      fill(
+        (name) => reply.hasHeader(name),
+        (name, value) => reply.header(name, value),
+        request.protocol === 'https',
+      );
+      return payload;
+    },
+  };
+}
