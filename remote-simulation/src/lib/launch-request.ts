@@ -6,11 +6,13 @@ export const MODES = ['VR', 'Desktop'] as const satisfies readonly SimulationMod
 /** Spec §2: an LTI launch that names no mode starts on the desktop. */
 export const DEFAULT_LTI_MODE: SimulationMode = 'Desktop';
 
-/** Navigation state the drill-down hands to the launch screen. */
+/**
+ * Navigation state the drill-down hands to the launch screen. It names no URL scheme: the launch
+ * link's scheme comes from the product record (launch-link.ts), never from state or the query.
+ */
 export interface LaunchNavigationState {
   configuration: string | null;
   mode: SimulationMode;
-  protocol: string;
   productId: number;
   categoryId: number | null;
 }
@@ -20,7 +22,6 @@ export interface LaunchRequest {
   productId: number;
   /** null or '' = the leaf has no configuration: the "problem starting simulation" page. */
   configuration: string | null;
-  protocol: string | null;
   mode: SimulationMode;
   categoryId: number | null;
   /** The learning platform's launch this session belongs to; null outside LTI. */
@@ -54,7 +55,8 @@ function field(state: unknown, key: string): unknown {
  * Reads the launch parameters. Outside LTI they come from navigation state only (a bookmarked
  * /simulation/launch has none and goes back to the cards). Under LTI the learning platform's query
  * string is the source — it survives a reload — with navigation state filling any gap.
- * Returns null when there is nothing to launch.
+ * Returns null when there is nothing to launch. A `protocol` in either is not read: a learning
+ * platform may still send one, and a crafted link must not choose where the session token goes.
  */
 export function readLaunchRequest({
   lti,
@@ -77,7 +79,6 @@ export function readLaunchRequest({
   return {
     productId,
     configuration: text(pick('configuration')),
-    protocol: text(pick('protocol')),
     mode,
     categoryId: positiveInt(pick('categoryId')),
     launchId: lti ? text(pick('launchId')) : null,
@@ -91,7 +92,6 @@ export function readLaunchRequest({
 export function toLtiLaunchSearch(currentSearch: string, state: LaunchNavigationState): string {
   const query = new URLSearchParams(currentSearch);
   query.set('productId', String(state.productId));
-  query.set('protocol', state.protocol);
   query.set('mode', state.mode);
   if (state.configuration) query.set('configuration', state.configuration);
   else query.delete('configuration');

@@ -3,6 +3,7 @@
 // status and every close outcome is decided here and tested without a browser.
 import type { CloseSessionResult, CreatedSession, SessionStatusValue } from '@portal/contract';
 import { paths } from '../../app/paths';
+import { buildLaunchLink, type LaunchLink, type LaunchLinkSource } from './launch-link';
 
 /** Spec §9: three retries; a status poll that still fails after them ends the screen. */
 export const STATUS_RETRY_LIMIT = 3;
@@ -12,13 +13,12 @@ export interface LaunchContext {
   lti: boolean;
   /** The current query ('' or '?…'), kept for the LTI routes. */
   search: string;
-  /** The browser simulator's base URL, or null to open the installed app by its protocol. */
-  simulatorUrl: string | null;
-  /** The product's URL scheme (vmc-radiography). */
-  protocol: string | null;
+  /** Trusted data only (runtime config and product records) the launch link is built from. */
+  link: LaunchLinkSource;
 }
 
-export type LaunchFailure = 'create' | 'status' | 'close';
+/** 'link': the launch link was refused (scheme or origin not allowed). */
+export type LaunchFailure = 'create' | 'link' | 'status' | 'close';
 
 export type LaunchPhase =
   /** POST …/session is on its way. */
@@ -30,11 +30,16 @@ export type LaunchPhase =
   | {
       phase: 'not_started';
       session: CreatedSession;
-      launchLink: string;
+      launchLink: LaunchLink;
       launched: boolean;
       statusFailures: number;
     }
-  | { phase: 'in_progress'; session: CreatedSession; launchLink: string; statusFailures: number }
+  | {
+      phase: 'in_progress';
+      session: CreatedSession;
+      launchLink: LaunchLink;
+      statusFailures: number;
+    }
   /** The simulator finished; POST …/close is on its way. */
   | { phase: 'closing'; session: CreatedSession }
   | { phase: 'failed'; failure: LaunchFailure }
@@ -56,22 +61,6 @@ export type LaunchEvent =
 
 export function initialLaunchState(context: LaunchContext): LaunchState {
   return { phase: 'creating', context };
-}
-
-/**
- * The link that starts the simulation: the browser simulator when one is configured, otherwise
- * the installed app through the product's URL scheme.
- */
-export function buildLaunchLink(
-  context: Pick<LaunchContext, 'simulatorUrl' | 'protocol'>,
-  session: CreatedSession,
-): string {
-  if (context.simulatorUrl) {
-    return `${context.simulatorUrl.replace(/\/+$/, '')}/launch?${new URLSearchParams({ token: session.token })}`;
-  }
-  if (!context.protocol)
-    throw new Error('A launch link needs a simulator URL or the product protocol.');
-  return `${context.protocol}://launch?${new URLSearchParams({ token: session.token, session: session.uuid })}`;
 }
 
 /** Spec §4 "Closing a session": where the user goes once the session is closed. */
@@ -118,16 +107,19 @@ function onStatus(state: LaunchState, status: SessionStatusValue): LaunchState {
 export function launchReducer(state: LaunchState, event: LaunchEvent): LaunchState {
   const { context } = state;
   switch (event.type) {
-    case 'session_created':
+    case 'session_created': {
       if (state.phase !== 'creating') return state;
+      const launchLink = buildLaunchLink(context.link, event.session);
+      if (!launchLink) return { phase: 'failed', failure: 'link', context };
       return {
         phase: 'not_started',
         session: event.session,
-        launchLink: buildLaunchLink(context, event.session),
+        launchLink,
         launched: false,
         statusFailures: 0,
         context,
       };
+    }
     case 'create_failed':
       return state.phase === 'creating' ? { phase: 'failed', failure: 'create', context } : state;
     case 'window_blurred':

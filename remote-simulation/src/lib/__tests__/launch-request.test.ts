@@ -3,17 +3,15 @@ import { readLaunchRequest, toLtiLaunchSearch } from '../launch-request';
 const state = {
   configuration: 'radiography.lower-limb.knee',
   mode: 'VR',
-  protocol: 'vmc-radiography',
   productId: 1,
   categoryId: 12,
-};
+} as const;
 
 describe('reading the launch parameters', () => {
   it('takes navigation state outside LTI and ignores the query there', () => {
     expect(readLaunchRequest({ lti: false, search: '?productId=9&launchId=x', state })).toEqual({
       productId: 1,
       configuration: 'radiography.lower-limb.knee',
-      protocol: 'vmc-radiography',
       mode: 'VR',
       categoryId: 12,
       launchId: null,
@@ -42,7 +40,6 @@ describe('reading the launch parameters', () => {
     expect(readLaunchRequest({ lti: true, search, state: null })).toEqual({
       productId: 3,
       configuration: 'c',
-      protocol: 'vmc-birthing',
       mode: 'Desktop',
       categoryId: null,
       launchId: 'L1',
@@ -76,8 +73,24 @@ describe('the LTI launch query', () => {
     expect(Object.fromEntries(new URLSearchParams(search))).toEqual({
       launchId: 'L1',
       productId: '1',
-      protocol: 'vmc-radiography',
       mode: 'Desktop',
     });
+  });
+
+  it('never reads a protocol from the query or the navigation state', () => {
+    const hostile = 'javascript:alert(document.domain)//';
+    const lti = readLaunchRequest({
+      lti: true,
+      search: `?productId=1&configuration=c&protocol=${encodeURIComponent(hostile)}`,
+      state: { protocol: hostile },
+    });
+    const portal = readLaunchRequest({
+      lti: false,
+      search: '',
+      state: { ...state, protocol: hostile },
+    });
+    expect(lti).not.toHaveProperty('protocol');
+    expect(portal).not.toHaveProperty('protocol');
+    expect(JSON.stringify([lti, portal])).not.toContain('javascript');
   });
 });

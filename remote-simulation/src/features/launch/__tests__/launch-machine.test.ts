@@ -1,6 +1,6 @@
 import type { CloseSessionResult, CreatedSession } from '@portal/contract';
+import type { LaunchLinkSource } from '../launch-link';
 import {
-  buildLaunchLink,
   closeRedirect,
   initialLaunchState,
   launchReducer,
@@ -11,12 +11,13 @@ import {
 } from '../launch-machine';
 
 const session: CreatedSession = { token: 'tok en', uuid: '0b6f2c3e-8a41-4d5b-9c7e-2f1a3b4c5d6e' };
-const portal: LaunchContext = {
-  lti: false,
-  search: '',
+const radiography = { id: 1, protocol: 'vmc-radiography' };
+const simulatorLink: LaunchLinkSource = {
   simulatorUrl: 'http://simulator.test/',
-  protocol: 'vmc-radiography',
+  product: radiography,
+  products: [radiography],
 };
+const portal: LaunchContext = { lti: false, search: '', link: simulatorLink };
 const lti: LaunchContext = {
   ...portal,
   lti: true,
@@ -33,18 +34,6 @@ const closed = (result: CloseSessionResult): LaunchEvent[] => [
   { type: 'session_closed', result },
 ];
 
-describe('the launch link', () => {
-  it('goes to the browser simulator with the token when a simulator URL is configured', () => {
-    expect(buildLaunchLink(portal, session)).toBe('http://simulator.test/launch?token=tok+en');
-  });
-
-  it("uses the product's protocol with token and session when there is no simulator URL", () => {
-    expect(buildLaunchLink({ simulatorUrl: null, protocol: 'vmc-radiography' }, session)).toBe(
-      `vmc-radiography://launch?token=tok+en&session=${session.uuid}`,
-    );
-  });
-});
-
 describe('the launch machine', () => {
   it('starts by creating the session', () => {
     expect(initialLaunchState(portal).phase).toBe('creating');
@@ -54,9 +43,29 @@ describe('the launch machine', () => {
     expect(run([created])).toMatchObject({
       phase: 'not_started',
       session,
-      launchLink: 'http://simulator.test/launch?token=tok+en',
+      launchLink: { href: 'http://simulator.test/launch?token=tok+en', kind: 'web' },
       launched: false,
     });
+  });
+
+  it("opens the installed app through the product record's scheme when no simulator is configured", () => {
+    const app = { ...portal, link: { ...simulatorLink, simulatorUrl: null } };
+    expect(run([created], app)).toMatchObject({
+      phase: 'not_started',
+      launchLink: {
+        href: `vmc-radiography://launch?token=tok+en&session=${session.uuid}`,
+        kind: 'app',
+      },
+    });
+  });
+
+  it('fails with the link message instead of opening a link that is not allowed', () => {
+    const hostile = { id: 1, protocol: 'javascript' };
+    const context = {
+      ...portal,
+      link: { simulatorUrl: null, product: hostile, products: [hostile] },
+    };
+    expect(run([created], context)).toMatchObject({ phase: 'failed', failure: 'link' });
   });
 
   it('stays not_started while the status says so', () => {

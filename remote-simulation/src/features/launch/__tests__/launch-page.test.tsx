@@ -1,7 +1,14 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { CloseSessionResult, CreateSessionBody } from '@portal/contract';
+import { http, HttpResponse } from 'msw';
+import type { CloseSessionResult, CreateSessionBody, ProductList } from '@portal/contract';
 import type { LaunchNavigationState } from '../../../lib/launch-request';
-import { SESSION_TOKEN, SESSION_UUID, USER_ID, radiography } from '../../../testing/fixtures';
+import {
+  SESSION_TOKEN,
+  SESSION_UUID,
+  USER_ID,
+  birthing,
+  radiography,
+} from '../../../testing/fixtures';
 import { closeSession, createSession, getProducts, sessionStatus } from '../../../testing/handlers';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
@@ -11,13 +18,11 @@ const server = setupTestServer();
 const launchState: LaunchNavigationState = {
   configuration: 'radiography.lower-limb.knee',
   mode: 'VR',
-  protocol: 'vmc-radiography',
   productId: 1,
   categoryId: 12,
 };
 const portalEntry = { pathname: '/simulation/launch', state: launchState };
-const ltiQuery =
-  '?launchId=lti-42&configuration=radiography.upper-limb.wrist&protocol=vmc-radiography&productId=1';
+const ltiQuery = '?launchId=lti-42&configuration=radiography.upper-limb.wrist&productId=1';
 const POLL_MS = 1_000;
 const TIMEOUT_MS = 10_000;
 const launch = { statusPollMs: POLL_MS, launchTimeoutMs: TIMEOUT_MS };
@@ -57,12 +62,30 @@ async function nextPoll() {
 function setup(
   statuses: Parameters<typeof sessionStatus>[0],
   close: CloseSessionResult | number = reportDetailsAndEvidence,
+  products: ProductList | number = [radiography, birthing],
 ) {
   const sent: { productId: string; body: CreateSessionBody }[] = [];
   const closed: string[] = [];
   const status = sessionStatus(statuses);
-  server.use(createSession(sent), status.handler, closeSession(close, closed));
+  server.use(
+    getProducts(products),
+    createSession(sent),
+    status.handler,
+    closeSession(close, closed),
+  );
   return { sent, closed, status };
+}
+
+/**
+ * jsdom cannot navigate and reports every attempt (location.assign, a followed link) through
+ * console.error as "Not implemented: navigation"; these are the URLs it was asked to go to.
+ */
+function navigationAttempts(logged: jest.SpyInstance): string[] {
+  // The error comes from jsdom's realm, where `instanceof Error` does not hold.
+  return logged.mock.calls.flatMap(([error]: unknown[]) => {
+    const message = String((error as { message?: unknown } | null)?.message ?? error);
+    return /Not implemented: navigation/.test(message) ? [message] : [];
+  });
 }
 
 describe('the launch screen', () => {
@@ -257,7 +280,7 @@ describe('the launch screen', () => {
   });
 
   it('says the session could not be started when creating it fails', async () => {
-    server.use(createSession([], 500));
+    server.use(getProducts([radiography]), createSession([], 500));
     const logged = silenceConsoleError();
     renderRemote({ server, path: portalEntry, launch });
 
@@ -282,6 +305,173 @@ describe('the launch screen', () => {
     unmount();
     await act(() => jest.advanceTimersByTimeAsync(POLL_MS * 5));
     expect(status.calls.count).toBe(1);
+  });
+
+  describe('builds the launch link from trusted data only', () => {
+    const xssQuery =
+      '?launchId=x&productId=1&mode=Desktop&configuration=radiography.lower-limb.foot&protocol=javascript%3Aalert(document.domain)%2F%2F';
+    const exfiltrationQuery =
+      '?launchId=x&productId=1&mode=Desktop&configuration=radiography.lower-limb.foot&protocol=https%3A%2F%2Fattacker.example%2Fc%3Fx%3D';
+    const appLink = `vmc-radiography://launch?token=${SESSION_TOKEN}&session=${SESSION_UUID}`;
+
+    it.each([
+      ['a javascript: protocol', xssQuery],
+      ['another origin as protocol', exfiltrationQuery],
+    ])(
+      "ignores %s in the LTI query and opens the product record's own scheme",
+      async (_name, query) => {
+        const { sent } = setup(['not_started']);
+        const logged = silenceConsoleError();
+        renderRemote({
+          server,
+          path: `/lti/simulation/launch${query}`,
+          launch: { ...launch, simulatorUrl: null },
+        });
+
+        expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+          'href',
+          appLink,
+        );
+        expect(sent).toHaveLength(1);
+        expect(open).not.toHaveBeenCalled();
+        // The one navigation is the app link; nothing went to the query's protocol.
+        await waitFor(() => expect(navigationAttempts(logged)).toHaveLength(1));
+        logged.mockRestore();
+      },
+    );
+
+    it('ignores a protocol in the LTI query when the browser simulator is configured', async () => {
+      setup(['not_started']);
+      renderRemote({ server, path: `/lti/simulation/launch${exfiltrationQuery}`, launch });
+
+      expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+        'href',
+        `http://simulator.test/launch?token=${SESSION_TOKEN}`,
+      );
+      expect(open).toHaveBeenCalledTimes(1);
+      expect(open).toHaveBeenCalledWith(
+        `http://simulator.test/launch?token=${SESSION_TOKEN}`,
+        '_blank',
+        'noopener',
+      );
+    });
+
+    it('ignores a protocol in the navigation state', async () => {
+      setup(['not_started']);
+      const logged = silenceConsoleError();
+      renderRemote({
+        server,
+        path: {
+          ...portalEntry,
+          state: { ...launchState, protocol: 'javascript:alert(document.domain)//' },
+        },
+        launch: { ...launch, simulatorUrl: null },
+      });
+
+      expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+        'href',
+        appLink,
+      );
+      logged.mockRestore();
+    });
+
+    it.each([
+      ['javascript', 'javascript'],
+      ['data', 'data'],
+      ['an upper-case scheme', 'VMC-Radiography'],
+      ['a web origin', 'https'],
+    ])(
+      'shows "Problem starting simulation" for a product record whose scheme is %s, and creates no session',
+      async (_name, protocol) => {
+        const { sent } = setup(['not_started'], reportDetailsAndEvidence, [
+          { ...radiography, protocol },
+        ]);
+        const logged = silenceConsoleError();
+        renderRemote({
+          server,
+          path: `/lti/simulation/launch${xssQuery}`,
+          launch: { ...launch, simulatorUrl: null },
+        });
+
+        expect(
+          await screen.findByRole('heading', { name: 'Problem starting simulation' }),
+        ).toBeInTheDocument();
+        expect(screen.getByRole('alert')).toHaveTextContent(
+          'The launch link of this simulation is not allowed',
+        );
+        await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+        expect(sent).toEqual([]);
+        expect(open).not.toHaveBeenCalled();
+        expect(navigationAttempts(logged)).toEqual([]);
+        expect(screen.queryByRole('link', { name: 'Open the simulator' })).not.toBeInTheDocument();
+        logged.mockRestore();
+      },
+    );
+
+    it('shows "Problem starting simulation" for a configured simulator that is not http(s)', async () => {
+      const { sent } = setup(['not_started']);
+      renderRemote({
+        server,
+        path: portalEntry,
+        launch: { ...launch, simulatorUrl: 'javascript:alert(document.domain)//' },
+      });
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'The launch link of this simulation is not allowed',
+      );
+      await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+      expect(sent).toEqual([]);
+      expect(open).not.toHaveBeenCalled();
+    });
+
+    it('shows "Problem starting simulation" for a product the user cannot see, and creates no session', async () => {
+      const { sent } = setup(['not_started']);
+      renderRemote({
+        server,
+        path: `/lti/simulation/launch${xssQuery.replace('productId=1', 'productId=99')}`,
+        launch: { ...launch, simulatorUrl: null },
+      });
+
+      expect(
+        await screen.findByRole('heading', { name: 'Problem starting simulation' }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'This simulation is not available to you.',
+      );
+      await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+      expect(sent).toEqual([]);
+    });
+
+    it('shows "Problem starting simulation" when the products cannot be loaded', async () => {
+      const { sent } = setup(['not_started'], reportDetailsAndEvidence, 500);
+      renderRemote({ server, path: portalEntry, launch });
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'The simulations could not be loaded. Please start over.',
+      );
+      expect(sent).toEqual([]);
+      expect(open).not.toHaveBeenCalled();
+    });
+
+    it('waits for the product records before creating the session', async () => {
+      let release!: () => void;
+      const answered = new Promise<void>((resolve) => (release = resolve));
+      const { sent } = setup(['not_started']);
+      server.use(
+        http.get('/api/v1/product', async () => {
+          await answered;
+          return HttpResponse.json<ProductList>([radiography]);
+        }),
+      );
+      renderRemote({ server, path: portalEntry, launch });
+
+      expect(await screen.findByText('Preparing your session...')).toBeInTheDocument();
+      await act(() => jest.advanceTimersByTimeAsync(POLL_MS));
+      expect(sent).toEqual([]);
+      release();
+      await launched();
+      expect(sent).toHaveLength(1);
+    });
   });
 
   describe('under LTI', () => {

@@ -13,9 +13,10 @@ import {
 } from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { readLaunchRequest, type LaunchRequest } from '../../../lib/launch-request';
+import { useProducts } from '../../products/api/get-products';
 import { useLaunchSession } from '../hooks/use-launch-session';
+import { canBuildLaunchLink, type LaunchLinkSource } from '../launch-link';
 import type { LaunchFailure } from '../launch-machine';
-import { isWebLink } from '../open-launch-link';
 
 const Steps = styled.ol`
   margin: ${({ theme }) => `0 auto ${theme.space.lg}`};
@@ -66,35 +67,59 @@ export function ProblemStartingView({ lti, message }: { lti: boolean; message?: 
   );
 }
 
-const FAILURE_MESSAGES: Record<LaunchFailure, string> = {
+type ProblemReason = LaunchFailure | 'products' | 'unknownProduct';
+
+const FAILURE_MESSAGES: Record<ProblemReason, string> = {
   create: 'simulation.launch.errors.create',
+  link: 'simulation.launch.errors.link',
+  products: 'simulation.launch.errors.products',
+  unknownProduct: 'simulation.launch.errors.unknownProduct',
   status: 'simulation.launch.errors.status',
   close: 'simulation.launch.errors.close',
 };
+
+function ProblemView({ lti, reason }: { lti: boolean; reason: ProblemReason }) {
+  const { t } = useTranslation();
+  return (
+    <ProblemStartingView
+      lti={lti}
+      message={<Alert role="alert">{t(FAILURE_MESSAGES[reason])}</Alert>}
+    />
+  );
+}
+
+function PreparingView() {
+  const { t } = useTranslation();
+  return (
+    <MessageScreen aria-live="polite">
+      <h1>{t('simulation.launch.launchingHeading')}</h1>
+      <SpinnerRow>
+        <Spinner label={t('simulation.launch.creating')} />
+      </SpinnerRow>
+    </MessageScreen>
+  );
+}
 
 function LaunchSession({
   request,
   lti,
   search,
+  link,
 }: {
   request: LaunchRequest;
   lti: boolean;
   search: string;
+  link: LaunchLinkSource;
 }) {
   const { t } = useTranslation();
-  const state = useLaunchSession({ request, lti, search });
+  const state = useLaunchSession({ request, lti, search, link });
   const mode = t(`simulation.modes.${request.mode}`);
 
   switch (state.phase) {
     case 'failed':
-      return (
-        <ProblemStartingView
-          lti={lti}
-          message={<Alert role="alert">{t(FAILURE_MESSAGES[state.failure])}</Alert>}
-        />
-      );
+      return <ProblemView lti={lti} reason={state.failure} />;
     case 'not_started': {
-      const web = isWebLink(state.launchLink);
+      const web = state.launchLink.kind === 'web';
       return (
         <MessageScreen aria-live="polite">
           <h1>{t('simulation.launch.launchingHeading')}</h1>
@@ -105,7 +130,7 @@ function LaunchSession({
             <li>{t('simulation.launch.stepStayHere')}</li>
           </Steps>
           <ButtonAnchor
-            href={state.launchLink}
+            href={state.launchLink.href}
             {...(web ? { target: '_blank', rel: 'noopener' } : {})}
           >
             {t('simulation.launch.openSimulator')}
@@ -134,15 +159,38 @@ function LaunchSession({
         </MessageScreen>
       );
     case 'creating':
-      return (
-        <MessageScreen aria-live="polite">
-          <h1>{t('simulation.launch.launchingHeading')}</h1>
-          <SpinnerRow>
-            <Spinner label={t('simulation.launch.creating')} />
-          </SpinnerRow>
-        </MessageScreen>
-      );
+      return <PreparingView />;
   }
+}
+
+/**
+ * Finds the product in the records the API answers: its protocol, and every product's, are what
+ * the launch link may use. Waits for them; the launch query's own `protocol` is never read.
+ */
+function ProductLaunch({
+  request,
+  lti,
+  search,
+  historyKey,
+}: {
+  request: LaunchRequest;
+  lti: boolean;
+  search: string;
+  historyKey: string;
+}) {
+  const { launch } = useProduct();
+  const { data: products, error } = useProducts();
+  const link = useMemo((): LaunchLinkSource | null => {
+    const product = products?.find((candidate) => candidate.id === request.productId);
+    return product && products ? { simulatorUrl: launch.simulatorUrl, product, products } : null;
+  }, [products, request.productId, launch.simulatorUrl]);
+
+  // Data kept from an earlier answer wins over a failed revalidation: a running launch stays.
+  if (!products) return error ? <ProblemView lti={lti} reason="products" /> : <PreparingView />;
+  if (!link) return <ProblemView lti={lti} reason="unknownProduct" />;
+  if (!canBuildLaunchLink(link)) return <ProblemView lti={lti} reason="link" />;
+  // Keyed by the history entry: launching again is a new visit with a session of its own.
+  return <LaunchSession key={historyKey} request={request} lti={lti} search={search} link={link} />;
 }
 
 /**
@@ -153,13 +201,10 @@ export function LaunchPage() {
   const { t } = useTranslation();
   usePageTitle(t('simulation.launch.pageTitle'));
   const { pathname, search, state, key } = useLocation();
-  const { launch } = useProduct();
   const lti = isLtiPath(pathname);
   const request = useMemo(() => readLaunchRequest({ lti, search, state }), [lti, search, state]);
 
   if (!request) return <Navigate to={paths.products.getHref()} replace />;
-  if (!request.configuration || (!launch.simulatorUrl && !request.protocol))
-    return <ProblemStartingView lti={lti} />;
-  // Keyed by the history entry: launching again is a new visit with a session of its own.
-  return <LaunchSession key={key} request={request} lti={lti} search={search} />;
+  if (!request.configuration) return <ProblemStartingView lti={lti} />;
+  return <ProductLaunch request={request} lti={lti} search={search} historyKey={key} />;
 }

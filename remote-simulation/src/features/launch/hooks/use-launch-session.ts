@@ -11,14 +11,17 @@ import {
   type LaunchEvent,
   type LaunchState,
 } from '../launch-machine';
+import type { LaunchLink, LaunchLinkSource } from '../launch-link';
 import { openLaunchLink } from '../open-launch-link';
 
 export interface UseLaunchSessionOptions {
   request: LaunchRequest;
   lti: boolean;
   search: string;
+  /** The runtime config and product records the launch link is built from. */
+  link: LaunchLinkSource;
   /** How the link is opened; the page uses the real window. */
-  open?: (link: string) => void;
+  open?: (link: LaunchLink) => void;
 }
 
 /**
@@ -29,6 +32,7 @@ export function useLaunchSession({
   request,
   lti,
   search,
+  link,
   open = openLaunchLink,
 }: UseLaunchSessionOptions): LaunchState {
   const { launch } = useProduct();
@@ -36,11 +40,7 @@ export function useLaunchSession({
   const createSession = useCreateSession();
   const getStatus = useGetSessionStatus();
   const closeSession = useCloseSession();
-  const [state, dispatch] = useReducer(
-    launchReducer,
-    { lti, search, simulatorUrl: launch.simulatorUrl, protocol: request.protocol },
-    initialLaunchState,
-  );
+  const [state, dispatch] = useReducer(launchReducer, { lti, search, link }, initialLaunchState);
 
   // One session per visit: StrictMode runs effects twice and the second run must reuse the
   // first run's request instead of sending another.
@@ -76,7 +76,7 @@ export function useLaunchSession({
   const polling = state.phase === 'not_started' || state.phase === 'in_progress';
   const closing = state.phase === 'closing';
 
-  const openedFor = useRef<string | null>(null);
+  const openedFor = useRef<LaunchLink | null>(null);
   useEffect(() => {
     if (!launchLink || openedFor.current === launchLink) return;
     openedFor.current = launchLink;

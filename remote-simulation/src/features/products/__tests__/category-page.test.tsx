@@ -135,7 +135,6 @@ describe('the category drill-down', () => {
     expect(router.state.location.state).toEqual({
       configuration: 'radiography.lower-limb.knee',
       mode: 'VR',
-      protocol: 'vmc-radiography',
       productId: 1,
       categoryId: 12,
     });
@@ -169,7 +168,6 @@ describe('the category drill-down', () => {
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
       launchId: 'lti-7',
       productId: '1',
-      protocol: 'vmc-radiography',
       mode: 'Desktop',
       configuration: 'radiography.lower-limb.knee',
       categoryId: '12',

@@ -36,7 +36,6 @@ export function ModeButtons({ product, leaf }: { product: Product; leaf: Product
     const state: LaunchNavigationState = {
       configuration: leaf.simulationConfiguration,
       mode,
-      protocol: product.protocol,
       productId: product.id,
       categoryId: leaf.id,
     };
