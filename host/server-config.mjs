@@ -1,56 +1,52 @@
 // The host's one reader of process.env. A bad value stops the server at start, not in a browser.
+import { Env, LISTEN_ENV, readEnv, Type } from '@portal/static-server';
+
 /** @typedef {import('@portal/contract').RuntimeConfig} RuntimeConfig */
 
-function url(name, fallback, env) {
-  const value = env[name] ?? fallback;
-  try {
-    return new URL(value).href.replace(/\/$/, '');
-  } catch {
-    throw new Error(`${name} must be an absolute URL, got "${value}"`);
-  }
-}
-
-function port(name, fallback, env) {
-  const raw = env[name] ?? String(fallback);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) {
-    throw new Error(`${name} must be a port number, got "${raw}"`);
-  }
-  return value;
-}
-
-function positiveInt(name, fallback, env) {
-  const raw = env[name] ?? String(fallback);
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  }
-  return value;
-}
+export const HostEnvSchema = Type.Object({
+  HOST_PORT: Env.Port(8080),
+  ...LISTEN_ENV,
+  API_URL: Env.HttpUrl({ default: 'http://localhost:3000' }),
+  OIDC_ISSUER: Env.HttpUrl({ default: 'http://localhost:8180/realms/main' }),
+  OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
+  REMOTE_SIMULATION_URL: Env.HttpUrl({ default: 'http://localhost:8081/remoteEntry.js' }),
+  REMOTE_REPORTS_URL: Env.HttpUrl({ default: 'http://localhost:8082/remoteEntry.js' }),
+  REMOTE_ADMIN_URL: Env.HttpUrl({ default: 'http://localhost:8083/remoteEntry.js' }),
+  PRODUCT_NAME: Type.String({ minLength: 1, default: 'Simulation Portal' }),
+  APP_VERSION: Type.String({ minLength: 1, default: '1.6.177-test' }),
+  BRIGHTSPACE_HOST: Type.Optional(Env.HttpUrl()),
+  // Embedded default: launch links open the browser simulator. SIMULATOR_URL='' (empty) makes
+  // them use each product's protocol, i.e. the installed desktop/VR app.
+  SIMULATOR_URL: Type.Union([Type.Literal(''), Env.HttpUrl()], {
+    default: 'http://localhost:8090',
+    keepEmpty: true,
+    errorMessage: 'must be an absolute http(s) URL, or empty for the products\' own app protocols',
+  }),
+  LAUNCH_TIMEOUT_MS: Env.Integer({ minimum: 1, default: 30000 }),
+  SESSION_POLL_MS: Env.Integer({ minimum: 1, default: 1000 }),
+});
 
 export function readServerConfig(env = process.env) {
-  const brightspace = env.BRIGHTSPACE_HOST?.trim();
+  const raw = readEnv(HostEnvSchema, env);
   return {
-    port: port('HOST_PORT', 8080, env),
-    listenHost: env.HOST_LISTEN ?? 'localhost',
-    apiUrl: url('API_URL', 'http://localhost:3000', env),
-    oidcIssuer: url('OIDC_ISSUER', 'http://localhost:8180/realms/main', env),
-    oidcClientId: env.OIDC_CLIENT_ID ?? 'frontend',
+    port: raw.HOST_PORT,
+    listenHost: raw.HOST_LISTEN,
+    trustProxy: raw.TRUST_PROXY,
+    apiUrl: raw.API_URL,
+    oidcIssuer: raw.OIDC_ISSUER,
+    oidcClientId: raw.OIDC_CLIENT_ID,
     remotes: {
-      simulation: url('REMOTE_SIMULATION_URL', 'http://localhost:8081/remoteEntry.js', env),
-      reports: url('REMOTE_REPORTS_URL', 'http://localhost:8082/remoteEntry.js', env),
-      admin: url('REMOTE_ADMIN_URL', 'http://localhost:8083/remoteEntry.js', env),
+      simulation: raw.REMOTE_SIMULATION_URL,
+      reports: raw.REMOTE_REPORTS_URL,
+      admin: raw.REMOTE_ADMIN_URL,
     },
-    productName: env.PRODUCT_NAME ?? 'Simulation Portal',
-    version: env.APP_VERSION ?? '1.6.177-test',
-    brightspaceHost: brightspace ? url('BRIGHTSPACE_HOST', brightspace, env) : null,
+    productName: raw.PRODUCT_NAME,
+    version: raw.APP_VERSION,
+    brightspaceHost: raw.BRIGHTSPACE_HOST ?? null,
     launch: {
-      // Embedded default: launch links open the browser simulator. SIMULATOR_URL='' (empty) makes
-      // them use each product's protocol, i.e. the installed desktop/VR app.
-      simulatorUrl:
-        env.SIMULATOR_URL === '' ? null : url('SIMULATOR_URL', 'http://localhost:8090', env),
-      launchTimeoutMs: positiveInt('LAUNCH_TIMEOUT_MS', 30000, env),
-      statusPollMs: positiveInt('SESSION_POLL_MS', 1000, env),
+      simulatorUrl: raw.SIMULATOR_URL === '' ? null : raw.SIMULATOR_URL,
+      launchTimeoutMs: raw.LAUNCH_TIMEOUT_MS,
+      statusPollMs: raw.SESSION_POLL_MS,
     },
   };
 }
@@ -66,5 +62,31 @@ export function toRuntimeConfig(config) {
     remotes: config.remotes,
     brightspaceHost: config.brightspaceHost,
     launch: config.launch,
+  };
+}
+
+/**
+ * The host page's Content-Security-Policy (helmet directives), from the same configuration the
+ * browser gets: scripts only from the host and the configured remotes; network only to the host
+ * (which proxies /api) and the identity provider (discovery, token endpoint); frames only the
+ * identity provider's silent sign-in check, which lands back on our own silent-check-sso.html.
+ */
+export function hostContentSecurityPolicy(config) {
+  const identity = new URL(config.oidcIssuer).origin;
+  const remotes = [...new Set(Object.values(config.remotes).map((url) => new URL(url).origin))];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", ...remotes],
+    connectSrc: ["'self'", identity],
+    frameSrc: ["'self'", identity],
+    // remote-simulation serves its catalogue images from its own origin.
+    imgSrc: ["'self'", 'data:', 'blob:', ...remotes],
+    // styled-components and ag-grid insert <style> elements at run time.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    fontSrc: ["'self'", 'data:'],
+    formAction: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
   };
 }

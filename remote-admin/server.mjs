@@ -1,16 +1,15 @@
 // Serves the built remote on its own origin; CORS lets any host page load its remoteEntry.js.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startStaticServer } from '@portal/static-server';
+import { Env, LISTEN_ENV, loadOrExit, readEnv, startStaticServer, Type } from '@portal/static-server';
 
-const raw = process.env.PORT ?? '8083';
-const port = Number(raw);
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${raw}"`);
+const env = loadOrExit(() => readEnv(Type.Object({ PORT: Env.Port(8083), ...LISTEN_ENV })));
 
 await startStaticServer({
   name: 'remote-admin',
   root: path.join(path.dirname(fileURLToPath(import.meta.url)), 'dist'),
-  port,
-  host: process.env.HOST_LISTEN ?? 'localhost',
+  port: env.PORT,
+  host: env.HOST_LISTEN,
+  trustProxy: env.TRUST_PROXY,
   cors: true,
 });

@@ -1,9 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StaticDecode, TObject, TInteger, TString, TTransform, TUnion, TLiteral, StringOptions, IntegerOptions } from '@sinclair/typebox';
 
+export { Type } from '@sinclair/typebox';
+
 export class ConfigError extends Error {
   name: 'ConfigError';
 }
+
+/** The loader's result; on a ConfigError prints its message and exits with status 1. */
+export function loadOrExit<T>(load: () => T): T;
 
 /** Environment variables named by `schema`, decoded; throws ConfigError listing every problem. */
 export function readEnv<T extends TObject>(schema: T, env?: NodeJS.ProcessEnv | Record<string, string | undefined>): StaticDecode<T>;

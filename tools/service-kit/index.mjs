@@ -9,8 +9,25 @@ import helmet from 'helmet';
 // Environment
 // ---------------------------------------------------------------------------------------------
 
+// Plain-JS servers declare their schemas with the same TypeBox, without a dependency of their own.
+export { Type };
+
 export class ConfigError extends Error {
   name = 'ConfigError';
+}
+
+/**
+ * Runs a service's config loader; a ConfigError ends the process with its message alone (the
+ * operator's typo needs no stack trace), anything else is thrown on.
+ */
+export function loadOrExit(load) {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 /**

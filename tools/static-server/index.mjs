@@ -1,11 +1,46 @@
 // Serves one built front-end app from its own port, the way its own deployment would: the host
 // (SPA fallback, runtime /config.json, /api proxied to the API) or a remote (CORS, so any host
 // origin may load its remoteEntry.js). Kept in one place so host and remotes behave alike.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyCompress from '@fastify/compress';
+import { closeOnSignals, Env, securityHeaders, Type } from '@portal/service-kit';
+
+// Host and remotes read their environment with the portal's one mechanism; re-exported because
+// their server files depend on this package only.
+export { ConfigError, Env, loadOrExit, readEnv, Type } from '@portal/service-kit';
+
+/** What every static server reads besides its port. */
+export const LISTEN_ENV = {
+  // 'localhost' listens on both 127.0.0.1 and ::1, whichever the browser resolves.
+  HOST_LISTEN: Type.String({ minLength: 1, default: 'localhost' }),
+  // Believed for X-Forwarded-Proto (HSTS behind a TLS-terminating proxy); default: no proxy.
+  TRUST_PROXY: Env.TrustProxy(),
+};
+
+/** A remote's files need nothing but themselves; a host passes its own policy. */
+export const STRICT_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+};
+
+/**
+ * CSP sources (`'sha256-…'`) of the inline scripts of a built HTML file, so a page such as the
+ * silent sign-in check may run its own script without allowing inline script in general.
+ */
+export function inlineScriptHashes(file) {
+  const html = readFileSync(file, 'utf8');
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+    ([, body]) => `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`,
+  );
+}
 
 const NO_CACHE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.json|silent-check-sso\.html)$|^\/locales\//;
 
@@ -13,8 +48,12 @@ const NO_CACHE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.j
  * @param {{
  *   name: string, root: string, port: number, host?: string, spa?: boolean, cors?: boolean,
  *   configJson?: () => unknown, proxy?: { prefix: string, upstream: string },
- *   frameAncestorsSelf?: string[], logger?: boolean | object,
- * }} options
+ *   csp?: Record<string, string[]>, cspByPath?: Record<string, Record<string, string[]>>,
+ *   referrerPolicy?: import('@portal/service-kit').SecurityHeadersOptions['referrerPolicy'],
+ *   trustProxy?: boolean | number | string | string[], logger?: boolean | object,
+ *   closeOnSignals?: boolean,
+ * }} options `cspByPath` overrides directives of `csp` for single paths (e.g. a page that may be
+ *   framed); `trustProxy` (Fastify's) decides whether X-Forwarded-Proto may ask for HSTS.
  */
 export async function startStaticServer({
   name,
@@ -25,24 +64,35 @@ export async function startStaticServer({
   cors = false,
   configJson,
   proxy,
-  frameAncestorsSelf = [],
+  csp = STRICT_CSP,
+  cspByPath = {},
+  referrerPolicy = 'same-origin',
+  trustProxy = false,
   logger = { level: process.env.LOG_LEVEL ?? 'info' },
+  closeOnSignals: handleSignals = true,
 }) {
-  const app = Fastify({ logger: logger === false ? false : { ...logger, name } });
+  const app = Fastify({ logger: logger === false ? false : { ...logger, name }, trustProxy });
   const absRoot = path.resolve(root);
+
+  const headerOptions = (directives) => ({
+    csp: directives,
+    referrerPolicy,
+    // A remote's scripts and images are loaded by pages of other origins.
+    crossOriginResourcePolicy: cors ? 'cross-origin' : 'same-origin',
+  });
+  const defaultHeaders = securityHeaders(headerOptions(csp));
+  const pathHeaders = new Map(
+    Object.entries(cspByPath).map(([urlPath, override]) => [urlPath, securityHeaders(headerOptions({ ...csp, ...override }))]),
+  );
+  const proxied = (urlPath) => proxy && (urlPath === proxy.prefix || urlPath.startsWith(`${proxy.prefix}/`));
 
   app.addHook('onSend', async (request, reply, payload) => {
     const urlPath = request.url.split('?')[0] ?? '/';
-    // Framing is blocked everywhere except the pages the OIDC silent check loads in an iframe.
-    const frameable = frameAncestorsSelf.includes(urlPath);
-    reply.header('Content-Security-Policy', `frame-ancestors ${frameable ? "'self'" : "'none'"}`);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
-    if (cors) {
-      reply.header('Access-Control-Allow-Origin', '*');
-      reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    }
-    if (!urlPath.startsWith('/api/') && !reply.hasHeader('Cache-Control')) {
+    // The API's answers keep the API's own headers: it knows which of its responses are files.
+    if (proxied(urlPath)) return payload;
+    await (pathHeaders.get(urlPath) ?? defaultHeaders).onSend(request, reply, payload);
+    if (cors) reply.header('Access-Control-Allow-Origin', '*');
+    if (!reply.hasHeader('Cache-Control')) {
       const hashed = /\.[0-9a-f]{8,}\.(js|css|png|svg|jpg|woff2?)$/.test(urlPath);
       if (NO_CACHE.test(urlPath) || (spa && !path.extname(urlPath))) {
         reply.header('Cache-Control', 'no-cache');
@@ -88,12 +138,7 @@ export async function startStaticServer({
     return reply.code(404).send({ detail: 'Not found.' });
   });
 
-  const close = async () => {
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', close);
-  process.once('SIGINT', close);
+  if (handleSignals) closeOnSignals({ logger: app.log }, () => app.close());
 
   await app.listen({ port, host });
   return app;

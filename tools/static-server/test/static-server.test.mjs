@@ -4,66 +4,134 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { startStaticServer } from '../index.mjs';
+import { createHash } from 'node:crypto';
+import { inlineScriptHashes, startStaticServer } from '../index.mjs';
 
 async function makeDist() {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'static-'));
   await fs.writeFile(path.join(dir, 'index.html'), '<!doctype html><title>shell</title>');
   await fs.writeFile(path.join(dir, 'main.0123456789ab.js'), 'console.log(1)');
-  await fs.writeFile(path.join(dir, 'silent-check-sso.html'), '<!doctype html>');
+  await fs.writeFile(
+    path.join(dir, 'silent-check-sso.html'),
+    '<!doctype html><script src="/x.js"></script><script>\n  parent.postMessage(1);\n</script>',
+  );
   return dir;
 }
 
-test('the host serves the shell for client routes, config.json, and forbids framing', async (t) => {
+const HOST_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", 'http://localhost:8081'],
+  connectSrc: ["'self'", 'http://localhost:8180'],
+};
+
+test('the host serves the shell for client routes, config.json and its assets under its CSP', async (t) => {
   const upstream = http.createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
+    res.setHeader('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    res.setHeader('referrer-policy', 'no-referrer');
     res.end(JSON.stringify({ proxied: req.url }));
   });
   await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
   t.after(() => upstream.close());
   const upstreamPort = upstream.address().port;
+  const root = await makeDist();
 
   const app = await startStaticServer({
     name: 'test-host',
-    root: await makeDist(),
+    root,
     port: 0,
     spa: true,
     logger: false,
+    closeOnSignals: false,
     configJson: () => ({ productName: 'X' }),
     proxy: { prefix: '/api', upstream: `http://127.0.0.1:${upstreamPort}` },
-    frameAncestorsSelf: ['/silent-check-sso.html'],
+    csp: HOST_CSP,
+    cspByPath: {
+      '/silent-check-sso.html': {
+        frameAncestors: ["'self'"],
+        scriptSrc: ["'self'", ...inlineScriptHashes(path.join(root, 'silent-check-sso.html'))],
+      },
+    },
   });
   t.after(() => app.close());
 
   const shell = await app.inject('/simulation/3/4');
   assert.equal(shell.statusCode, 200);
   assert.match(shell.body, /<title>shell<\/title>/);
-  assert.equal(shell.headers['content-security-policy'], "frame-ancestors 'none'");
+  const csp = shell.headers['content-security-policy'];
+  assert.match(csp, /(^|;)script-src 'self' http:\/\/localhost:8081(;|$)/);
+  assert.match(csp, /(^|;)connect-src 'self' http:\/\/localhost:8180(;|$)/);
+  assert.match(csp, /(^|;)object-src 'none'(;|$)/);
+  assert.match(csp, /(^|;)base-uri 'none'(;|$)/);
+  assert.match(csp, /(^|;)frame-ancestors 'none'(;|$)/);
+  assert.equal(shell.headers['x-content-type-options'], 'nosniff');
+  assert.equal(shell.headers['referrer-policy'], 'same-origin');
+  assert.equal(shell.headers['cross-origin-resource-policy'], 'same-origin');
+  assert.equal(shell.headers['strict-transport-security'], undefined);
   assert.equal(shell.headers['cache-control'], 'no-cache');
 
   const silent = await app.inject('/silent-check-sso.html');
-  assert.equal(silent.headers['content-security-policy'], "frame-ancestors 'self'");
+  const silentCsp = silent.headers['content-security-policy'];
+  assert.match(silentCsp, /frame-ancestors 'self'/);
+  assert.match(silentCsp, /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
+  assert.match(silentCsp, /connect-src 'self' http:\/\/localhost:8180/, 'the rest of the host policy stays');
 
   const asset = await app.inject('/main.0123456789ab.js');
   assert.match(String(asset.headers['cache-control']), /immutable/);
+  assert.match(String(asset.headers['content-security-policy']), /object-src 'none'/);
 
-  assert.equal((await app.inject('/missing.js')).statusCode, 404);
-  assert.deepEqual((await app.inject('/config.json')).json(), { productName: 'X' });
-  assert.deepEqual((await app.inject('/api/v1/user/whoami')).json(), { proxied: '/api/v1/user/whoami' });
+  const missing = await app.inject('/missing.js');
+  assert.equal(missing.statusCode, 404);
+  assert.match(String(missing.headers['content-security-policy']), /frame-ancestors 'none'/);
+  const config = await app.inject('/config.json');
+  assert.deepEqual(config.json(), { productName: 'X' });
+  assert.equal(config.headers['x-content-type-options'], 'nosniff');
+
+  const proxied = await app.inject('/api/v1/user/whoami');
+  assert.deepEqual(proxied.json(), { proxied: '/api/v1/user/whoami' });
+  assert.equal(proxied.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", "the API's own policy");
+  assert.equal(proxied.headers['referrer-policy'], 'no-referrer');
+  assert.equal(proxied.headers['x-frame-options'], undefined, 'nothing of the host added');
 });
 
-test('a remote answers with CORS so any host origin may load it', async (t) => {
-  const app = await startStaticServer({ name: 'test-remote', root: await makeDist(), port: 0, cors: true, logger: false });
+test('an inline script hash is the CSP hash of exactly the script text', async () => {
+  const root = await makeDist();
+  const expected = createHash('sha256').update('\n  parent.postMessage(1);\n').digest('base64');
+  assert.deepEqual(inlineScriptHashes(path.join(root, 'silent-check-sso.html')), [`'sha256-${expected}'`]);
+});
+
+test('HSTS is sent only when a trusted proxy reports https', async (t) => {
+  const root = await makeDist();
+  const direct = await startStaticServer({ name: 'direct', root, port: 0, logger: false, closeOnSignals: false });
+  t.after(() => direct.close());
+  const forged = await direct.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
+  assert.equal(forged.headers['strict-transport-security'], undefined);
+  const behind = await startStaticServer({ name: 'behind', root, port: 0, logger: false, closeOnSignals: false, trustProxy: true });
+  t.after(() => behind.close());
+  const https = await behind.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
+  assert.match(String(https.headers['strict-transport-security']), /^max-age=\d+/);
+  const http = await behind.inject({ url: '/', headers: { 'x-forwarded-proto': 'http' } });
+  assert.equal(http.headers['strict-transport-security'], undefined);
+});
+
+test('a remote answers with CORS so any host origin may load it, under a strict CSP', async (t) => {
+  const app = await startStaticServer({ name: 'test-remote', root: await makeDist(), port: 0, cors: true, logger: false, closeOnSignals: false });
   t.after(() => app.close());
   const res = await app.inject('/main.0123456789ab.js');
   assert.equal(res.headers['access-control-allow-origin'], '*');
+  assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin');
+  assert.equal(
+    res.headers['content-security-policy'],
+    "default-src 'self';script-src 'self';object-src 'none';base-uri 'none';frame-ancestors 'none'",
+  );
+  assert.equal(res.headers['x-content-type-options'], 'nosniff');
   assert.equal((await app.inject('/healthz')).json().status, 'ok');
 });
 
 test('bundles are sent compressed to a browser that accepts it', async (t) => {
   const root = await makeDist();
   await fs.writeFile(path.join(root, 'big.0123456789ab.js'), 'console.log("x");\n'.repeat(2000));
-  const app = await startStaticServer({ name: 'test-compress', root, port: 0, logger: false });
+  const app = await startStaticServer({ name: 'test-compress', root, port: 0, logger: false, closeOnSignals: false });
   t.after(() => app.close());
   const gz = await app.inject({ url: '/big.0123456789ab.js', headers: { 'accept-encoding': 'gzip' } });
   assert.equal(gz.headers['content-encoding'], 'gzip');
