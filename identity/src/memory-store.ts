@@ -1,94 +1,134 @@
+import { LRUCache } from 'lru-cache';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 
-interface Entry {
-  payload: AdapterPayload;
-  /** Epoch milliseconds; undefined means no expiry. */
-  expiresAt: number | undefined;
-}
-
-const SWEEP_INTERVAL_MS = 60_000;
+/**
+ * Default bound per model (sessions, grants, refresh tokens, interactions… each get their own).
+ * Sizing: the portal refreshes about every 4.5 minutes (300 s access tokens, refreshed 30 s before
+ * expiry), and with rotation every consumed refresh token stays until the session's 10-hour
+ * maximum so that its reuse can still be detected: about 135 refresh-token records per user over a
+ * full session. 50 000 holds that for some 370 users signed in all day, far beyond what this
+ * local/test provider serves (e2e, benchmarks, a developer's browser); production uses Keycloak.
+ * An entry costs roughly 1 KB, so a full model stays near 50 MB.
+ */
+export const DEFAULT_MAX_ENTRIES_PER_MODEL = 50_000;
 
 /** Models whose records belong to a grant and go when the grant is revoked. */
 const GRANT_BOUND = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
+const PURGE_INTERVAL_MS = 60_000;
+
+export interface MemoryStoreOptions {
+  /** Entries kept per model before the least recently used is dropped. */
+  maxEntriesPerModel?: number;
+  /** Milliseconds clock; tests move it instead of waiting. */
+  now?: () => number;
+  /** Called when a live (unexpired) entry had to make room: the bound is too small for the load. */
+  onEvict?: (model: string, id: string) => void;
+}
+
 /**
- * Sessions, grants and tokens kept in this process. The library's own development adapter is a
- * module-wide LRU capped at 1000 entries, which silently evicts live refresh tokens under load and
- * is shared by every provider in a process (tests start several); this store is per provider,
- * unbounded except by expiry, and swept as it is written to.
+ * Sessions, grants and tokens kept in this process, one LRU per model and per provider. Not the
+ * library's development adapter: that is one module-wide LRU of 1000 entries shared by every
+ * provider in the process (tests start several), in which anonymous interactions silently evicted
+ * live refresh tokens. Here a flood of one kind (interactions, device codes) only pushes out the
+ * oldest of its own kind, and each entry also expires on its own (`expiresIn`).
  */
-export function createMemoryStore(now: () => number = Date.now): AdapterFactory {
-  const entries = new Map<string, Entry>();
-  const sessionKeyByUid = new Map<string, string>();
-  const keyByUserCode = new Map<string, string>();
-  const keysByGrant = new Map<string, Set<string>>();
-  let lastSweep = now();
-
-  const live = (key: string): Entry | undefined => {
-    const entry = entries.get(key);
-    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-
-  function sweep(): void {
-    const time = now();
-    if (time - lastSweep < SWEEP_INTERVAL_MS) return;
-    lastSweep = time;
-    for (const key of entries.keys()) live(key);
-    for (const [uid, key] of sessionKeyByUid) if (!entries.has(key)) sessionKeyByUid.delete(uid);
-    for (const [code, key] of keyByUserCode) if (!entries.has(key)) keyByUserCode.delete(code);
-    for (const [grantId, keys] of keysByGrant) {
-      for (const key of keys) if (!entries.has(key)) keys.delete(key);
-      if (keys.size === 0) keysByGrant.delete(grantId);
-    }
+export function createMemoryStore({
+  maxEntriesPerModel = DEFAULT_MAX_ENTRIES_PER_MODEL,
+  now = Date.now,
+  onEvict,
+}: MemoryStoreOptions = {}): AdapterFactory {
+  if (!Number.isSafeInteger(maxEntriesPerModel) || maxEntriesPerModel < 1) {
+    throw new RangeError(`maxEntriesPerModel must be a positive integer, got ${maxEntriesPerModel}`);
   }
+  const adapters = new Map<string, Adapter>();
 
-  return (model: string): Adapter => {
-    const keyFor = (id: string): string => `${model}:${id}`;
+  function createAdapter(model: string): Adapter {
+    // Secondary indexes point at ids in `entries`; `dispose` keeps them in step with every way an
+    // entry leaves (evicted, expired, overwritten, deleted), so they are bounded by `entries`.
+    const idByUid = new Map<string, string>();
+    const idByUserCode = new Map<string, string>();
+    const idsByGrant = new Map<string, Set<string>>();
+
+    const unindex = (id: string, payload: AdapterPayload): void => {
+      if (typeof payload.uid === 'string' && idByUid.get(payload.uid) === id) idByUid.delete(payload.uid);
+      if (typeof payload.userCode === 'string' && idByUserCode.get(payload.userCode) === id) {
+        idByUserCode.delete(payload.userCode);
+      }
+      if (typeof payload.grantId === 'string') {
+        const ids = idsByGrant.get(payload.grantId);
+        ids?.delete(id);
+        if (ids?.size === 0) idsByGrant.delete(payload.grantId);
+      }
+    };
+
+    const entries = new LRUCache<string, AdapterPayload>({
+      max: maxEntriesPerModel,
+      // Reading the clock on every check keeps expiry exact (and a test clock usable).
+      ttlResolution: 0,
+      perf: { now },
+      dispose(payload, id, reason) {
+        unindex(id, payload);
+        if (reason === 'evict') onEvict?.(model, id);
+      },
+    });
+    let lastPurge = now();
+
+    // Expired entries are dropped when read; this frees the ones nobody reads again.
+    const purgeNowAndThen = (): void => {
+      if (now() - lastPurge < PURGE_INTERVAL_MS) return;
+      lastPurge = now();
+      entries.purgeStale();
+    };
+
+    const copy = (payload: AdapterPayload | undefined) => (payload ? structuredClone(payload) : undefined);
+
     return {
       async upsert(id, payload, expiresIn) {
-        sweep();
-        const key = keyFor(id);
-        entries.set(key, {
-          payload: structuredClone(payload),
-          expiresAt: expiresIn ? now() + expiresIn * 1000 : undefined,
-        });
-        if (model === 'Session' && typeof payload.uid === 'string') sessionKeyByUid.set(payload.uid, key);
-        if (typeof payload.userCode === 'string') keyByUserCode.set(payload.userCode, key);
+        purgeNowAndThen();
+        // A ttl of 0 means "no expiry" to lru-cache, which is what an entry without expiresIn wants.
+        entries.set(id, structuredClone(payload), { ttl: expiresIn ? expiresIn * 1000 : 0 });
+        if (model === 'Session' && typeof payload.uid === 'string') idByUid.set(payload.uid, id);
+        if (typeof payload.userCode === 'string') idByUserCode.set(payload.userCode, id);
         if (GRANT_BOUND.has(model) && typeof payload.grantId === 'string') {
-          const keys = keysByGrant.get(payload.grantId) ?? new Set<string>();
-          keys.add(key);
-          keysByGrant.set(payload.grantId, keys);
+          const ids = idsByGrant.get(payload.grantId) ?? new Set<string>();
+          ids.add(id);
+          idsByGrant.set(payload.grantId, ids);
         }
       },
       async find(id) {
-        const payload = live(keyFor(id))?.payload;
-        return payload ? structuredClone(payload) : undefined;
+        return copy(entries.get(id));
       },
       async findByUid(uid) {
-        const key = sessionKeyByUid.get(uid);
-        const payload = key ? live(key)?.payload : undefined;
-        return payload ? structuredClone(payload) : undefined;
+        const id = idByUid.get(uid);
+        return copy(id === undefined ? undefined : entries.get(id));
       },
       async findByUserCode(userCode) {
-        const key = keyByUserCode.get(userCode);
-        const payload = key ? live(key)?.payload : undefined;
-        return payload ? structuredClone(payload) : undefined;
+        const id = idByUserCode.get(userCode);
+        return copy(id === undefined ? undefined : entries.get(id));
       },
       async consume(id) {
-        const entry = live(keyFor(id));
-        if (entry) entry.payload.consumed = Math.floor(now() / 1000);
+        // In place, so the entry keeps its expiry: a consumed token must outlive its use for the
+        // library to recognise a second use.
+        const payload = entries.get(id);
+        if (payload) payload.consumed = Math.floor(now() / 1000);
       },
       async destroy(id) {
-        entries.delete(keyFor(id));
+        entries.delete(id);
       },
       async revokeByGrantId(grantId) {
-        for (const key of keysByGrant.get(grantId) ?? []) entries.delete(key);
-        keysByGrant.delete(grantId);
+        for (const id of [...(idsByGrant.get(grantId) ?? [])]) entries.delete(id);
+        idsByGrant.delete(grantId);
       },
     };
+  }
+
+  return (model: string): Adapter => {
+    let adapter = adapters.get(model);
+    if (!adapter) {
+      adapter = createAdapter(model);
+      adapters.set(model, adapter);
+    }
+    return adapter;
   };
 }

@@ -16,7 +16,7 @@ import {
   roleClaims,
   userClaims,
 } from './keycloak-claims';
-import { createMemoryStore } from './memory-store';
+import { createMemoryStore, DEFAULT_MAX_ENTRIES_PER_MODEL } from './memory-store';
 import type { SigningJwks } from './signing-keys';
 import { createNonce, securityHeaders } from './views/html';
 import { logoutPage } from './views/logout-page';
@@ -63,6 +63,23 @@ export interface ProviderOptions {
   cookieKeys: string[];
   jwks: SigningJwks;
   logger: Logger;
+  /**
+   * Bound of each in-memory model (sessions, grants, refresh tokens, …); see memory-store.ts for
+   * how the default was sized.
+   */
+  storeMaxEntriesPerModel?: number;
+}
+
+/** Whether the logout request carries a hint for the very session it would end. */
+function hintMatchesSession(ctx: KoaContextWithOIDC): boolean {
+  // Present only after the library verified its signature, issuer and audience (expiry ignored:
+  // the portal may hold an ID token older than its 5 minutes).
+  const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown; sid?: unknown } } | undefined;
+  const { session } = ctx.oidc;
+  if (!hint?.payload || !session?.accountId) return false;
+  // A hint signed for someone else's session (an attacker's own ID token in a link) must not log
+  // this user out without asking.
+  return hint.payload.sub === session.accountId && hint.payload.sid === session.uid;
 }
 
 export function frontendClient(origins: string[]): ClientMetadata {
@@ -92,6 +109,14 @@ const sessionUidOf = (token: unknown): string | undefined =>
 
 export function createProvider(options: ProviderOptions): Provider {
   const { issuer, frontendOrigins, accessTokenTtl, cookieKeys, jwks, logger } = options;
+  const storeMax = options.storeMaxEntriesPerModel ?? DEFAULT_MAX_ENTRIES_PER_MODEL;
+  // Throttled: under a flood every write evicts, and one line a minute says enough.
+  let lastEvictionLog = 0;
+  const onEvict = (model: string): void => {
+    if (Date.now() - lastEvictionLog < 60_000) return;
+    lastEvictionLog = Date.now();
+    logger.warn({ model, maxEntriesPerModel: storeMax }, 'in-memory store full: least recently used entries dropped');
+  };
   const realm = realmFromIssuer(issuer);
   const mountPath = new URL(issuer).pathname;
 
@@ -100,7 +125,7 @@ export function createProvider(options: ProviderOptions): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createMemoryStore(),
+    adapter: createMemoryStore({ maxEntriesPerModel: storeMax, onEvict }),
     clients: [frontendClient(frontendOrigins)],
     jwks: jwks as Configuration['jwks'],
     routes: { ...ROUTES },
@@ -142,9 +167,12 @@ export function createProvider(options: ProviderOptions): Provider {
         async logoutSource(ctx, form) {
           const nonce = createNonce();
           pageHeaders(ctx, nonce);
-          // A validated id_token_hint or client_id means the portal sent the user here, so log out
-          // without asking; otherwise someone else linked here and the user should confirm.
-          ctx.body = logoutPage({ form, nonce, autoSubmit: Boolean(ctx.oidc.client) });
+          // Only an ID token of this very session proves the portal sent the user here (Keycloak
+          // asks too without one); a bare client_id is public, any page could link with it.
+          // Back to the portal that asked (its post-logout URI is registered, so its origin is ours).
+          const target = ctx.oidc.params?.post_logout_redirect_uri;
+          const stayHref = typeof target === 'string' ? `${new URL(target).origin}/` : undefined;
+          ctx.body = logoutPage({ form, nonce, autoSubmit: hintMatchesSession(ctx), stayHref });
         },
         async postLogoutSuccessSource(ctx) {
           const nonce = createNonce();
@@ -206,11 +234,13 @@ export function createProvider(options: ProviderOptions): Provider {
 
     // Keycloak hands out refresh tokens without `offline_access`; they still end with the session.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    // The portal shares one token store between tabs. With rotation, a tab that refreshes with a
-    // token another tab already rotated would make the library revoke the whole grant (reuse
-    // detection), logging the user out everywhere. Keycloak's default ("Revoke Refresh Token" off)
-    // also keeps old refresh tokens valid; ours are bound to the session, so logout ends them.
-    rotateRefreshToken: false,
+    // Keycloak's "Revoke Refresh Token" with max reuse 0: every refresh answers a new refresh
+    // token and consumes the old one. A second use of a consumed token means two parties hold it
+    // (a thief, or a lost response): the library refuses it (invalid_grant) and revokes the grant,
+    // so the other party's newer refresh token dies too — as Keycloak detaches the client session.
+    // The portal's tabs share one stored token and refresh one at a time under a cross-tab lock,
+    // re-reading the store first (shared-auth token-manager.ts), so they never present a stale one.
+    rotateRefreshToken: true,
 
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
@@ -219,7 +249,9 @@ export function createProvider(options: ProviderOptions): Provider {
       DeviceCode: DEVICE_CODE_TTL_SECONDS,
       IdToken: accessTokenTtl,
       Interaction: 30 * 60,
-      RefreshToken: SSO_SESSION_MAX_SECONDS,
+      // A rotated token inherits what is left of the first one's lifetime: rotation must not stretch
+      // a sign-in past the session maximum.
+      RefreshToken: (ctx) => ctx?.oidc.entities.RotatedRefreshToken?.remainingTTL ?? SSO_SESSION_MAX_SECONDS,
       Grant: SSO_SESSION_MAX_SECONDS,
       Session: SSO_SESSION_MAX_SECONDS,
     },
@@ -267,6 +299,7 @@ export function createProvider(options: ProviderOptions): Provider {
       mountPath,
       verificationRoute: ROUTES.code_verification,
       authorizationRoute: ROUTES.device_authorization,
+      frontendOrigins,
     }),
   );
 
@@ -279,10 +312,17 @@ export function createProvider(options: ProviderOptions): Provider {
     'code_verification.error',
     'device_resume.error',
   ] as const) {
-    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string }) => {
+    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string; error_detail?: string }) => {
       // A waiting device polls every few seconds; each "not yet" is expected, not a refusal.
       if (err.message === 'authorization_pending') return;
-      logger.info({ event, error: err.message, description: err.error_description }, 'oidc request refused');
+      if (err.error_detail === 'refresh token already used') {
+        logger.warn({ event }, 'rotated refresh token used again: grant revoked');
+        return;
+      }
+      logger.info(
+        { event, error: err.message, description: err.error_description, detail: err.error_detail },
+        'oidc request refused',
+      );
     });
   }
   return provider;

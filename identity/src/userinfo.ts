@@ -65,6 +65,10 @@ export function createUserinfoHandler({ provider, issuer, jwks, frontendOrigins 
     if (!scopes.includes('openid')) throw new InvalidToken('access token missing openid scope');
     const session = typeof payload.sid === 'string' ? await provider.Session.findByUid(payload.sid) : undefined;
     if (!session || session.accountId !== payload.sub) throw new InvalidToken('session not active');
+    // Keycloak also wants the client's session in it: a reused refresh token revokes the grant
+    // (provider.ts), and the access tokens it gave must stop working here too.
+    const grantId = typeof payload.azp === 'string' ? session.grantIdFor(payload.azp) : undefined;
+    if (!grantId || !(await provider.Grant.find(grantId))) throw new InvalidToken('client session not active');
     const account = payload.sub ? findAccountBySub(payload.sub) : undefined;
     if (!account) throw new InvalidToken('user not found');
     return userClaims(account);

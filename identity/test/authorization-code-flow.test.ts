@@ -6,7 +6,19 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 
 import type { IdentityApp } from '../src/app';
 import { Browser, formBody, formFrom } from './helpers/browser';
-import { CALLBACK, OIDC, PORTAL, signIn, signInForTokens, startTestProvider, tokenRequest, type TokenSet } from './helpers/oidc';
+import {
+  authorizeUrl,
+  CALLBACK,
+  OIDC,
+  pkcePair,
+  PORTAL,
+  SILENT_CHECK,
+  signIn,
+  signInForTokens,
+  startTestProvider,
+  tokenRequest,
+  type TokenSet,
+} from './helpers/oidc';
 
 const learner = DEMO_ACCOUNTS.find((account) => account.email === 'learner@demo.test')!;
 const sysAdmin = DEMO_ACCOUNTS.find((account) => account.role === 'sys admin')!;
@@ -85,27 +97,69 @@ describe('authorization code flow with PKCE', () => {
     assert.equal(idToken.preferred_username, learner.email);
   });
 
-  it('refreshes, and the same refresh token still works from a second tab', async () => {
+  it('rotates the refresh token on every use, within the lifetime of the first one', async () => {
     const tokens = await signInForTokens(app, new Browser(PORTAL));
-    const first = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const introspect = async (token: string) =>
+      (await (await fetch(`${app.issuer}${OIDC}/token/introspect`, formBody({ client_id: 'frontend', token }))).json()) as {
+        active: boolean;
+        exp: number;
+      };
+    const original = await introspect(tokens.refresh_token);
+    // oidc-client-ts repeats the scope when it refreshes.
+    const first = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'openid profile email' });
     assert.equal(first.status, 200);
     const refreshed = (await first.json()) as TokenSet;
     const { payload } = await jwtVerify(refreshed.access_token, jwks, { issuer: app.issuer, audience: 'account' });
     assert.equal(payload.sub, learner.sub);
     assert.equal(payload.email, learner.email);
-    // No rotation: the answer carries the same refresh token, so a tab holding it is never stale.
-    assert.equal(refreshed.refresh_token, tokens.refresh_token);
+    assert.ok(refreshed.id_token);
+    assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
 
-    // oidc-client-ts repeats the scope when it refreshes.
-    const secondTab = await tokenRequest(app, {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token,
-      scope: 'openid profile email',
-    });
-    assert.equal(secondTab.status, 200);
-    const again = (await secondTab.json()) as TokenSet;
-    assert.ok(again.access_token);
-    assert.ok(again.id_token);
+    // Seconds pass between refreshes, so a full fresh lifetime would show in `exp`.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const second = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: refreshed.refresh_token });
+    assert.equal(second.status, 200);
+    const again = (await second.json()) as TokenSet;
+    assert.notEqual(again.refresh_token, refreshed.refresh_token);
+
+    // Rotation must not stretch the sign-in: the newest token ends when the first would have.
+    const newest = await introspect(again.refresh_token);
+    assert.equal(newest.active, true);
+    assert.ok(newest.exp <= original.exp + 1, `${newest.exp} > ${original.exp}`);
+    assert.equal((await introspect(tokens.refresh_token)).active, false);
+  });
+
+  it('refuses a rotated refresh token used again, and revokes what its grant gave since, as Keycloak does', async () => {
+    const browser = new Browser(PORTAL);
+    const tokens = await signInForTokens(app, browser);
+    const rotated = (await (await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json()) as TokenSet;
+    assert.ok(rotated.refresh_token);
+
+    // The old token again: someone else holds a copy (a thief, or a tab that missed the rotation).
+    const reuse = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    assert.equal(reuse.status, 400);
+    assert.equal(((await reuse.json()) as { error: string }).error, 'invalid_grant');
+
+    // Keycloak detaches the client session on reuse: the newer refresh token and the access tokens
+    // of the grant stop working too, whoever holds them.
+    const newer = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: rotated.refresh_token });
+    assert.equal(newer.status, 400);
+    assert.equal(((await newer.json()) as { error: string }).error, 'invalid_grant');
+    const userinfo = await fetch(`${app.issuer}${OIDC}/userinfo`, { headers: { authorization: `Bearer ${rotated.access_token}` } });
+    assert.equal(userinfo.status, 401);
+
+    // The user's sign-in session itself survives, as Keycloak's user session does: the portal's
+    // silent check gets a new code without the password.
+    const { verifier, challenge } = pkcePair();
+    const silent = await browser.follow(
+      authorizeUrl(app, { prompt: 'none', redirect_uri: SILENT_CHECK, code_challenge: challenge, code_challenge_method: 'S256' }),
+    );
+    const code = new URL(silent.headers.get('location')!).searchParams.get('code');
+    assert.ok(code, silent.headers.get('location') ?? '');
+    const fresh = await tokenRequest(app, { grant_type: 'authorization_code', code, redirect_uri: SILENT_CHECK, code_verifier: verifier });
+    assert.equal(fresh.status, 200);
+    const renewed = (await fresh.json()) as TokenSet;
+    assert.equal((await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: renewed.refresh_token })).status, 200);
   });
 
   it('introspects and revokes a refresh token', async () => {
@@ -217,13 +271,96 @@ describe('authorization code flow with PKCE', () => {
     assert.equal(redirected.headers.get('location'), `${PORTAL}/logout?state=bye`);
   });
 
-  it('asks for confirmation when a logout request names no client', async () => {
-    const browser = new Browser(PORTAL);
-    await signIn(app, browser);
-    const page = await browser.fetch(`${app.issuer}${OIDC}/logout`);
+  /** GET the logout endpoint in `browser`; returns the page and its form. */
+  async function logoutPageFor(browser: Browser, params: Record<string, string>) {
+    const url = new URL(`${app.issuer}${OIDC}/logout`);
+    url.search = new URLSearchParams(params).toString();
+    const page = await browser.fetch(url);
     assert.equal(page.status, 200);
     const html = await page.text();
+    return { html, form: formFrom(html) };
+  }
+
+  const stillSignedIn = async (tokens: TokenSet) =>
+    (await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status === 200;
+
+  it('asks for confirmation when a logout request names only a client, and "Stay signed in" changes nothing', async () => {
+    const browser = new Browser(PORTAL);
+    let tokens = await signInForTokens(app, browser);
+    // Anyone can build this link: client_id is public.
+    const { html, form } = await logoutPageFor(browser, { client_id: 'frontend', post_logout_redirect_uri: `${PORTAL}/logout` });
+    assert.match(html, /Do you want to log out/);
     assert.match(html, /<button[^>]*name="logout"[^>]*>Log out<\/button>/);
     assert.doesNotMatch(html, /f\.submit\(\)/);
+    // Staying is a plain link back to the portal; nothing is posted, so no token is revoked.
+    assert.match(html, new RegExp(`<a class="button secondary" href="${PORTAL}/">Stay signed in</a>`));
+    assert.ok(await stillSignedIn(tokens));
+    tokens = (await (await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json()) as TokenSet;
+
+    // The user's click logs out.
+    const done = await browser.fetch(new URL(form.action, app.url), formBody({ ...form.fields, logout: 'yes' }));
+    assert.equal(done.status, 303);
+    assert.equal(done.headers.get('location'), `${PORTAL}/logout`);
+    assert.equal(await stillSignedIn(tokens), false);
+  });
+
+  it('asks for confirmation when a logout request names no client at all', async () => {
+    const browser = new Browser(PORTAL);
+    await signIn(app, browser);
+    const { html } = await logoutPageFor(browser, {});
+    assert.match(html, /<button[^>]*name="logout"[^>]*>Log out<\/button>/);
+    assert.match(html, /To stay signed in, close this page\./);
+    assert.doesNotMatch(html, /f\.submit\(\)/);
+  });
+
+  it('asks for confirmation when the id_token_hint belongs to another session', async () => {
+    // An attacker's own, validly signed ID token in a link must not log the victim out unasked.
+    const attacker = await signInForTokens(app, new Browser(PORTAL), sysAdmin.email);
+    const victim = new Browser(PORTAL);
+    const victimTokens = await signInForTokens(app, victim);
+    const { html } = await logoutPageFor(victim, {
+      id_token_hint: attacker.id_token,
+      post_logout_redirect_uri: `${PORTAL}/logout`,
+    });
+    assert.match(html, /Do you want to log out/);
+    assert.doesNotMatch(html, /f\.submit\(\)/);
+    assert.ok(await stillSignedIn(victimTokens));
+
+    // The same user's ID token from another browser's session does not count either.
+    const otherBrowser = await signInForTokens(app, new Browser(PORTAL));
+    const sameUser = await logoutPageFor(victim, { id_token_hint: otherBrowser.id_token });
+    assert.doesNotMatch(sameUser.html, /f\.submit\(\)/);
+  });
+
+  it('refuses an id_token_hint with a broken signature', async () => {
+    const browser = new Browser(PORTAL);
+    const tokens = await signInForTokens(app, browser);
+    const [header, payload] = tokens.id_token.split('.');
+    const url = new URL(`${app.issuer}${OIDC}/logout`);
+    url.search = new URLSearchParams({ id_token_hint: `${header}.${payload}.${'A'.repeat(342)}` }).toString();
+    const page = await browser.fetch(url);
+    assert.equal(page.status, 400);
+    assert.doesNotMatch(await page.text(), /f\.submit\(\)/);
+    assert.ok(await stillSignedIn(tokens));
+  });
+});
+
+describe('logout with an ID token older than its lifetime', () => {
+  let app: IdentityApp;
+
+  before(async () => {
+    app = await startTestProvider({ accessTokenTtl: 1 });
+  });
+  after(() => app.close());
+
+  it('still logs out without a click: the portal may hold an expired ID token of this session', async () => {
+    const browser = new Browser(PORTAL);
+    const tokens = await signInForTokens(app, browser);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const url = new URL(`${app.issuer}${OIDC}/logout`);
+    url.search = new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: `${PORTAL}/logout` }).toString();
+    const page = await browser.fetch(url);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /f\.submit\(\)/);
   });
 });

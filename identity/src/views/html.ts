@@ -38,6 +38,7 @@ export function securityHeaders({ nonce, frontendOrigins }: PageSecurity): Recor
       `script-src 'nonce-${nonce}'`,
       `form-action 'self' ${origins}`,
       `frame-ancestors 'self' ${origins}`,
+      "object-src 'none'",
       "base-uri 'none'",
     ].join('; '),
     'X-Content-Type-Options': 'nosniff',
@@ -62,6 +63,9 @@ button{margin-top:1.5rem;width:100%;padding:.7rem 1rem;font:inherit;font-weight:
   background:#0b5cad;border:0;border-radius:4px;cursor:pointer}
 button:hover{background:#094a8b}
 button.secondary{color:#0b5cad;background:#fff;border:1px solid #0b5cad;margin-top:.75rem}
+a.button{display:block;margin-top:.75rem;padding:.7rem 1rem;text-align:center;font-weight:600;border-radius:4px;text-decoration:none}
+a.button.secondary{color:#0b5cad;background:#fff;border:1px solid #0b5cad}
+a.button:focus-visible{outline:3px solid #0b5cad;outline-offset:2px}
 .code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:1.5rem;letter-spacing:.1em}
 .error{margin:0 0 1rem;padding:.75rem 1rem;color:#7a1010;background:#fdecea;border:1px solid #b42318;border-radius:4px}
 `;
