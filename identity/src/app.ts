@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import pino, { type Logger } from 'pino';
 import type Provider from 'oidc-provider';
+import { securityHeaders } from '@portal/service-kit';
 
 import {
   DEFAULT_ACCESS_TOKEN_TTL,
@@ -86,6 +87,19 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   const oidcCallback = provider.callback();
   const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger });
   const handleUserinfo = createUserinfoHandler({ provider, issuer, jwks, frontendOrigins });
+  // Every answer, JSON and errors included, carries these; the pages replace the policy with their
+  // own nonce-based one (views/html.ts), and a handler's own header always wins. The portal may
+  // frame the provider for its silent sign-in check, and forms here end in redirects to it.
+  const defaultHeaders = securityHeaders({
+    csp: {
+      defaultSrc: ["'none'"],
+      formAction: ["'self'", ...frontendOrigins],
+      frameAncestors: ["'self'", ...frontendOrigins],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+    },
+    referrerPolicy: 'no-referrer',
+  });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawUrl = req.url ?? '/';
@@ -115,6 +129,7 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   }
 
   handler = (req, res) => {
+    defaultHeaders.middleware(req, res);
     const started = process.hrtime.bigint();
     // Query strings carry codes and tokens; keep them out of the logs.
     const path = pathOf(req.url ?? '/');

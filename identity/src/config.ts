@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
+import { Env, readEnv, Type } from '@portal/service-kit';
+
+export { ConfigError } from '@portal/service-kit';
+
 export interface IdentityConfig {
   /** Full issuer URL; its path (e.g. `/realms/main`) is where the provider is mounted. */
   issuer: string;
@@ -19,92 +23,66 @@ export interface IdentityConfig {
 
 export const DEFAULT_PORT = 8180;
 export const DEFAULT_ISSUER = 'http://localhost:8180/realms/main';
-export const DEFAULT_FRONTEND_ORIGINS = ['http://localhost:8080', 'http://localhost:8088'];
+/** The portal of `npm start`. The e2e suite's second host (:8088) is added by the test stack only. */
+export const DEFAULT_FRONTEND_ORIGINS = ['http://localhost:8080'];
 export const DEFAULT_ACCESS_TOKEN_TTL = 300;
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-function parseInteger(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
+/** Keycloak issuers never end in a slash, and token `iss` must match the configured value exactly. */
 export function parseIssuer(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`IDENTITY_ISSUER must be an absolute URL, got "${raw}"`);
+    throw new Error(`must be an absolute URL, got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`IDENTITY_ISSUER must use http or https, got "${raw}"`);
+    throw new Error(`must use http or https, got "${raw}"`);
   }
-  if (url.search || url.hash) {
-    throw new ConfigError('IDENTITY_ISSUER must not have a query or fragment');
-  }
-  // Keycloak issuers never end in a slash, and token `iss` must match the configured value exactly.
+  if (url.search || url.hash) throw new Error('must not have a query or fragment');
   const path = url.pathname.replace(/\/+$/, '');
-  if (!path) {
-    throw new ConfigError('IDENTITY_ISSUER needs a realm path such as /realms/main');
-  }
+  if (!path) throw new Error('needs a realm path such as /realms/main');
   return `${url.origin}${path}`;
 }
 
-export function parseOrigins(raw: string): string[] {
-  const origins = raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      let url: URL;
-      try {
-        url = new URL(part);
-      } catch {
-        throw new ConfigError(`FRONTEND_ORIGINS entry "${part}" is not a URL`);
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new ConfigError(`FRONTEND_ORIGINS entry "${part}" must use http or https`);
-      }
-      if (url.pathname !== '/' || url.search || url.hash) {
-        throw new ConfigError(`FRONTEND_ORIGINS entry "${part}" must be an origin only (scheme://host:port)`);
-      }
-      return url.origin;
-    });
-  if (origins.length === 0) {
-    throw new ConfigError('FRONTEND_ORIGINS must list at least one origin');
-  }
-  return [...new Set(origins)];
-}
+export const IdentityEnvSchema = Type.Object({
+  IDENTITY_PORT: Env.Port(DEFAULT_PORT),
+  IDENTITY_ISSUER: Type.Transform(Type.String({ default: DEFAULT_ISSUER }))
+    .Decode(parseIssuer)
+    .Encode((issuer) => issuer),
+  BIND_HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  FRONTEND_ORIGINS: Env.Origins({ default: DEFAULT_FRONTEND_ORIGINS.join(',') }),
+  ACCESS_TOKEN_TTL: Env.Integer({ minimum: 10, maximum: 86_400, default: DEFAULT_ACCESS_TOKEN_TTL }),
+  IDENTITY_COOKIE_KEYS: Type.Optional(
+    Type.Transform(Type.String())
+      .Decode((raw) => {
+        const keys = raw
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean);
+        if (keys.some((key) => key.length < 16)) throw new Error('entries must be at least 16 characters long');
+        return keys;
+      })
+      .Encode((keys) => keys.join(',')),
+  ),
+  // Empty means "keep the signing key in memory only".
+  IDENTITY_DATA_DIR: Type.String({ default: DEFAULT_DATA_DIR, keepEmpty: true }),
+  LOG_LEVEL: Env.LogLevel(),
+});
 
 /** Reads the environment once; every other module gets its settings from here. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
-  const port = env.IDENTITY_PORT ? parseInteger('IDENTITY_PORT', env.IDENTITY_PORT, 0, 65535) : DEFAULT_PORT;
-  const cookieKeys = (env.IDENTITY_COOKIE_KEYS ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter(Boolean);
-  if (cookieKeys.some((key) => key.length < 16)) {
-    throw new ConfigError('IDENTITY_COOKIE_KEYS entries must be at least 16 characters long');
-  }
-  const dataDir = env.IDENTITY_DATA_DIR === undefined ? DEFAULT_DATA_DIR : env.IDENTITY_DATA_DIR.trim() || null;
-
+  const raw = readEnv(IdentityEnvSchema, env);
+  const cookieKeys = raw.IDENTITY_COOKIE_KEYS ?? [];
   return {
-    issuer: parseIssuer(env.IDENTITY_ISSUER ?? DEFAULT_ISSUER),
-    port,
-    host: env.BIND_HOST?.trim() || '127.0.0.1',
-    frontendOrigins: parseOrigins(env.FRONTEND_ORIGINS ?? DEFAULT_FRONTEND_ORIGINS.join(',')),
-    accessTokenTtl: env.ACCESS_TOKEN_TTL
-      ? parseInteger('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, 10, 86_400)
-      : DEFAULT_ACCESS_TOKEN_TTL,
+    issuer: raw.IDENTITY_ISSUER,
+    port: raw.IDENTITY_PORT,
+    host: raw.BIND_HOST.trim(),
+    frontendOrigins: raw.FRONTEND_ORIGINS,
+    accessTokenTtl: raw.ACCESS_TOKEN_TTL,
     // Random keys mean sessions do not survive a restart, which is fine for a local provider.
     cookieKeys: cookieKeys.length > 0 ? cookieKeys : [randomBytes(32).toString('base64url')],
-    dataDir,
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    dataDir: raw.IDENTITY_DATA_DIR.trim() || null,
+    logLevel: raw.LOG_LEVEL,
   };
 }

@@ -1,10 +1,11 @@
 import pino from 'pino';
+import { closeOnSignals, loadOrExit } from '@portal/service-kit';
 
 import { startIdentityApp } from './app';
 import { loadConfig } from './config';
 import { generateSigningJwks, loadOrCreateSigningJwks } from './signing-keys';
 
-const config = loadConfig();
+const config = loadOrExit(() => loadConfig());
 const logger = pino({ name: 'identity', level: config.logLevel });
 
 const jwks = config.dataDir ? await loadOrCreateSigningJwks(config.dataDir) : await generateSigningJwks();
@@ -23,18 +24,4 @@ logger.info(
   'identity provider listening',
 );
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  try {
-    await app.close();
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+closeOnSignals({ logger }, () => app.close());
