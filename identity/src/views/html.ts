@@ -39,7 +39,6 @@ export function securityHeaders({ nonce, frontendOrigins }: PageSecurity): Recor
       `form-action 'self' ${origins}`,
       `frame-ancestors 'self' ${origins}`,
       "object-src 'none'",
-      "object-src 'none'",
       "base-uri 'none'",
     ].join('; '),
     'X-Content-Type-Options': 'nosniff',
