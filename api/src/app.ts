@@ -10,7 +10,9 @@ import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
 import { demoDownloadsPlugin } from './plugins/app/demo-downloads';
 import { errorsPlugin } from './plugins/app/errors';
+import { rateLimitPlugin, userRateLimitPlugin } from './plugins/app/rate-limit';
 import { repositoriesPlugin } from './plugins/app/repositories';
+import { sessionExpiryPlugin } from './plugins/app/session-expiry';
 import { sessionTokenPlugin } from './plugins/app/session-token';
 import { storagePlugin } from './plugins/app/storage';
 import type { Storage } from './storage/local-storage';
@@ -39,11 +41,17 @@ export interface BuildAppOptions {
   storage?: Storage;
 }
 
+/** Fastify trusts `n` hops for a number too, but its types only know the function form of it. */
+function trustProxyOption(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 export async function buildApp(options: BuildAppOptions) {
   const app = Fastify({
     logger: options.logger ?? { level: options.config.logLevel },
-    // The host proxy forwards /api/*; X-Forwarded-* tell us the browser's protocol and address.
-    trustProxy: true,
+    // X-Forwarded-* tell us the browser's protocol and address only when they come from a proxy
+    // we run (TRUST_PROXY); believed from anyone, they would let a client pick its own address.
+    trustProxy: trustProxyOption(options.config.trustProxy),
     // Route names follow the spec's URLs exactly; `/lookup/` and `/lookup` are the same list.
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -56,6 +64,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(accessPlugin);
   await app.register(errorsPlugin);
   await app.register(configPlugin, { config: options.config });
+  // First of the request hooks, so a flood is turned away before it costs a token check.
+  await app.register(rateLimitPlugin);
   await app.register(dbPlugin, options.db ? { db: options.db } : {});
   await app.register(repositoriesPlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
@@ -63,6 +73,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(xsrfPlugin);
   await app.register(authPlugin, options.jwks ? { jwks: options.jwks } : {});
   await app.register(sessionTokenPlugin);
+  await app.register(userRateLimitPlugin);
+  await app.register(sessionExpiryPlugin);
 
   // Routes.
   await app.register(healthRoutes);

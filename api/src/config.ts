@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const DEFAULT_PGLITE_DIR = fileURLToPath(new URL('../.data/pglite', import.meta.url));
@@ -17,7 +18,30 @@ export const ConfigSchema = Type.Object({
   PGLITE_DIR: Type.String({ minLength: 1, default: DEFAULT_PGLITE_DIR }),
   OIDC_ISSUER: Type.String({ pattern: '^https?://', default: 'http://localhost:8180/realms/main' }),
   OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
-  SEED_DEMO: Type.Boolean({ default: true }),
+  // Demo organisations and accounts with known passwords: only the demo and test stacks.
+  SEED_DEMO: Type.Boolean({ default: false }),
+  // Proxies whose X-Forwarded-* headers are believed: a hop count, or a comma list of addresses,
+  // CIDR ranges and the names loopback, linklocal, uniquelocal. Unset = none (the socket's peer).
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  // Requests per window: per user (token subject; a simulator's session) and per address.
+  RATE_LIMIT_ENABLED: Type.Boolean({ default: true }),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
+  // Session status and whoami: the launch screen polls every second, maybe from several tabs.
+  RATE_LIMIT_POLLING: Type.Integer({ minimum: 1, default: 600 }),
+  RATE_LIMIT_SESSION_CREATE: Type.Integer({ minimum: 1, default: 10 }),
+  // Multipart routes: evidence and file uploads.
+  RATE_LIMIT_UPLOAD: Type.Integer({ minimum: 1, default: 60 }),
+  RATE_LIMIT_DEFAULT: Type.Integer({ minimum: 1, default: 300 }),
+  // An address may send as much as this many users: a school's learners share one NAT address.
+  RATE_LIMIT_ADDRESS_USERS: Type.Integer({ minimum: 1, default: 20 }),
+  MAX_OPEN_SESSIONS_PER_USER: Type.Integer({ minimum: 1, default: 5 }),
+  MAX_EVIDENCE_PER_SESSION: Type.Integer({ minimum: 1, default: 200 }),
+  MAX_STORED_BYTES_PER_USER: Type.Integer({ minimum: 0, default: 1024 ** 3 }),
+  // A simulator session token dies this long after creation, or after this long without a call.
+  SESSION_TOKEN_MAX_AGE_SECONDS: Type.Integer({ minimum: 60, default: 24 * 3600 }),
+  SESSION_TOKEN_IDLE_SECONDS: Type.Integer({ minimum: 60, default: 2 * 3600 }),
+  // How often sessions past those limits are closed; 0 = never (another process does it).
+  SESSION_CLOSE_INTERVAL_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
   // Local-disk file storage (uploads, evidence images, installers).
   STORAGE_DIR: Type.String({ minLength: 1, default: DEFAULT_STORAGE_DIR }),
   // HMAC key of signed file URLs; unset = random per process (URLs die with it).
@@ -39,6 +63,22 @@ export interface Config {
   oidcIssuer: string;
   oidcClientId: string;
   seedDemo: boolean;
+  /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs/names. */
+  trustProxy: false | number | string[];
+  rateLimitEnabled: boolean;
+  rateLimitWindowMs: number;
+  rateLimitPolling: number;
+  rateLimitSessionCreate: number;
+  rateLimitUpload: number;
+  rateLimitDefault: number;
+  rateLimitAddressUsers: number;
+  maxOpenSessionsPerUser: number;
+  maxEvidencePerSession: number;
+  maxStoredBytesPerUser: number;
+  sessionTokenMaxAgeSeconds: number;
+  sessionTokenIdleSeconds: number;
+  /** 0 = the close job does not run in this process. */
+  sessionCloseIntervalMs: number;
   storageDir: string;
   storageSigningSecret: string | undefined;
   signedUrlTtlSeconds: number;
@@ -71,9 +111,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),
     oidcClientId: raw.OIDC_CLIENT_ID,
     seedDemo: raw.SEED_DEMO,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    rateLimitEnabled: raw.RATE_LIMIT_ENABLED,
+    rateLimitWindowMs: raw.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    rateLimitPolling: raw.RATE_LIMIT_POLLING,
+    rateLimitSessionCreate: raw.RATE_LIMIT_SESSION_CREATE,
+    rateLimitUpload: raw.RATE_LIMIT_UPLOAD,
+    rateLimitDefault: raw.RATE_LIMIT_DEFAULT,
+    rateLimitAddressUsers: raw.RATE_LIMIT_ADDRESS_USERS,
+    maxOpenSessionsPerUser: raw.MAX_OPEN_SESSIONS_PER_USER,
+    maxEvidencePerSession: raw.MAX_EVIDENCE_PER_SESSION,
+    maxStoredBytesPerUser: raw.MAX_STORED_BYTES_PER_USER,
+    sessionTokenMaxAgeSeconds: raw.SESSION_TOKEN_MAX_AGE_SECONDS,
+    sessionTokenIdleSeconds: raw.SESSION_TOKEN_IDLE_SECONDS,
+    sessionCloseIntervalMs: raw.SESSION_CLOSE_INTERVAL_SECONDS * 1000,
     storageDir: raw.STORAGE_DIR,
     storageSigningSecret: raw.STORAGE_SIGNING_SECRET,
     signedUrlTtlSeconds: raw.SIGNED_URL_TTL_SECONDS,
     logLevel: raw.LOG_LEVEL,
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * `true` (trust every hop) is refused on purpose: behind it any client could claim any address
+ * with X-Forwarded-For and walk around the per-address rate limits.
+ */
+export function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return false;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) === 0 ? false : Number(text);
+  const entries = text.split(',').map((e) => e.trim().toLowerCase());
+  const bad = entries.filter((e) => !isProxyEntry(e));
+  if (bad.length > 0) {
+    throw new ConfigError(
+      `Invalid environment:\n  TRUST_PROXY: expected a hop count or a comma list of addresses, ` +
+        `CIDR ranges, loopback, linklocal or uniquelocal; not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    );
+  }
+  return entries;
 }

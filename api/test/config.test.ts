@@ -10,8 +10,44 @@ describe('loadConfig', () => {
     assert.match(config.pgliteDir, /api\/\.data\/pglite$/);
     assert.equal(config.oidcIssuer, 'http://localhost:8180/realms/main');
     assert.equal(config.oidcClientId, 'frontend');
-    assert.equal(config.seedDemo, true);
+    assert.equal(config.seedDemo, false, 'no accounts with known passwords unless asked for');
+    assert.equal(config.trustProxy, false, 'X-Forwarded-* believed from nobody');
     assert.equal(config.logLevel, 'info');
+  });
+
+  test('the abuse limits default to the documented values', () => {
+    const config = loadConfig({});
+    assert.equal(config.rateLimitEnabled, true);
+    assert.equal(config.rateLimitWindowMs, 60_000);
+    assert.deepEqual(
+      [config.rateLimitPolling, config.rateLimitSessionCreate, config.rateLimitUpload],
+      [600, 10, 60],
+    );
+    assert.equal(config.rateLimitDefault, 300);
+    assert.equal(config.rateLimitAddressUsers, 20);
+    assert.equal(config.maxOpenSessionsPerUser, 5);
+    assert.equal(config.maxEvidencePerSession, 200);
+    assert.equal(config.maxStoredBytesPerUser, 1024 ** 3);
+    assert.equal(config.sessionTokenMaxAgeSeconds, 24 * 3600);
+    assert.equal(config.sessionTokenIdleSeconds, 2 * 3600);
+    assert.equal(config.sessionCloseIntervalMs, 300_000);
+  });
+
+  test('TRUST_PROXY is a hop count or a list of addresses, ranges and names', () => {
+    assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy, ['loopback']);
+    assert.deepEqual(
+      loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,Loopback' }).trustProxy,
+      ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback'],
+    );
+    for (const bad of ['true', '*', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/8', 'proxy.local', 'a,,b']) {
+      assert.throws(
+        () => loadConfig({ TRUST_PROXY: bad }),
+        (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message),
+        bad,
+      );
+    }
   });
 
   test('values are converted from text', () => {

@@ -73,9 +73,21 @@ export function xsrfHeaders(token = 'test-xsrf-token') {
   return { cookie: `${XSRF_COOKIE}=${token}`, [XSRF_HEADER.toLowerCase()]: token };
 }
 
+/**
+ * Production defaults except: the demo data the tests sign in as, no rate limits (tests call
+ * faster than any user) and room for many open sessions (suites start dozens per demo learner).
+ * test/security/limits.test.ts turns both back on to test them.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ PGLITE_DIR: 'memory://', LOG_LEVEL: 'silent', STORAGE_DIR: TEST_STORAGE_DIR }),
+    ...loadConfig({
+      PGLITE_DIR: 'memory://',
+      LOG_LEVEL: 'silent',
+      STORAGE_DIR: TEST_STORAGE_DIR,
+      SEED_DEMO: 'true',
+      RATE_LIMIT_ENABLED: 'false',
+      MAX_OPEN_SESSIONS_PER_USER: '1000',
+    }),
     oidcIssuer: TEST_ISSUER,
     oidcClientId: TEST_CLIENT_ID,
     ...overrides,

@@ -15,10 +15,10 @@ export const fileExtensionInvalid = (allowed: readonly string[]) =>
 export const fileTypeInvalid = (allowed: readonly string[]) =>
   `Invalid file type. Allowed types are: ${allowed.join(', ')}.`;
 
-// Characters Windows forbids in names, and every control character; the files end up on learners'
-// and administrators' disks when downloaded.
+// Characters Windows forbids in names, and every control character (C0, DEL and C1); the files
+// end up on learners' and administrators' disks when downloaded.
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
+const FORBIDDEN_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/;
 const RESERVED_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 export function extensionOf(name: string): string {
@@ -60,3 +60,14 @@ export const IMAGE_EXTENSIONS: Readonly<Record<ImageType, readonly string[]>> = 
   'image/png': ['png'],
   'image/jpeg': ['jpg', 'jpeg'],
 };
+
+/** `1 GB`, `500 MB`: whole units where they fit, for messages about sizes and quotas. */
+export function formatBytes(bytes: number): string {
+  for (const [unit, size] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+    if (bytes >= size) {
+      const value = bytes / size;
+      return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
+    }
+  }
+  return `${bytes} bytes`;
+}

@@ -1,9 +1,6 @@
 import type { EvidenceSubmission, SessionStatusValue } from '@portal/contract';
 import type { Db } from '../db/driver';
 
-/** A simulator that loops cannot fill the database: a session holds at most this many. */
-export const MAX_EVIDENCE_PER_SESSION = 200;
-
 export interface EvidenceImageFile {
   id: string;
   originalName: string;
@@ -14,6 +11,8 @@ export interface EvidenceImageFile {
 
 export interface NewEvidence {
   sessionUuid: string;
+  /** The session's learner, who owns the image and whose storage quota it counts against. */
+  userId: string;
   submission: EvidenceSubmission;
   /** Already stored under `storageKey`; its `files` row is written with the evidence. */
   image: EvidenceImageFile | null;
@@ -22,7 +21,17 @@ export interface NewEvidence {
 export type AddEvidenceResult =
   | { ok: true; id: number }
   | { ok: false; reason: 'not_in_progress'; status: SessionStatusValue | null }
-  | { ok: false; reason: 'limit' };
+  | { ok: false; reason: 'limit' }
+  | { ok: false; reason: 'storage_quota' };
+
+/**
+ * A simulator that loops cannot fill the database or the disk: a session holds at most
+ * `maxPerSession` evidence, and a user's files at most `maxStoredBytes` bytes.
+ */
+export interface EvidenceLimits {
+  maxPerSession: number;
+  maxStoredBytes: number;
+}
 
 export function createEvidenceRepository(db: Db) {
   return {
@@ -34,13 +43,24 @@ export function createEvidenceRepository(db: Db) {
       return res.rows[0]?.count ?? 0;
     },
 
+    /** Bytes of every file the user owns (evidence images and uploads). */
+    async storedBytesOf(userId: string): Promise<number> {
+      const res = await db.query<{ bytes: string }>(
+        'select coalesce(sum(size), 0)::text as bytes from files where owner_id = $1',
+        [userId],
+      );
+      return Number(res.rows[0]?.bytes ?? 0);
+    },
+
     /**
-     * The session row is locked so two submissions cannot take the same position, and so the
-     * session cannot complete between the status check and the insert. Nothing is written unless
-     * everything is.
+     * The user's row is locked so that two uploads of one learner cannot both pass the storage
+     * quota (user before session, the order session creation uses too), and the session row so
+     * two submissions cannot take the same position and the session cannot complete between the
+     * status check and the insert. Nothing is written unless everything is.
      */
-    async add(evidence: NewEvidence): Promise<AddEvidenceResult> {
+    async add(evidence: NewEvidence, limits: EvidenceLimits): Promise<AddEvidenceResult> {
       return db.transaction(async (tx) => {
+        await tx.query('select 1 from users where id = $1 for no key update', [evidence.userId]);
         const session = await tx.query<{ status: SessionStatusValue; user_id: string }>(
           'select status, user_id from simulation_sessions where uuid = $1 for update',
           [evidence.sessionUuid],
@@ -54,10 +74,17 @@ export function createEvidenceRepository(db: Db) {
           [evidence.sessionUuid],
         );
         const position = counted.rows[0]?.count ?? 0;
-        if (position >= MAX_EVIDENCE_PER_SESSION) return { ok: false, reason: 'limit' } as const;
+        if (position >= limits.maxPerSession) return { ok: false, reason: 'limit' } as const;
 
         const { image } = evidence;
         if (image) {
+          const stored = await tx.query<{ bytes: string }>(
+            'select coalesce(sum(size), 0)::text as bytes from files where owner_id = $1',
+            [row.user_id],
+          );
+          if (Number(stored.rows[0]?.bytes ?? 0) + image.size > limits.maxStoredBytes) {
+            return { ok: false, reason: 'storage_quota' } as const;
+          }
           await tx.query(
             `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
              values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`,

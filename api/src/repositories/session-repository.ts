@@ -7,7 +7,7 @@ import type {
   SimulationMode,
   SimulatorSession,
 } from '@portal/contract';
-import type { Queryable } from '../db/driver';
+import type { Db } from '../db/driver';
 
 /** What the session-token check knows about the session a simulator call belongs to. */
 export interface TokenSession {
@@ -61,10 +61,26 @@ export interface SessionRepositoryOptions {
   statusCacheMs?: number;
 }
 
+/** How long a session token lives (config SESSION_TOKEN_*). */
+export interface TokenLifetime {
+  maxAgeSeconds: number;
+  idleSeconds: number;
+}
+
+export type CreateResult = { ok: true; uuid: string } | { ok: false; reason: 'open_sessions' };
+
+/**
+ * The condition of a session whose token still works, with the lifetime in parameters `$a`, `$b`.
+ * Both sides are the database's clock, so every API process agrees on what expired.
+ */
+const live = (a: number, b: number) =>
+  `created_at > now() - $${a}::integer * interval '1 second'
+   and last_used_at > now() - $${b}::integer * interval '1 second'`;
+
 /** Bounds memory: about one entry per learner with a launch screen open. */
 const STATUS_CACHE_MAX = 20_000;
 
-export function createSessionRepository(db: Queryable, options: SessionRepositoryOptions = {}) {
+export function createSessionRepository(db: Db, options: SessionRepositoryOptions = {}) {
   const statusCacheMs = options.statusCacheMs ?? 0;
   const statusCache = new Map<
     string,
@@ -109,24 +125,42 @@ export function createSessionRepository(db: Queryable, options: SessionRepositor
   }
 
   return {
-    async create(session: NewSession): Promise<string> {
-      const uuid = randomUUID();
-      await db.query(
-        `insert into simulation_sessions
-           (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          uuid,
-          session.userId,
-          session.productId,
-          session.categoryId,
-          session.configuration,
-          session.mode,
-          session.ltiLaunchId,
-          session.tokenHash,
-        ],
-      );
-      return uuid;
+    /**
+     * Refused when the learner already holds `maxOpen` sessions whose tokens still work. The
+     * user's row is locked for the count and the insert, so concurrent launches cannot overshoot.
+     */
+    async create(
+      session: NewSession,
+      limits: TokenLifetime & { maxOpen: number },
+    ): Promise<CreateResult> {
+      return db.transaction(async (tx) => {
+        await tx.query('select 1 from users where id = $1 for no key update', [session.userId]);
+        const open = await tx.query<{ count: number }>(
+          `select count(*)::int as count from simulation_sessions
+            where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`,
+          [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
+        );
+        if ((open.rows[0]?.count ?? 0) >= limits.maxOpen) {
+          return { ok: false, reason: 'open_sessions' } as const;
+        }
+        const uuid = randomUUID();
+        await tx.query(
+          `insert into simulation_sessions
+             (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash)
+           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            uuid,
+            session.userId,
+            session.productId,
+            session.categoryId,
+            session.configuration,
+            session.mode,
+            session.ltiLaunchId,
+            session.tokenHash,
+          ],
+        );
+        return { ok: true, uuid } as const;
+      });
     },
 
     /** The learner polls this every second: one primary-key lookup, nothing else. */
@@ -176,20 +210,42 @@ export function createSessionRepository(db: Queryable, options: SessionRepositor
         : null;
     },
 
-    async findByTokenHash(tokenHash: string): Promise<TokenSession | null> {
+    /**
+     * The session of a token that is still alive, which counts as the simulator's latest call;
+     * null for an unknown or expired token.
+     */
+    async useToken(tokenHash: string, lifetime: TokenLifetime): Promise<TokenSession | null> {
       const res = await db.query<{
         uuid: string;
         user_id: string;
         product_id: number;
         status: SessionStatusValue;
       }>(
-        'select uuid, user_id, product_id, status from simulation_sessions where token_hash = $1',
-        [tokenHash],
+        `update simulation_sessions set last_used_at = now()
+          where token_hash = $1 and ${live(2, 3)}
+          returning uuid, user_id, product_id, status`,
+        [tokenHash, lifetime.maxAgeSeconds, lifetime.idleSeconds],
       );
       const row = res.rows[0];
       return row
         ? { uuid: row.uuid, userId: row.user_id, productId: row.product_id, status: row.status }
         : null;
+    },
+
+    /**
+     * Closes open sessions whose tokens expired; answers their uuids. One statement, so several
+     * API processes running it together close each session once and never block each other long.
+     */
+    async closeExpired(lifetime: TokenLifetime): Promise<string[]> {
+      const res = await db.query<{ uuid: string }>(
+        `update simulation_sessions set status = 'closed', closed_at = coalesce(closed_at, now())
+          where status in ('not_started', 'in_progress') and not (${live(1, 2)})
+          returning uuid`,
+        [lifetime.maxAgeSeconds, lifetime.idleSeconds],
+      );
+      const uuids = res.rows.map((r) => r.uuid);
+      uuids.forEach(forget);
+      return uuids;
     },
 
     /**

@@ -17,17 +17,23 @@ export const SESSION_NOT_OPEN = 'The session is no longer open.';
 
 /**
  * Simulator calls carry the session's token instead of a user's JWT: the simulator never holds
- * the learner's credentials, and a token is good for its one session only while it is open.
+ * the learner's credentials, and a token is good for its one session only while it is open and
+ * not expired (SESSION_TOKEN_MAX_AGE_SECONDS after creation, SESSION_TOKEN_IDLE_SECONDS after the
+ * last call). An expired token is answered exactly like an unknown one.
  */
 export const sessionTokenPlugin = fp(
   async (app) => {
     app.decorateRequest('simulationSession', null);
+    const lifetime = {
+      maxAgeSeconds: app.config.sessionTokenMaxAgeSeconds,
+      idleSeconds: app.config.sessionTokenIdleSeconds,
+    };
 
     app.addHook('onRequest', async (request, reply) => {
       if (request.is404 || accessOf(request.routeOptions.config) !== 'session') return;
       const token = sessionTokenFrom(request.headers.authorization);
       const session = token
-        ? await app.repos.sessions.findByTokenHash(hashSessionToken(token))
+        ? await app.repos.sessions.useToken(hashSessionToken(token), lifetime)
         : null;
       if (!session) {
         reply.header('www-authenticate', SESSION_TOKEN_SCHEME);
@@ -39,7 +45,7 @@ export const sessionTokenPlugin = fp(
       request.simulationSession = session;
     });
   },
-  { name: 'session-token', dependencies: ['repositories', 'access'] },
+  { name: 'session-token', dependencies: ['config', 'repositories', 'access'] },
 );
 
 /** The session of a `sessionToken` route (the hook guarantees one). */

@@ -24,6 +24,8 @@ export const xsrfPlugin = fp(
           path: '/',
           sameSite: 'lax',
           httpOnly: false,
+          // request.protocol believes X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
+          secure: request.protocol === 'https',
         });
       }
       if (SAFE_METHODS.has(request.method) || request.is404) return;

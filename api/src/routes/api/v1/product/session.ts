@@ -16,9 +16,13 @@ import { currentUser } from '../../../../plugins/app/auth';
 
 const tags = ['session'];
 
+export const tooManyOpenSessions = (max: number) =>
+  `You already have ${max} simulation sessions open. Finish one, or try again later.`;
+
 /** Learner-side session calls: create, poll, complete, close. */
 export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { entitlements, products, sessions } = app.repos;
+  const { maxOpenSessionsPerUser, sessionTokenMaxAgeSeconds, sessionTokenIdleSeconds } = app.config;
 
   app.post(
     '/:productId/session',
@@ -29,7 +33,7 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Start a simulation session; the token is answered only here',
         params: ProductIdParams,
         body: CreateSessionBody,
-        response: { 201: CreatedSession, ...errorResponses },
+        response: { 201: CreatedSession, ...errorResponses, 409: Detail },
       },
     },
     async (request, reply) => {
@@ -54,17 +58,25 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (Object.keys(errors).length > 0) throw badRequest(errors);
 
       const token = newSessionToken();
-      const uuid = await sessions.create({
-        userId: user.id,
+      const created = await sessions.create(
+        {
+          userId: user.id,
         productId,
         // One leaf per configuration names the report even when the client sent no category.
-        categoryId: categoryId ?? (leafIds.length === 1 ? (leafIds[0] ?? null) : null),
-        configuration,
-        mode,
-        ltiLaunchId,
-        tokenHash: hashSessionToken(token),
-      });
-      return reply.code(201).send({ token, uuid });
+          categoryId: categoryId ?? (leafIds.length === 1 ? (leafIds[0] ?? null) : null),
+          configuration,
+          mode,
+          ltiLaunchId,
+          tokenHash: hashSessionToken(token),
+        },
+        {
+          maxOpen: maxOpenSessionsPerUser,
+          maxAgeSeconds: sessionTokenMaxAgeSeconds,
+          idleSeconds: sessionTokenIdleSeconds,
+        },
+      );
+      if (!created.ok) throw detailError(409, tooManyOpenSessions(maxOpenSessionsPerUser));
+      return reply.code(201).send({ token, uuid: created.uuid });
     },
   );
 

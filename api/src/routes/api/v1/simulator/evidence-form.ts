@@ -6,6 +6,7 @@ import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES, ONE_FILE_ONLY } from '../../../../lib
 export const MAX_DATA_CHARS = 64 * 1024;
 
 const dataTooLong = `Ensure this field has no more than ${MAX_DATA_CHARS} characters.`;
+const DATA_NOT_TEXT = 'Send data as a text field, not as a file.';
 
 export interface UploadedImage {
   fileName: string;
@@ -21,6 +22,8 @@ export interface EvidenceForm {
   image: UploadedImage | null;
   /** Problems of the form itself, found while reading it. */
   errors: FieldErrors;
+  /** The image went over MAX_UPLOAD_BYTES: the whole request is answered 413. */
+  tooLarge: boolean;
 }
 
 const MULTIPART_ERRORS: Readonly<Record<string, [field: string, message: string]>> = {
@@ -34,35 +37,42 @@ const MULTIPART_ERRORS: Readonly<Record<string, [field: string, message: string]
 
 /**
  * Expects @fastify/multipart registered with `throwFileSizeLimit: false`: an oversized image is
- * then a field error beside the others, not an exception that ends reading the form.
+ * then truncated by the parser (never more than MAX_UPLOAD_BYTES in memory) and reported, not an
+ * exception that ends reading the form.
  *
- * Reads the whole multipart form into memory (one image of at most 10 MB and a small JSON field)
- * so that it can be judged as a whole before anything is stored.
+ * Reads the whole multipart form into memory (one image of at most 10 MB and a text field of at
+ * most 64 KB, both cut off by the parser while streaming) so that it can be judged as a whole
+ * before anything is stored.
  */
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const chunk of stream) void chunk;
+}
+
 export async function readEvidenceForm(request: FastifyRequest): Promise<EvidenceForm> {
-  const form: EvidenceForm = { data: undefined, image: null, errors: {} };
+  const form: EvidenceForm = { data: undefined, image: null, errors: {}, tooLarge: false };
   try {
     const parts = request.parts({
-      // Two files: the image, and `data` when a client sends the JSON as a Blob (FormData gives
-      // every Blob a file name, which makes it a file part).
-      limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 4, parts: 6, fieldSize: MAX_DATA_CHARS },
+      // One file, the image: a second file part ends the form with FST_FILES_LIMIT.
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5, fieldSize: MAX_DATA_CHARS },
     });
     for await (const part of parts) {
       if (part.type === 'file') {
-        // Every file stream must be read to the end, or the form never finishes.
-        const data = await part.toBuffer();
-        if (part.fieldname === 'image') {
-          if (form.image) form.errors.image = [ONE_FILE_ONLY];
-          form.image = {
-            fileName: part.filename ?? '',
-            declaredType: part.mimetype,
-            data,
-            tooLarge: part.file.truncated,
-          };
-        } else if (part.fieldname === 'data') {
-          if (data.length > MAX_DATA_CHARS) form.errors.data = [dataTooLong];
-          else form.data = data.toString('utf8');
+        if (part.fieldname !== 'image') {
+          // Every file stream must be read to the end, or the form never finishes; an unexpected
+          // file is not kept in memory.
+          await drain(part.file);
+          // FormData makes every Blob a file part; as a file, data would escape the 64 KB limit.
+          if (part.fieldname === 'data') form.errors.data = [DATA_NOT_TEXT];
+          continue;
         }
+        const data = await part.toBuffer();
+        form.image = {
+          fileName: part.filename ?? '',
+          declaredType: part.mimetype,
+          data,
+          tooLarge: part.file.truncated,
+        };
+        if (part.file.truncated) form.tooLarge = true;
       } else if (part.fieldname === 'data') {
         if (part.valueTruncated) {
           form.errors.data = [dataTooLong];

@@ -7,13 +7,13 @@ import {
   Detail,
   EVIDENCE_IMAGE_TYPES,
   EvidenceSubmission,
+  FieldErrors,
   NON_FIELD_ERRORS,
   SessionStatus,
   SimulatorSession,
-  type FieldErrors,
   type SessionStatusValue,
 } from '@portal/contract';
-import { badRequest, detailError, fieldError } from '../../../../lib/http-errors';
+import { ApiError, badRequest, detailError, fieldError } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { typeboxFieldErrors } from '../../../../lib/typebox-errors';
 import {
@@ -22,11 +22,11 @@ import {
   FILE_TOO_LARGE,
   fileNameError,
   fileTypeInvalid,
+  formatBytes,
   IMAGE_EXTENSIONS,
   sniffImageType,
   type ImageType,
 } from '../../../../lib/upload-rules';
-import { MAX_EVIDENCE_PER_SESSION } from '../../../../repositories/evidence-repository';
 import { currentSession, SESSION_NOT_OPEN } from '../../../../plugins/app/session-token';
 import { readEvidenceForm, type UploadedImage } from './evidence-form';
 
@@ -36,7 +36,9 @@ const config = { sessionToken: true, xsrf: false } as const;
 const responses = { ...errorResponses, 409: Detail } as const;
 
 export const JOIN_FIRST = 'Join the session first.';
-const EVIDENCE_LIMIT = `A session holds at most ${MAX_EVIDENCE_PER_SESSION} evidence.`;
+const evidenceLimit = (max: number) => `A session holds at most ${max} evidence.`;
+export const storageQuotaReached = (maxBytes: number) =>
+  `Your stored files have reached your quota of ${formatBytes(maxBytes)}. Delete reports you no longer need, or ask your administrator.`;
 const IMAGE_EXTENSION_LIST = Object.values(IMAGE_EXTENSIONS).flat();
 
 /** 409 for a call the session's state does not allow (null: it vanished meanwhile). */
@@ -74,6 +76,10 @@ function parseData(data: unknown): { value: unknown } | { error: string } {
 /** The calls the simulator makes during a session (contract: simulator.ts). */
 export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { sessions, evidence } = app.repos;
+  const { maxEvidencePerSession, maxStoredBytesPerUser } = app.config;
+  const limits = { maxPerSession: maxEvidencePerSession, maxStoredBytes: maxStoredBytesPerUser };
+  const quotaError = () =>
+    new ApiError(413, { image: [storageQuotaReached(maxStoredBytesPerUser)] });
   // Only evidence uploads are multipart; registered here so no other route accepts forms.
   await app.register(multipart, { throwFileSizeLimit: false });
 
@@ -105,7 +111,7 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Field `data`: JSON of EvidenceSubmission. Field `image`: PNG or JPEG of at most 10 MB, ' +
           'required for `xray_image`, optional for `rs_lesson_part`. Only while the session is in progress.',
         consumes: ['multipart/form-data'],
-        response: { 201: CreatedEvidence, ...responses },
+        response: { 201: CreatedEvidence, ...responses, 413: FieldErrors },
       },
     },
     async (request, reply) => {
@@ -116,6 +122,8 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
 
       const form = await readEvidenceForm(request);
+      // Refused whatever else is wrong: the client must not retry the same bytes.
+      if (form.tooLarge) throw new ApiError(413, { ...form.errors, image: [FILE_TOO_LARGE] });
       const errors: FieldErrors = { ...form.errors };
       let submission: EvidenceSubmission | null = null;
       if (!errors.data) {
@@ -143,8 +151,16 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       if (Object.keys(errors).length > 0 || !submission) throw badRequest(errors);
-      if ((await evidence.countFor(session.uuid)) >= MAX_EVIDENCE_PER_SESSION) {
-        throw fieldError(NON_FIELD_ERRORS, EVIDENCE_LIMIT);
+      // Cheap checks before the bytes are written; add() checks both again under a lock.
+      if ((await evidence.countFor(session.uuid)) >= maxEvidencePerSession) {
+        throw fieldError(NON_FIELD_ERRORS, evidenceLimit(maxEvidencePerSession));
+      }
+      if (
+        form.image &&
+        (await evidence.storedBytesOf(session.userId)) + form.image.data.length >
+          maxStoredBytesPerUser
+      ) {
+        throw quotaError();
       }
 
       let stored = null;
@@ -164,14 +180,20 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // the rows cannot be written.
       let result;
       try {
-        result = await evidence.add({ sessionUuid: session.uuid, submission, image: stored });
+        result = await evidence.add(
+          { sessionUuid: session.uuid, userId: session.userId, submission, image: stored },
+          limits,
+        );
       } catch (error) {
         if (stored) await app.storage.remove(stored.storageKey);
         throw error;
       }
       if (!result.ok) {
         if (stored) await app.storage.remove(stored.storageKey);
-        if (result.reason === 'limit') throw fieldError(NON_FIELD_ERRORS, EVIDENCE_LIMIT);
+        if (result.reason === 'limit') {
+          throw fieldError(NON_FIELD_ERRORS, evidenceLimit(maxEvidencePerSession));
+        }
+        if (result.reason === 'storage_quota') throw quotaError();
         throw notOpen(result.status);
       }
       return reply.code(201).send({ id: result.id });

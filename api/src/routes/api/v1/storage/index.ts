@@ -3,6 +3,16 @@ import { Type } from '@sinclair/typebox';
 import { Detail } from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
 
+/** Shown in an <img> on the portal's pages; nothing else a user uploads is ever rendered inline. */
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg']);
+
+/**
+ * A file opened on its own (a link, a new tab) gets an opaque origin and no scripts, plugins or
+ * subresources, so even a file that is not what its type claims cannot act as the API's origin.
+ */
+export const FILE_CSP =
+  "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
 /**
  * Serves a signed URL made by `app.storage.signedUrl`. Public on purpose: the signature and
  * expiry are the credential, so an <img> tag or a download link works without a bearer token.
@@ -34,13 +44,14 @@ export const storageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('content-type', allowed.contentType)
         .header('content-length', file.size)
         .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', FILE_CSP)
         .header('cache-control', 'private, max-age=60');
-      if (allowed.downloadName) {
-        reply.header(
-          'content-disposition',
-          `attachment; filename*=UTF-8''${encodeURIComponent(allowed.downloadName)}`,
-        );
-      }
+      const name = allowed.downloadName
+        ? `; filename*=UTF-8''${encodeURIComponent(allowed.downloadName)}`
+        : '';
+      // A named download is always saved; an unnamed PNG or JPEG may show in an <img>.
+      const inline = !allowed.downloadName && INLINE_TYPES.has(allowed.contentType.toLowerCase());
+      reply.header('content-disposition', `${inline ? 'inline' : 'attachment'}${name}`);
       // The body is a byte stream, not a schema'd JSON reply.
       return reply.send(file.stream as never);
     },

@@ -133,17 +133,44 @@ export function lessonEvidence(partIndex = 0): EvidenceSubmission {
 }
 
 export type FormPart =
+  /** A text field; with `type`, the field carries that Content-Type (FormData cannot send one). */
   | { name: string; value: string; type?: string }
   | { name: string; fileName: string; type: string; data: Buffer };
 
+/** A multipart body written by hand, for parts FormData cannot make or names it would escape. */
+export function rawMultipart(parts: readonly FormPart[]) {
+  const boundary = `----portal-test-${Math.random().toString(36).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `Content-Disposition: form-data; name="${part.name}"`;
+    if ('data' in part) {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\n${disposition}; filename="${part.fileName}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+          'latin1',
+        ),
+        part.data,
+        Buffer.from('\r\n'),
+      );
+    } else {
+      const type = part.type ? `\r\nContent-Type: ${part.type}` : '';
+      chunks.push(Buffer.from(`--${boundary}\r\n${disposition}${type}\r\n\r\n${part.value}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
 /** A multipart body encoded by the platform's own FormData, as a real client would send it. */
 export async function multipart(parts: readonly FormPart[]) {
+  if (parts.some((part) => !('data' in part) && part.type)) return rawMultipart(parts);
   const form = new FormData();
   for (const part of parts) {
     if ('data' in part) {
       form.append(part.name, new Blob([part.data], { type: part.type }), part.fileName);
-    } else if (part.type) {
-      form.append(part.name, new Blob([part.value], { type: part.type }));
     } else {
       form.append(part.name, part.value);
     }

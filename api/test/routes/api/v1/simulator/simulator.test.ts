@@ -243,7 +243,7 @@ describe('simulator calls', () => {
       ]);
     });
 
-    test('the data field may also be sent as application/json', async () => {
+    test('the data field may also be a text field typed application/json', async () => {
       const session = await joined();
       const res = await submitEvidence(t, session.token, [
         { name: 'data', value: JSON.stringify(xrayEvidence()), type: 'application/json' },
@@ -288,6 +288,18 @@ describe('simulator calls', () => {
           { data: ['Invalid JSON.'] },
         );
         await refused([dataPart([1, 2]), imagePart()], ['non_field_errors']);
+        // A file part (what FormData makes of a Blob) would not be held to the 64 KB field limit.
+        await refused(
+          [
+            {
+              name: 'data',
+              fileName: 'blob',
+              type: 'application/json',
+              data: Buffer.from(JSON.stringify(lessonEvidence())),
+            },
+          ],
+          { data: ['Send data as a text field, not as a file.'] },
+        );
       });
 
       test('missing fields and wrong types are keyed by their path', async () => {
@@ -373,11 +385,19 @@ describe('simulator calls', () => {
         });
       });
 
-      test('an image over 10 MB is too large', async () => {
+      test('an image over 10 MB is too large: 413, whatever else is wrong', async () => {
         const big = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]);
-        await refused([dataPart(xrayEvidence()), imagePart(big)], {
-          image: ['File is too large. Max file size is 10MB'],
-        });
+        for (const parts of [
+          [dataPart(xrayEvidence()), imagePart(big)],
+          [dataPart({ nope: true }), imagePart(big, 'bad<name>.png')],
+        ]) {
+          const counts = await rowCounts(t.db);
+          const res = await submitEvidence(t, session.token, parts);
+          assert.equal(res.statusCode, 413, res.body);
+          assert.deepEqual(res.json(), { image: ['File is too large. Max file size is 10MB'] });
+          assert.deepEqual(await rowCounts(t.db), counts);
+          assert.deepEqual(await storedFiles(session.uuid), []);
+        }
       });
 
       test('only one image per evidence', async () => {
