@@ -13,6 +13,9 @@ export { useTranslation } from './i18n/react-i18next';
 export { usePageTitle } from './hooks/use-page-title';
 export { useDebouncedValue } from './hooks/use-debounced-value';
 
+// Stored URLs (download links, signed file URLs): https or the portal's own storage route only.
+export { safeHref } from './lib/safe-url';
+
 // i18n
 export {
   initI18n,

@@ -14,6 +14,10 @@ const SIGNED: FileDownload = {
   originalName: 'RadiographySetup-2.4.1.exe',
 };
 
+/** The signed URL as the browser reads it, which is what the page hands over. */
+const SIGNED_ABSOLUTE = new URL(SIGNED.url, window.location.origin).href;
+const XSS = 'javascript:alert(document.domain)';
+
 const GROUPS: DownloadGroup[] = [
   {
     id: 1,
@@ -140,7 +144,7 @@ describe('Downloads page', () => {
 
     await waitFor(() =>
       expect(saves.saved).toEqual([
-        { href: SIGNED.url, download: SIGNED.originalName, attached: true },
+        { href: SIGNED_ABSOLUTE, download: SIGNED.originalName, attached: true },
       ]),
     );
     expect(requested).toEqual([RADIOGRAPHY_FILE]);
@@ -201,6 +205,78 @@ describe('Downloads page', () => {
     expect(link).toHaveAttribute('target', '_blank');
     expect(link.getAttribute('rel')?.split(' ')).toContain('noopener');
     expect(link).toHaveAccessibleDescription('Radiography macOS Opens in a new tab');
+  });
+
+  describe('with stored URLs that are not https', () => {
+    const hostile = (fileId: string | null, fileUrl: string): DownloadGroup[] => [
+      {
+        id: 1,
+        name: 'Radiography',
+        downloads: [{ id: 11, version: '2.4.1', operatingSystem: 'windows', fileId, fileUrl }],
+      },
+    ];
+
+    it.each([
+      ['javascript:', XSS],
+      ['upper-case JavaScript: behind white space', ' JavaScript:alert(1)'],
+      ['data:', 'data:text/html,<script>alert(1)</script>'],
+      ['plain http', 'http://cdn.example/radiography-2.4.1.exe'],
+    ])(
+      'shows the version of an external download as text, not as a link, when its URL is %s',
+      async (_name, fileUrl) => {
+        server.use(answerGroups(hostile(null, fileUrl)));
+        renderApp({ server, route });
+
+        const radiography = await screen.findByRole('region', { name: 'Radiography' });
+        expect(within(radiography).getByText('2.4.1')).toBeInTheDocument();
+        expect(within(radiography).queryByRole('link')).not.toBeInTheDocument();
+        expect(radiography.querySelectorAll('[href]')).toHaveLength(0);
+      },
+    );
+
+    it('still downloads a stored installer whose declared URL is javascript:, through a button only', async () => {
+      server.use(
+        answerGroups(hostile(RADIOGRAPHY_FILE, XSS)),
+        getInstallerFile(() => ({ status: 200, body: SIGNED })),
+      );
+      const { user } = renderApp({ server, route });
+
+      const radiography = await screen.findByRole('region', { name: 'Radiography' });
+      expect(radiography.querySelectorAll('[href]')).toHaveLength(0);
+      const button = within(radiography).getByRole('button', { name: '2.4.1' });
+      expect(button).toHaveAccessibleDescription('Radiography Windows');
+      await user.click(button);
+
+      await waitFor(() =>
+        expect(saves.saved).toEqual([
+          { href: SIGNED_ABSOLUTE, download: SIGNED.originalName, attached: true },
+        ]),
+      );
+    });
+
+    it.each([
+      ['javascript:', XSS],
+      ['another site over http', 'http://attacker.example/api/v1/storage/x?sig=abc'],
+    ])(
+      'refuses a signed URL the API answers as %s: the download fails and nothing is followed',
+      async (_name, url) => {
+        const spy = jest.spyOn(console, 'error').mockImplementation(() => {});
+        server.use(
+          answerGroups(GROUPS),
+          getInstallerFile(() => ({ status: 200, body: { ...SIGNED, url } })),
+        );
+        const { user } = renderApp({ server, route });
+
+        await user.click(await screen.findByRole('link', { name: '2.4.1' }));
+
+        expect(await screen.findByRole('alert')).toHaveTextContent(
+          'Version 2.4.1 could not be downloaded.',
+        );
+        expect(saves.saved).toEqual([]);
+        expect(spy).toHaveBeenCalledWith('Downloading the installer failed', expect.any(Error));
+        spy.mockRestore();
+      },
+    );
   });
 
   it('says so when a simulation has no downloads', async () => {

@@ -1,7 +1,7 @@
-import { useId, type MouseEvent } from 'react';
+import { useId, type MouseEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import type { UserDownload } from '@portal/contract';
-import { Spinner, useTranslation, VisuallyHidden } from '@portal/shared-ui';
+import { Button, safeHref, Spinner, useTranslation, VisuallyHidden } from '@portal/shared-ui';
 import { OsIcon } from './os-icon';
 
 const Row = styled.li`
@@ -23,6 +23,10 @@ const Os = styled.span`
   gap: ${({ theme }) => theme.space.sm};
   min-width: 9rem;
   color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const VersionText = styled.span`
+  font-weight: ${({ theme }) => theme.fontWeights.medium};
 `;
 
 const VersionLink = styled.a`
@@ -52,6 +56,64 @@ export function DownloadItem({ download, groupHeadingId, busy, onDownload }: Dow
   const newTabId = useId();
   const osLabel = t(`downloads.os.${download.operatingSystem}`);
   const { fileId } = download;
+  // Admin-entered: anything but https (or our own storage route) is shown, never linked.
+  const fileUrl = safeHref(download.fileUrl);
+
+  let version: ReactNode;
+  if (fileId !== null) {
+    const onClick = () => {
+      if (!busy) onDownload({ ...download, fileId });
+    };
+    const state = {
+      'aria-describedby': `${groupHeadingId} ${osId}`,
+      'aria-busy': busy || undefined,
+      'aria-disabled': busy || undefined,
+    };
+    version = (
+      <>
+        {fileUrl === null ? (
+          // No safe declared location to link to: the stored installer through a button only.
+          <Button variant="link" {...state} onClick={onClick}>
+            {download.version}
+          </Button>
+        ) : (
+          // fileUrl stays the href so a middle click still leads to the version's declared location.
+          <VersionLink
+            href={fileUrl}
+            {...state}
+            onClick={(event: MouseEvent<HTMLAnchorElement>) => {
+              event.preventDefault();
+              onClick();
+            }}
+          >
+            {download.version}
+          </VersionLink>
+        )}
+        {busy && (
+          <Spinner
+            size={16}
+            label={t('downloads.preparing', { version: download.version, os: osLabel })}
+          />
+        )}
+      </>
+    );
+  } else if (fileUrl !== null) {
+    version = (
+      <>
+        <VersionLink
+          href={fileUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-describedby={`${groupHeadingId} ${osId} ${newTabId}`}
+        >
+          {download.version}
+        </VersionLink>
+        <VisuallyHidden id={newTabId}>{t('downloads.opensInNewTab')}</VisuallyHidden>
+      </>
+    );
+  } else {
+    version = <VersionText>{download.version}</VersionText>;
+  }
 
   return (
     <Row>
@@ -59,41 +121,7 @@ export function DownloadItem({ download, groupHeadingId, busy, onDownload }: Dow
         <OsIcon os={download.operatingSystem} />
         <span id={osId}>{osLabel}</span>
       </Os>
-      {fileId === null ? (
-        <>
-          <VersionLink
-            href={download.fileUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-describedby={`${groupHeadingId} ${osId} ${newTabId}`}
-          >
-            {download.version}
-          </VersionLink>
-          <VisuallyHidden id={newTabId}>{t('downloads.opensInNewTab')}</VisuallyHidden>
-        </>
-      ) : (
-        <>
-          {/* fileUrl stays the href so a middle click still leads to the version's declared location. */}
-          <VersionLink
-            href={download.fileUrl}
-            aria-describedby={`${groupHeadingId} ${osId}`}
-            aria-busy={busy || undefined}
-            aria-disabled={busy || undefined}
-            onClick={(event: MouseEvent<HTMLAnchorElement>) => {
-              event.preventDefault();
-              if (!busy) onDownload({ ...download, fileId });
-            }}
-          >
-            {download.version}
-          </VersionLink>
-          {busy && (
-            <Spinner
-              size={16}
-              label={t('downloads.preparing', { version: download.version, os: osLabel })}
-            />
-          )}
-        </>
-      )}
+      {version}
     </Row>
   );
 }

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { DownloadGroup } from '@portal/contract';
 import { useAuth } from '@portal/shared-auth';
-import { ErrorBanner, usePageTitle, useParams, useTranslation } from '@portal/shared-ui';
+import { ErrorBanner, safeHref, usePageTitle, useParams, useTranslation } from '@portal/shared-ui';
 import { DataErrorView } from '../../errors/components/data-error-view';
 import { PageNotFoundPage } from '../../errors/components/page-not-found-page';
 import { useUserDownloads } from '../api/get-user-downloads';
@@ -83,7 +83,10 @@ function useInstallerDownload() {
       try {
         const result = await getInstallerFile(fileId);
         if (!result.isSuccess) throw new Error(`Unexpected answer for installer file ${fileId}`);
-        saveFile(result.data.url, result.data.originalName);
+        // The click follows whatever URL the API answered: only a signed storage or https URL.
+        const url = safeHref(result.data.url);
+        if (url === null) throw new Error(`Refused the URL answered for installer file ${fileId}`);
+        saveFile(url, result.data.originalName);
       } catch (error) {
         console.error('Downloading the installer failed', error);
         setFailedVersion(version);
