@@ -3,7 +3,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  SignJWT,
+  UnsecuredJWT,
+  type JWTPayload,
+} from 'jose';
 import { XSRF_COOKIE, XSRF_HEADER } from '@portal/contract';
 import { DEMO_ACCOUNTS, type DemoAccount } from '@portal/contract/demo-accounts';
 import { buildApp, type App } from '../src/app';
@@ -23,6 +31,9 @@ const KID = 'test-key';
 const { privateKey, publicKey } = await generateKeyPair('RS256');
 export const publicJwk = { ...(await exportJWK(publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
 export const testJwks = createLocalJWKSet({ keys: [publicJwk] });
+/** The private half, for tests that sign tokens `signToken` cannot shape. */
+export const testPrivateKey = privateKey;
+export const TEST_KID = KID;
 
 export function account(
   role: DemoAccount['role'],
@@ -62,6 +73,96 @@ export async function signToken(sub: string, options: TokenOptions = {}): Promis
     .setIssuedAt(now - 5)
     .setExpirationTime(now + (options.expiresIn ?? 300))
     .sign(options.key ?? privateKey);
+}
+
+/**
+ * An access token as our identity provider (identity/, oidc-provider) issues it: RFC 9068 header
+ * `typ: at+jwt`, plus the Keycloak claims its customiser adds.
+ */
+export async function signIdentityAccessToken(sub: string, options: TokenOptions = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    azp: TEST_CLIENT_ID,
+    client_id: TEST_CLIENT_ID,
+    typ: 'Bearer',
+    scope: 'openid profile email',
+    jti: randomBytes(8).toString('hex'),
+    ...options.claims,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? KID, typ: 'at+jwt' })
+    .setSubject(sub)
+    .setIssuer(options.issuer ?? TEST_ISSUER)
+    .setAudience(options.claims?.aud ?? 'account')
+    .setIssuedAt(now - 5)
+    .setExpirationTime(now + (options.expiresIn ?? 300))
+    .sign(options.key ?? privateKey);
+}
+
+/**
+ * An ID token, signed with the real key, valid in every way except that it is not an access
+ * token. `identity`: as oidc-provider 8 issues them (header `typ: JWT`, `aud` = the client, no
+ * `azp`, no `typ` claim). `keycloak`: as Keycloak does (claim `typ: "ID"`, `azp` and `aud` = the
+ * client).
+ */
+export async function signIdToken(
+  sub: string,
+  shape: 'identity' | 'keycloak' = 'identity',
+  options: TokenOptions = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const shapeClaims: JWTPayload =
+    shape === 'keycloak'
+      ? { typ: 'ID', azp: TEST_CLIENT_ID, session_state: randomBytes(8).toString('hex') }
+      : {};
+  return new SignJWT({
+    auth_time: now - 30,
+    nonce: randomBytes(8).toString('hex'),
+    at_hash: randomBytes(16).toString('base64url'),
+    sid: randomBytes(8).toString('hex'),
+    email: `${sub}@example.test`,
+    given_name: 'Id',
+    family_name: 'Token',
+    ...shapeClaims,
+    ...options.claims,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? KID, typ: 'JWT' })
+    .setSubject(sub)
+    .setIssuer(options.issuer ?? TEST_ISSUER)
+    .setAudience(TEST_CLIENT_ID)
+    .setIssuedAt(now - 5)
+    .setExpirationTime(now + (options.expiresIn ?? 300))
+    .sign(options.key ?? privateKey);
+}
+
+/** The claims of a good access token for `sub`, for tokens signed in unusual ways. */
+function accessClaims(sub: string): JWTPayload {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub,
+    iss: TEST_ISSUER,
+    aud: 'account',
+    azp: TEST_CLIENT_ID,
+    typ: 'Bearer',
+    iat: now - 5,
+    exp: now + 300,
+  };
+}
+
+/** `alg: none`: a good access token's claims without any signature. */
+export function unsignedToken(sub: string): string {
+  return new UnsecuredJWT(accessClaims(sub)).encode();
+}
+
+/**
+ * HS256 with the issuer's public key (which anyone can fetch from the JWKS) as the HMAC secret:
+ * the classic algorithm confusion. `pem` uses the SPKI PEM text, `jwk` the JWK's JSON.
+ */
+export async function hs256WithPublicKey(sub: string, as: 'pem' | 'jwk' = 'pem'): Promise<string> {
+  const secret =
+    as === 'pem' ? await exportSPKI(publicKey) : JSON.stringify(await exportJWK(publicKey));
+  return new SignJWT(accessClaims(sub))
+    .setProtectedHeader({ alg: 'HS256', kid: KID, typ: 'JWT' })
+    .sign(new TextEncoder().encode(secret));
 }
 
 export async function authHeader(sub: string, options?: TokenOptions) {

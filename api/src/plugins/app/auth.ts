@@ -3,6 +3,7 @@ import {
   createRemoteJWKSet,
   errors as joseErrors,
   jwtVerify,
+  type JWTHeaderParameters,
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
@@ -40,11 +41,35 @@ function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-/** Keycloak puts the client in `azp` and `account` in `aud`; other issuers put the client in `aud`. */
+/**
+ * Only access tokens open the API. An ID token is signed by the same issuer with the same key and
+ * names the same user, but it is handed to the browser for the browser's own use (it ends up in
+ * logs, `id_token_hint` URLs and other clients); it must never work as a credential here.
+ *
+ * - RFC 9068 access tokens (our identity provider's) say so in the header: `typ: at+jwt`.
+ * - Keycloak's say so in a claim: `typ: "Bearer"` (its ID tokens carry "ID", refresh tokens
+ *   "Refresh", logout tokens "Logout"), with the header's generic `typ: JWT`.
+ * An ID token of oidc-provider has the header `typ: JWT` and no `typ` claim, so it fails both.
+ */
+function isAccessToken(header: JWTHeaderParameters, claims: JWTPayload): boolean {
+  if (claims.typ !== undefined && claims.typ !== 'Bearer') return false;
+  const headerTyp =
+    typeof header.typ === 'string'
+      ? header.typ.toLowerCase().replace(/^application\//, '')
+      : undefined;
+  if (headerTyp === 'at+jwt') return true;
+  return claims.typ === 'Bearer' && (headerTyp === undefined || headerTyp === 'jwt');
+}
+
+/**
+ * The token was issued to our client. Only `azp` says so: Keycloak and our identity provider both
+ * set it on access tokens. `aud` is deliberately not enough: OIDC makes the client the `aud` of
+ * every ID token, so "aud = client id" is what an ID token looks like, and Keycloak's access tokens
+ * name resource servers (`account`) there instead. An issuer that leaves `azp` out is not one the
+ * API supports (docs/architecture.md, "Access token").
+ */
 function issuedToClient(claims: JWTPayload, clientId: string): boolean {
-  if (claims.azp === clientId) return true;
-  const aud = claims.aud;
-  return aud === clientId || (Array.isArray(aud) && aud.includes(clientId));
+  return claims.azp === clientId;
 }
 
 /** Token problems are the caller's (401); failing to reach the key server is ours (503). */
@@ -55,6 +80,17 @@ function isTokenError(error: unknown): boolean {
     !(error instanceof joseErrors.JWKSInvalid)
   );
 }
+
+/**
+ * Asymmetric algorithms only: the public key is public, so any algorithm that could take it as an
+ * HMAC secret (HS256) would let anyone sign; `none` is never accepted by jose's jwtVerify anyway.
+ */
+const ALGORITHMS = ['RS256', 'ES256'];
+
+type AccessClaims = JWTPayload & { sub: string; exp: number };
+
+/** Why a token was refused, for the log; the caller only ever learns INVALID_TOKEN. */
+class RefusedToken extends Error {}
 
 /** How long an accepted token skips signature verification; bounds a key rotation's reach. */
 const ACCEPTED_TOKEN_TTL_MS = 60_000;
@@ -69,16 +105,40 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorateRequest('user', null);
     app.decorateRequest('tokenClaims', null);
 
-    // Tokens that passed every check, by their exact text. The same token comes back on every
-    // call of a session (learners poll twice a second), and its RS256 check is a third of such a
-    // call's CPU (api/bench). Never past the token's own `exp`.
-    const accepted = new Map<string, { claims: JWTPayload; until: number }>();
-    const remember = (token: string, claims: JWTPayload) => {
+    /** Every check a token must pass; only what passes them all is ever remembered. */
+    const verifyAccessToken = async (token: string): Promise<AccessClaims> => {
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+        issuer: oidcIssuer,
+        algorithms: ALGORITHMS,
+        requiredClaims: ['exp', 'sub'],
+      });
+      if (typeof payload.sub !== 'string' || payload.sub === '') {
+        throw new RefusedToken('subject is not a string');
+      }
+      if (!isAccessToken(protectedHeader, payload)) {
+        throw new RefusedToken(
+          `not an access token (typ ${String(protectedHeader.typ)}/${String(payload.typ)})`,
+        );
+      }
+      if (!issuedToClient(payload, oidcClientId)) {
+        throw new RefusedToken(`issued to another client (azp ${String(payload.azp)})`);
+      }
+      return payload as AccessClaims;
+    };
+
+    // Tokens that passed every check of verifyAccessToken, by their exact text: a cached entry
+    // stands for exactly the token that was checked, so the cache cannot let a different token
+    // skip a check. The same token comes back on every call of a session (learners poll twice a
+    // second), and its RS256 check is a third of such a call's CPU (api/bench). Never past the
+    // token's own `exp`. The user is not part of it: it is read on every call (through the users'
+    // own few-second cache), so a deleted user is refused.
+    const accepted = new Map<string, { claims: AccessClaims; until: number }>();
+    const remember = (token: string, claims: AccessClaims) => {
       if (accepted.size >= ACCEPTED_TOKENS_MAX) {
         const oldest = accepted.keys().next();
         if (!oldest.done) accepted.delete(oldest.value);
       }
-      const until = Math.min((claims.exp ?? 0) * 1000, Date.now() + ACCEPTED_TOKEN_TTL_MS);
+      const until = Math.min(claims.exp * 1000, Date.now() + ACCEPTED_TOKEN_TTL_MS);
       accepted.set(token, { claims, until });
     };
 
@@ -97,18 +157,18 @@ export const authPlugin = fp<AuthPluginOptions>(
       const token = bearerToken(request.headers.authorization);
       if (!token) throw unauthorized(NOT_AUTHENTICATED);
 
-      let claims: JWTPayload;
+      let claims: AccessClaims;
       const known = accepted.get(token);
       if (known && known.until > Date.now()) {
         claims = known.claims;
       } else {
         try {
-          ({ payload: claims } = await jwtVerify(token, jwks, {
-            issuer: oidcIssuer,
-            algorithms: ['RS256'],
-            requiredClaims: ['exp', 'sub'],
-          }));
+          claims = await verifyAccessToken(token);
         } catch (error) {
+          if (error instanceof RefusedToken) {
+            request.log.info({ reason: error.message }, 'token refused');
+            throw unauthorized(INVALID_TOKEN);
+          }
           if (!isTokenError(error)) {
             request.log.error({ err: error }, 'could not verify token: key set unavailable');
             throw new ApiError(503, { detail: 'Authentication service unavailable.' });
@@ -116,16 +176,12 @@ export const authPlugin = fp<AuthPluginOptions>(
           request.log.info({ code: (error as joseErrors.JOSEError).code }, 'token refused');
           throw unauthorized(INVALID_TOKEN);
         }
-        if (!issuedToClient(claims, oidcClientId)) {
-          request.log.info({ azp: claims.azp, aud: claims.aud }, 'token issued to another client');
-          throw unauthorized(INVALID_TOKEN);
-        }
         remember(token, claims);
       }
       reply.removeHeader('www-authenticate');
 
       // Reused for a few seconds: learners poll whoami and session status every second.
-      const user = await app.repos.users.cachedAuthUser(String(claims.sub));
+      const user = await app.repos.users.cachedAuthUser(claims.sub);
       if (!user) throw forbidden(USER_NOT_REGISTERED);
       request.user = user;
       request.tokenClaims = claims;
