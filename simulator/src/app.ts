@@ -1,5 +1,6 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
+import { securityHeaders } from '@portal/service-kit';
 import { CaptureStore } from './web/capture-store';
 import { document, html } from './web/html';
 import { launchRoutes } from './web/launch-routes';
@@ -23,6 +24,20 @@ const requestSerializer = (request: { method: string; url: string; hostname?: st
   remoteAddress: request.ip,
 });
 
+/**
+ * The simulator's pages run no script: plain HTML forms, our stylesheet and the captured images,
+ * all from this origin. No-referrer because the launch URL carries the session token.
+ */
+export const SIMULATOR_CSP = {
+  defaultSrc: ["'none'"],
+  imgSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+};
+
 /** The simulator's web side: the launch page the portal opens, and its health check. */
 export async function buildSimulatorApp({ apiUrl, logger = true, store = new CaptureStore() }: SimulatorAppOptions) {
   const app = Fastify({
@@ -30,6 +45,7 @@ export async function buildSimulatorApp({ apiUrl, logger = true, store = new Cap
     // Forms are tiny; the largest is three numbers and the token.
     bodyLimit: 16 * 1024,
   });
+  app.addHook('onSend', securityHeaders({ csp: SIMULATOR_CSP, referrerPolicy: 'no-referrer' }).onSend);
   await app.register(formbody);
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(launchRoutes, { apiUrl, store });
@@ -38,7 +54,6 @@ export async function buildSimulatorApp({ apiUrl, logger = true, store = new Cap
     const token = request.query.token?.trim();
     // An older link form (`/?token=…`) still reaches the launch page.
     if (token) return reply.redirect(`/launch?token=${encodeURIComponent(token)}`, 302);
-    reply.header('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
     return reply.type('text/html; charset=utf-8').send(
       document(
         'Simulator',

@@ -1,3 +1,7 @@
+import { ConfigError, Env, readEnv, Type } from '@portal/service-kit';
+
+export { ConfigError };
+
 /** Environment of the simulator, read in this one place and checked at start. */
 export interface SimulatorConfig {
   port: number;
@@ -7,18 +11,15 @@ export interface SimulatorConfig {
   logLevel: string;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export const SimulatorEnvSchema = Type.Object({
+  SIMULATOR_PORT: Env.Port(8090),
+  // 'localhost' listens on both 127.0.0.1 and ::1, whichever the browser resolves.
+  SIMULATOR_HOST: Type.String({ minLength: 1, default: 'localhost' }),
+  API_URL: Env.HttpUrl({ default: 'http://localhost:3000' }),
+  LOG_LEVEL: Env.LogLevel(),
+});
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** An empty variable counts as unset, as in most .env tooling. */
-function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
+/** The API address given on the command line (`--api`), checked like API_URL. */
 export function parseApiUrl(raw: string, name = 'API_URL'): string {
   let url: URL;
   try {
@@ -33,20 +34,11 @@ export function parseApiUrl(raw: string, name = 'API_URL'): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfig {
-  const rawPort = read(env, 'SIMULATOR_PORT') ?? '8090';
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) {
-    throw new ConfigError(`SIMULATOR_PORT must be an integer between 0 and 65535, got "${rawPort}"`);
-  }
-  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
+  const raw = readEnv(SimulatorEnvSchema, env);
   return {
-    port,
-    // 'localhost' listens on both 127.0.0.1 and ::1, whichever the browser resolves.
-    host: read(env, 'SIMULATOR_HOST') ?? 'localhost',
-    apiUrl: parseApiUrl(read(env, 'API_URL') ?? 'http://localhost:3000'),
-    logLevel,
+    port: raw.SIMULATOR_PORT,
+    host: raw.SIMULATOR_HOST.trim(),
+    apiUrl: raw.API_URL,
+    logLevel: raw.LOG_LEVEL,
   };
 }

@@ -16,6 +16,23 @@ test('the simulator answers its health check and explains how it is opened', asy
   await app.close();
 });
 
+test('every answer forbids script, plugins and framing, and the launch page may only show its own styles and images', async () => {
+  const app = await build();
+  for (const url of ['/', '/healthz', '/launch?token=some-token', '/launch', '/assets/simulator.css', '/nowhere']) {
+    const response = await app.inject(url);
+    const csp = response.headers['content-security-policy'] as string;
+    assert.equal(
+      csp,
+      "default-src 'none';img-src 'self';style-src 'self';form-action 'self';frame-ancestors 'none';object-src 'none';base-uri 'none'",
+      url,
+    );
+    assert.equal(response.headers['x-content-type-options'], 'nosniff', url);
+    assert.equal(response.headers['referrer-policy'], 'no-referrer', url);
+    assert.equal(response.headers['strict-transport-security'], undefined, `${url}: no HSTS over http`);
+  }
+  await app.close();
+});
+
 test('an old-style link with the token at the root goes to the launch page', async () => {
   const app = await build();
   const response = await app.inject('/?token=abc%20def');

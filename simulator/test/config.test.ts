@@ -12,5 +12,14 @@ test('environment overrides are read and checked', () => {
   assert.throws(() => loadConfig({ SIMULATOR_PORT: 'eighty' }), ConfigError);
   assert.throws(() => loadConfig({ API_URL: 'localhost:3000' }), ConfigError);
   assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), ConfigError);
+  assert.throws(
+    () => loadConfig({ SIMULATOR_PORT: '70000', API_URL: 'ftp://api.example', LOG_LEVEL: 'loud' }),
+    (error: Error) =>
+      error instanceof ConfigError &&
+      /SIMULATOR_PORT: must be a port number between 0 and 65535/.test(error.message) &&
+      /API_URL: must use http or https/.test(error.message) &&
+      /LOG_LEVEL: must be one of/.test(error.message),
+    'every bad variable is named in one message',
+  );
   assert.equal(loadConfig({ SIMULATOR_PORT: '' }).port, 8090);
 });

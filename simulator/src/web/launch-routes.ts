@@ -53,14 +53,9 @@ export async function launchRoutes(app: FastifyInstance, options: LaunchRoutesOp
   const { apiUrl, store } = options;
   const clientFor = (token: string): SessionClient => createSessionClient({ apiUrl, token });
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-    );
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // The launch link carries the token: keep it out of referrers and caches.
-    reply.header('Referrer-Policy', 'no-referrer');
+  // The launch link carries the token: keep it out of caches. Out of referrers, and the rest of
+  // the browser policy, app-wide (app.ts).
+  app.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
 
