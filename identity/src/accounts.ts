@@ -13,8 +13,11 @@ export function findAccountBySub(sub: string): DemoAccount | undefined {
   return DEMO_ACCOUNTS.find((account) => account.sub === sub);
 }
 
+/** How sign-in compares emails; rate limits count per this form, so case tricks get no extra tries. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
 export function findAccountByEmail(email: string): DemoAccount | undefined {
-  const wanted = email.trim().toLowerCase();
+  const wanted = normalizeEmail(email);
   return DEMO_ACCOUNTS.find((account) => account.email.toLowerCase() === wanted);
 }
 

@@ -2,9 +2,11 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
+import { addressKey, type AttemptLimiterOptions, createAttemptLimiter } from './attempt-limiter';
 import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALE_PARAM, type Locale, messagesFor, parseLocale } from './locale';
 import { deviceSuccessPage, userCodePage } from './views/device-pages';
 import { createNonce, securityHeaders } from './views/html';
+import { messagePage } from './views/message-page';
 
 /**
  * OAuth 2.0 Device Authorization Grant (RFC 8628) the way Keycloak offers it: the device asks
@@ -41,6 +43,8 @@ type DeviceFlowFeature = NonNullable<NonNullable<Configuration['features']>['dev
 
 const LOCALE_STATE = 'portalLocale';
 const PREFILL_STATE = 'portalUserCode';
+/** Set by the code page when a typed code matched no device, for the middleware to count. */
+const UNKNOWN_CODE_STATE = 'portalUnknownUserCode';
 
 /** `BCDFGHJK` (how the library stores it) → `BCDF-GHJK`. */
 export function formatUserCode(normalized: string, mask = USER_CODE_MASK): string {
@@ -67,6 +71,9 @@ export interface DeviceFlowMiddlewareOptions {
   /** Routes relative to the realm: the user code page and the device authorization endpoint. */
   verificationRoute: string;
   authorizationRoute: string;
+  frontendOrigins: string[];
+  /** Unknown user codes allowed per client address (default 10 in 15 minutes). */
+  userCodeLimit?: AttemptLimiterOptions;
 }
 
 /**
@@ -75,12 +82,18 @@ export interface DeviceFlowMiddlewareOptions {
  * `GET {realm}/device`: the library would answer it with a self-submitting form that needs inline
  * script and skips the page; we show the code entry page pre-filled instead, so the user sees it.
  * Device authorization answers get Keycloak's `interval`, which the library leaves out.
+ *
+ * Posted user codes are limited per client address like passwords: a code is only 8 letters of 20
+ * (about 2.6e10), and anyone may type at the page, so guessing must stay slow.
  */
 export function deviceFlowMiddleware({
   mountPath,
   verificationRoute,
   authorizationRoute,
+  frontendOrigins,
+  userCodeLimit,
 }: DeviceFlowMiddlewareOptions): ProviderMiddleware {
+  const limiter = createAttemptLimiter(userCodeLimit);
   return async (ctx, next) => {
     const raw = ctx.query[LOCALE_PARAM];
     const requested = ctx.method === 'GET' && typeof raw === 'string' ? parseLocale(raw) : undefined;
@@ -101,7 +114,22 @@ export function deviceFlowMiddleware({
       if (typeof userCode === 'string') state[PREFILL_STATE] = userCode.slice(0, 64);
       ctx.query = rest;
     }
+
+    const postsCode = ctx.method === 'POST' && ctx.path === verificationRoute;
+    const address = `address:${addressKey(ctx.req.socket.remoteAddress)}`;
+    const wait = postsCode ? limiter.retryAfterSeconds([address]) : 0;
+    if (wait > 0) {
+      const locale = localeOf(ctx);
+      const text = messagesFor(locale).device;
+      const nonce = createNonce();
+      ctx.status = 429;
+      ctx.set({ ...securityHeaders({ nonce, frontendOrigins }), 'Retry-After': String(wait) });
+      ctx.type = 'html';
+      ctx.body = messagePage({ title: text.title, message: text.tooManyAttempts(Math.ceil(wait / 60)), nonce, lang: locale });
+      return;
+    }
     await next();
+    if (postsCode && state[UNKNOWN_CODE_STATE] === true) limiter.fail([address]);
 
     if (ctx.method === 'POST' && ctx.path === authorizationRoute && ctx.status === 200 && isRecord(ctx.body)) {
       ctx.body.interval = DEVICE_POLLING_INTERVAL_SECONDS;
@@ -165,6 +193,7 @@ export function deviceFlowFeature({ action, frontendOrigins, logger }: DeviceFlo
       if (error && !['NotFoundError', 'NoCodeError', 'AbortedError'].includes(err?.name ?? '')) {
         logger.info({ error: out?.error, description: out?.error_description, reason: err?.name }, 'device code refused');
       }
+      if (err?.name === 'NotFoundError') stateOf(ctx)[UNKNOWN_CODE_STATE] = true;
       const typed = (err as { userCode?: unknown } | undefined)?.userCode;
       const prefill = stateOf(ctx)[PREFILL_STATE];
       renderUserCodePage(ctx, {

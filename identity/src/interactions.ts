@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
-import { findAccountBySub, verifyCredentials } from './accounts';
+import { findAccountBySub, normalizeEmail, verifyCredentials } from './accounts';
+import { addressKey, type AttemptLimiterOptions, createAttemptLimiter } from './attempt-limiter';
 import { DEVICE_PROMPT, type DeviceConfirmResult, type DevicePromptDetails } from './device-flow';
 import { HttpError, readForm, sendHtml } from './http';
 import { DEFAULT_LOCALE, type Locale, localeFromCookieHeader, messagesFor } from './locale';
@@ -21,6 +22,8 @@ export interface InteractionHandlerOptions {
   mountPath: string;
   frontendOrigins: string[];
   logger: Logger;
+  /** Failed sign-ins allowed per account and per client address (default 10 in 15 minutes). */
+  signInLimit?: AttemptLimiterOptions;
 }
 
 const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|device))?$/;
@@ -35,10 +38,23 @@ const PROMPT_FOR_ACTION = { login: 'login', device: DEVICE_PROMPT } as const;
  * cookie comes along). The uid in the path doubles as the anti-forgery token: it is random, only
  * this browser knows it, and it must match the interaction named by the SameSite=Lax cookie.
  */
-export function createInteractionHandler({ provider, mountPath, frontendOrigins, logger }: InteractionHandlerOptions) {
-  const page = (res: ServerResponse, status: number, render: (nonce: string) => string): void => {
+export function createInteractionHandler({
+  provider,
+  mountPath,
+  frontendOrigins,
+  logger,
+  signInLimit,
+}: InteractionHandlerOptions) {
+  const limiter = createAttemptLimiter(signInLimit);
+
+  const page = (
+    res: ServerResponse,
+    status: number,
+    render: (nonce: string) => string,
+    headers: Record<string, string> = {},
+  ): void => {
     const nonce = createNonce();
-    sendHtml(res, status, render(nonce), securityHeaders({ nonce, frontendOrigins }));
+    sendHtml(res, status, render(nonce), { ...securityHeaders({ nonce, frontendOrigins }), ...headers });
   };
 
   const expired = (res: ServerResponse): void =>
@@ -170,12 +186,31 @@ export function createInteractionHandler({ provider, mountPath, frontendOrigins,
     const form = await readForm(req);
     const email = form.get('email')?.trim() ?? '';
     const password = form.get('password') ?? '';
+    const address = addressKey(req.socket.remoteAddress);
+    // Counted by the email as typed (normalised), known or not, so a refusal never tells whether
+    // the account exists.
+    const accountKey = `account:${normalizeEmail(email)}`;
+    const keys = [accountKey, `address:${address}`];
+    // Always compared, also when refused below: every answer takes the same path and time. No
+    // await from here on, so concurrent posts cannot slip between the check and the count.
     const account = verifyCredentials(email, password);
+    const wait = limiter.retryAfterSeconds(keys);
+    if (wait > 0) {
+      logger.warn({ interaction: uid, address }, 'sign-in refused: too many failed attempts');
+      const message = messagesFor(locale).signIn.tooManyAttempts(Math.ceil(wait / 60));
+      page(res, 429, (nonce) => renderSignIn(uid, nonce, locale, email, message), { 'Retry-After': String(wait) });
+      return;
+    }
     if (!account) {
-      logger.info({ interaction: uid }, 'sign-in refused: invalid credentials');
+      limiter.fail(keys);
+      logger.info({ interaction: uid, address }, 'sign-in refused: invalid credentials');
       page(res, 200, (nonce) => renderSignIn(uid, nonce, locale, email, messagesFor(locale).signIn.invalidCredentials));
       return;
     }
+    // The owner got in: earlier typos should not shorten their next attempts (Keycloak also
+    // clears a user's failures on success). The address keeps its count: otherwise an attacker
+    // with any account of their own could sign in now and then to keep guessing others' passwords.
+    limiter.forget(accountKey);
     logger.info({ interaction: uid, sub: account.sub }, 'user signed in');
     await provider.interactionFinished(req, res, { login: { accountId: account.sub } }, {
       mergeWithLastSubmission: false,

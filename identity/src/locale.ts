@@ -33,6 +33,8 @@ export interface Messages {
     password: string;
     submit: string;
     invalidCredentials: string;
+    /** Sign-in refused for a while; says nothing about whether the account exists. */
+    tooManyAttempts: (minutes: number) => string;
   };
   device: {
     title: string;
@@ -45,6 +47,7 @@ export interface Messages {
     missingCode: string;
     cancelled: string;
     failed: string;
+    tooManyAttempts: (minutes: number) => string;
   };
   deviceConfirm: {
     title: string;
@@ -68,6 +71,8 @@ const EN: Messages = {
     password: 'Password',
     submit: 'Sign in',
     invalidCredentials: 'Invalid email or password.',
+    tooManyAttempts: (minutes) =>
+      `Too many failed sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   },
   device: {
     title: 'Device login',
@@ -80,6 +85,8 @@ const EN: Messages = {
     missingCode: 'Enter the code shown on your device.',
     cancelled: 'The device sign-in was cancelled. The device was not signed in.',
     failed: 'The device sign-in could not be completed. Start it again on your device.',
+    tooManyAttempts: (minutes) =>
+      `Too many invalid codes were entered. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   },
   deviceConfirm: {
     title: 'Allow device',
@@ -103,6 +110,8 @@ const DE: Messages = {
     password: 'Passwort',
     submit: 'Anmelden',
     invalidCredentials: 'Ungültige E-Mail-Adresse oder ungültiges Passwort.',
+    tooManyAttempts: (minutes) =>
+      `Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
   },
   device: {
     title: 'Geräteanmeldung',
@@ -115,6 +124,8 @@ const DE: Messages = {
     missingCode: 'Geben Sie den Code ein, der auf Ihrem Gerät angezeigt wird.',
     cancelled: 'Die Geräteanmeldung wurde abgebrochen. Das Gerät wurde nicht angemeldet.',
     failed: 'Die Geräteanmeldung konnte nicht abgeschlossen werden. Starten Sie sie auf Ihrem Gerät erneut.',
+    tooManyAttempts: (minutes) =>
+      `Zu viele ungültige Codes eingegeben. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
   },
   deviceConfirm: {
     title: 'Gerät zulassen',
