@@ -72,8 +72,9 @@ export function createTokenManager({
   let inFlight: Promise<User | null> | null = null;
 
   async function refreshUnderLock(): Promise<User | null> {
-    // Another tab may have refreshed while we waited for the lock; with rotating refresh tokens
-    // using our stale copy would be refused, so only the storage copy counts.
+    // Another tab may have refreshed while we waited for the lock. Refresh tokens rotate, and the
+    // provider takes a rotated one presented again as stolen: it refuses it and revokes the
+    // grant, logging every tab out. So only the storage copy counts, and a fresh one is not renewed.
     const current = await userManager.getUser();
     if (!current || !isNearExpiry(current, thresholdSeconds)) return current;
     try {

@@ -12,12 +12,14 @@ import {
 const server = setupMswServer();
 
 /**
- * A Keycloak-like token endpoint with rotating refresh tokens: each refresh token works once,
- * reusing an old one is refused with 400 invalid_grant.
+ * The token endpoint as identity/ and Keycloak ("Revoke Refresh Token", max reuse 0) answer it:
+ * each refresh token works once; reusing a rotated one is refused with 400 invalid_grant and
+ * revokes the grant, so the newest refresh token stops working too.
  */
 function rotatingTokenEndpoint(firstRefreshToken = 'rt-1') {
   const seen: URLSearchParams[] = [];
-  let valid = firstRefreshToken;
+  let valid: string | null = firstRefreshToken;
+  const rotated = new Set<string>();
   let issued = 1;
   server.use(
     http.post(TOKEN_ENDPOINT, async ({ request }) => {
@@ -25,12 +27,15 @@ function rotatingTokenEndpoint(firstRefreshToken = 'rt-1') {
       seen.push(form);
       // Long enough for a second caller to arrive while the first refresh is in flight.
       await delay(30);
-      if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== valid) {
+      const presented = form.get('refresh_token') ?? '';
+      if (rotated.has(presented)) valid = null;
+      if (form.get('grant_type') !== 'refresh_token' || presented !== valid) {
         return HttpResponse.json(
           { error: 'invalid_grant', error_description: 'Token is not active' },
           { status: 400 },
         );
       }
+      rotated.add(valid);
       issued += 1;
       valid = `rt-${issued}`;
       return HttpResponse.json({
@@ -141,7 +146,7 @@ describe('getToken', () => {
     warn.mockRestore();
   });
 
-  it('would log the second tab out without the lock (why the lock exists)', async () => {
+  it('would log every tab out without the lock (why the lock exists)', async () => {
     const { seen } = rotatingTokenEndpoint();
     const firstTab = testUserManager();
     const secondTab = testUserManager();
@@ -154,7 +159,27 @@ describe('getToken', () => {
     ]);
 
     expect(seen).toHaveLength(2);
+    expect(seen.map((form) => form.get('refresh_token'))).toEqual(['rt-1', 'rt-1']);
     expect(warn).toHaveBeenCalledWith('Token expired, please login again.');
+    // The reuse revoked the grant: the refresh token the faster tab got is dead as well.
+    await storeUser(firstTab, { expiresIn: 5, refreshToken: 'rt-2' });
+    await expect(createTokenManager({ userManager: firstTab, locks: null }).getToken()).resolves.toBeNull();
+    warn.mockRestore();
+  });
+
+  it('refreshes once for three tabs: those that waited for the lock take what the first one stored', async () => {
+    const { seen } = rotatingTokenEndpoint();
+    const locks = createInMemoryLocks();
+    const tabs = [testUserManager(), testUserManager(), testUserManager()];
+    await storeUser(tabs[0]!, { expiresIn: 5 });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    // Each tab decides it must refresh before any of them holds the lock.
+    const results = await Promise.all(tabs.map((tab) => createTokenManager({ userManager: tab, locks }).getToken()));
+
+    expect(seen.map((form) => form.get('refresh_token'))).toEqual(['rt-1']);
+    expect(results.map((result) => result?.accessToken)).toEqual(['at-2', 'at-2', 'at-2']);
+    expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   });
 });
