@@ -12,6 +12,7 @@ import { demoDownloadsPlugin } from './plugins/app/demo-downloads';
 import { errorsPlugin } from './plugins/app/errors';
 import { rateLimitPlugin, userRateLimitPlugin } from './plugins/app/rate-limit';
 import { repositoriesPlugin } from './plugins/app/repositories';
+import { securityHeadersPlugin } from './plugins/app/security-headers';
 import { sessionExpiryPlugin } from './plugins/app/session-expiry';
 import { sessionTokenPlugin } from './plugins/app/session-token';
 import { storagePlugin } from './plugins/app/storage';
@@ -63,6 +64,7 @@ export async function buildApp(options: BuildAppOptions) {
   // App plugins. Access declarations are collected before any route is added.
   await app.register(accessPlugin);
   await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(configPlugin, { config: options.config });
   // First of the request hooks, so a flood is turned away before it costs a token check.
   await app.register(rateLimitPlugin);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { ConfigError, readEnv } from '@portal/service-kit';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -85,24 +85,12 @@ export interface Config {
   logLevel: RawConfig['LOG_LEVEL'];
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+// One mechanism for every service's environment (tools/service-kit): empty = unset, defaults,
+// conversion from text, every problem listed as `NAME: message`.
+export { ConfigError };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const picked: Record<string, unknown> = {};
-  for (const key of Object.keys(ConfigSchema.properties)) {
-    const value = env[key];
-    // An empty variable means "not set", as in most .env tooling.
-    if (value !== undefined && value !== '') picked[key] = value;
-  }
-  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
-  const errors = [...Value.Errors(ConfigSchema, converted)];
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.path.slice(1) || '(root)'}: ${e.message}`);
-    throw new ConfigError(`Invalid environment:\n  ${lines.join('\n  ')}`);
-  }
-  const raw = converted as RawConfig;
+  const raw: RawConfig = readEnv(ConfigSchema, env);
   return {
     port: raw.API_PORT,
     host: raw.API_HOST,

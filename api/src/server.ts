@@ -1,40 +1,12 @@
+import { closeOnSignals, loadOrExit } from '@portal/service-kit';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadOrExit(() => loadConfig());
 
 const app = await buildApp({ config });
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down');
-  // A stuck connection must not keep the process alive forever.
-  const timer = setTimeout(() => {
-    app.log.error('graceful shutdown timed out');
-    process.exit(1);
-  }, 10_000);
-  timer.unref();
-  try {
-    await app.close();
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'error while shutting down');
-    process.exit(1);
-  }
-}
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+closeOnSignals({ logger: app.log }, () => app.close());
 
 try {
   await app.listen({ port: config.port, host: config.host });
