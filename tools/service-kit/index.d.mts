@@ -21,7 +21,7 @@ export const Env: {
   HttpUrl(options?: StringOptions): TTransform<TString, string>;
   Origins(options?: StringOptions): TTransform<TString, string[]>;
   LogLevel(defaultLevel?: LogLevel): TUnion<TLiteral<LogLevel>[]>;
-  TrustProxy(): TTransform<TString, boolean | number | string[]>;
+  TrustProxy(): TTransform<TString, false | number | string[]>;
 };
 
 export interface ShutdownLogger {

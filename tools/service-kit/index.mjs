@@ -1,5 +1,6 @@
 // What every server process of the portal shares, so that the API, identity, simulator and the
 // static servers read their environment, shut down and protect browsers the same way.
+import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import closeWithGrace from 'close-with-grace';
@@ -139,26 +140,38 @@ export const Env = {
 
   /**
    * Which proxies in front of the server are believed about the client's address and protocol
-   * (Fastify's `trustProxy`): unset/false = none, true = any, a hop count, or a comma list of
-   * addresses, CIDR ranges or the names loopback, linklocal, uniquelocal.
+   * (Fastify's `trustProxy`, the same grammar as the API's TRUST_PROXY): unset or 0 = none, a hop
+   * count, or a comma list of addresses, CIDR ranges and the names loopback, linklocal,
+   * uniquelocal. "Trust everyone" is not offered: any client could then claim https or an address.
    */
   TrustProxy: () =>
-    Type.Transform(
-      Type.String({
-        pattern: '^(true|false|\\d+|[0-9A-Za-z.:/]+(\\s*,\\s*[0-9A-Za-z.:/]+)*)$',
-        default: 'false',
-        errorMessage: 'must be true, false, a hop count, or a comma list of addresses/CIDRs/loopback',
-      }),
-    )
+    Type.Transform(Type.String({ default: '0' }))
       .Decode((raw) => {
         const value = raw.trim();
-        if (value === 'true') return true;
-        if (value === 'false') return false;
-        if (/^\d+$/.test(value)) return Number(value);
-        return value.split(',').map((part) => part.trim());
+        if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+        const entries = value.split(',').map((entry) => entry.trim().toLowerCase());
+        const bad = entries.filter((entry) => !isProxyEntry(entry));
+        if (bad.length > 0) {
+          throw new Error(
+            'expected a hop count or a comma list of addresses, CIDR ranges, loopback, linklocal or ' +
+              `uniquelocal; not ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
+          );
+        }
+        return entries;
       })
-      .Encode((value) => (Array.isArray(value) ? value.join(',') : String(value))),
+      .Encode((value) => (Array.isArray(value) ? value.join(',') : String(value || 0))),
 };
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyEntry(entry) {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Graceful shutdown

@@ -50,7 +50,7 @@ const NO_CACHE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.j
  *   configJson?: () => unknown, proxy?: { prefix: string, upstream: string },
  *   csp?: Record<string, string[]>, cspByPath?: Record<string, Record<string, string[]>>,
  *   referrerPolicy?: import('@portal/service-kit').SecurityHeadersOptions['referrerPolicy'],
- *   trustProxy?: boolean | number | string | string[], logger?: boolean | object,
+ *   trustProxy?: false | number | string[], logger?: boolean | object,
  *   closeOnSignals?: boolean,
  * }} options `cspByPath` overrides directives of `csp` for single paths (e.g. a page that may be
  *   framed); `trustProxy` (Fastify's) decides whether X-Forwarded-Proto may ask for HSTS.

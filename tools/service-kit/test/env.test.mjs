@@ -48,7 +48,11 @@ test('text is converted to the schema types and transforms normalise it', () => 
   assert.equal(env.FLAG, true);
   assert.deepEqual(env.TRUST_PROXY, ['loopback', '10.0.0.0/8']);
   assert.equal(readEnv(Schema, { TRUST_PROXY: '2' }).TRUST_PROXY, 2);
-  assert.equal(readEnv(Schema, { TRUST_PROXY: 'true' }).TRUST_PROXY, true);
+  assert.equal(readEnv(Schema, { TRUST_PROXY: '0' }).TRUST_PROXY, false);
+  assert.deepEqual(readEnv(Schema, { TRUST_PROXY: '::1,fd00::/8' }).TRUST_PROXY, ['::1', 'fd00::/8']);
+  // Trusting every hop would let any client claim https or another address.
+  assert.throws(() => readEnv(Schema, { TRUST_PROXY: 'true' }), /TRUST_PROXY: expected a hop count/);
+  assert.throws(() => readEnv(Schema, { TRUST_PROXY: '10.0.0.0/33' }), /not "10.0.0.0\/33"/);
 });
 
 test('an empty or blank variable counts as unset, unless its schema keeps empty values', () => {
@@ -85,7 +89,7 @@ test('every problem is reported at once, each with the variable name and a reada
     'TIMEOUT_MS: must be a whole number of at least 1',
     'SECRET: Expected string length greater or equal to 32',
     'SIMULATOR_URL: must use http or https, got "ftp://sim.example"',
-    'TRUST_PROXY: must be true, false, a hop count, or a comma list of addresses/CIDRs/loopback',
+    'TRUST_PROXY: expected a hop count or a comma list of addresses, CIDR ranges, loopback, linklocal or uniquelocal; not "every one"',
   ]);
 });
 

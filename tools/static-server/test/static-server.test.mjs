@@ -106,7 +106,7 @@ test('HSTS is sent only when a trusted proxy reports https', async (t) => {
   t.after(() => direct.close());
   const forged = await direct.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
   assert.equal(forged.headers['strict-transport-security'], undefined);
-  const behind = await startStaticServer({ name: 'behind', root, port: 0, logger: false, closeOnSignals: false, trustProxy: true });
+  const behind = await startStaticServer({ name: 'behind', root, port: 0, logger: false, closeOnSignals: false, trustProxy: ['loopback'] });
   t.after(() => behind.close());
   const https = await behind.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
   assert.match(String(https.headers['strict-transport-security']), /^max-age=\d+/);
