@@ -47,7 +47,8 @@ export default defineConfig({
       url: `${HOST_URL}/healthz`,
       timeout: 120_000,
       reuseExistingServer: !CI,
-      env: { PGLITE_DIR: 'memory://', LOG_LEVEL: 'warn' },
+      // PORTAL_TEST_MODE: the identity provider also trusts the second host (:8088) below.
+      env: { PGLITE_DIR: 'memory://', LOG_LEVEL: 'warn', PORTAL_TEST_MODE: '1' },
       stdout: 'ignore',
       stderr: 'pipe',
     },

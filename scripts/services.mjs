@@ -18,6 +18,12 @@ const url = (port) => `http://localhost:${port}`;
 
 export const HOST_URL = url(PORTS.host);
 export const ISSUER = env.OIDC_ISSUER ?? `${url(PORTS.identity)}/realms/main`;
+/**
+ * The e2e suite's stack (PORTAL_TEST_MODE=1, set by e2e/playwright.config.ts): its second host on
+ * :8088 must be able to sign in too. Nothing else trusts that origin.
+ */
+export const TEST_MODE = env.PORTAL_TEST_MODE === '1';
+export const TEST_HOST_URL = 'http://localhost:8088';
 
 /** @returns {{name: string, cwd: string, command: string[], env: Record<string,string>, health: string}[]} */
 export function serviceDefinitions() {
@@ -37,7 +43,7 @@ export function serviceDefinitions() {
       env: {
         IDENTITY_PORT: String(PORTS.identity),
         IDENTITY_ISSUER: ISSUER,
-        FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? `${HOST_URL},http://localhost:8088`,
+        FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? (TEST_MODE ? `${HOST_URL},${TEST_HOST_URL}` : HOST_URL),
       },
       health: `${url(PORTS.identity)}/healthz`,
     },
@@ -45,7 +51,14 @@ export function serviceDefinitions() {
       name: 'api',
       cwd: path.join(ROOT, 'api'),
       command: [node, '--import', 'tsx', 'src/server.ts'],
-      env: { API_PORT: String(PORTS.api), OIDC_ISSUER: ISSUER },
+      env: {
+        API_PORT: String(PORTS.api),
+        OIDC_ISSUER: ISSUER,
+        // The demo accounts of the README (and of the e2e suite); the API's own default is off.
+        SEED_DEMO: env.SEED_DEMO ?? 'true',
+        // The host's /api proxy runs on this machine: believe its X-Forwarded-For/-Proto.
+        TRUST_PROXY: env.TRUST_PROXY ?? 'loopback',
+      },
       health: `${url(PORTS.api)}/healthz`,
     },
     {
