@@ -8,6 +8,8 @@ export interface StoredFile {
   mimeType: string;
   storageKey: string;
   state: 'uploading' | 'uploaded' | 'saved';
+  /** The uploader's organisation (null: none, or the uploader is gone). */
+  ownerOrganisationId: number | null;
 }
 
 /** Where an installer is offered: its download's product, and whether that version is live. */
@@ -23,6 +25,7 @@ interface FileRow {
   mime_type: string;
   storage_key: string;
   state: StoredFile['state'];
+  owner_organisation_id: number | null;
 }
 
 export function createFileRepository(db: Queryable) {
@@ -30,8 +33,10 @@ export function createFileRepository(db: Queryable) {
     /** The file if it exists and is of this kind; a file asked for under another kind is not found. */
     async findOfKind(id: string, kind: FileKind): Promise<StoredFile | null> {
       const res = await db.query<FileRow>(
-        `select id, kind, original_name, mime_type, storage_key, state
-           from files where id = $1 and kind = $2`,
+        `select f.id, f.kind, f.original_name, f.mime_type, f.storage_key, f.state,
+                u.organisation_id as owner_organisation_id
+           from files f left join users u on u.id = f.owner_id
+          where f.id = $1 and f.kind = $2`,
         [id, kind],
       );
       const row = res.rows[0];
@@ -43,6 +48,7 @@ export function createFileRepository(db: Queryable) {
         mimeType: row.mime_type,
         storageKey: row.storage_key,
         state: row.state,
+        ownerOrganisationId: row.owner_organisation_id,
       };
     },
 

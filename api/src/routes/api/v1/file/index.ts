@@ -62,6 +62,15 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const file = orNotFound(await files.findOfKind(id, kind));
       // Bytes arrive only once an upload finished.
       if (file.state === 'uploading') throw notFound();
+      // A user list names an organisation's people: only that organisation's administrators (and
+      // global ones) may read it. Configuration files are global, like the products they belong to.
+      if (
+        kind === 'user' &&
+        !isGlobalAdmin(user) &&
+        (user.organisationId === null || file.ownerOrganisationId !== user.organisationId)
+      ) {
+        throw notFound();
+      }
       return signed(file);
     },
   );

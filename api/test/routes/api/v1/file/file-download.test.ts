@@ -32,9 +32,9 @@ describe('GET /api/v1/file/:id/download/:kind', () => {
     const key = `${kind}/${id}/${name}`;
     await t.app.storage.put(key, Buffer.from(`${kind} content`));
     await t.db.query(
-      `insert into files (id, kind, original_name, mime_type, size, storage_key, state)
-       values ($1, $2, $3, 'application/json', 10, $4, $5)`,
-      [id, kind, name, key, state],
+      `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
+       values ($1, $2, $3, 'application/json', 10, $4, $5, $6)`,
+      [id, kind, name, key, state, orgadmin.sub],
     );
     return id;
   };
@@ -108,5 +108,19 @@ describe('GET /api/v1/file/:id/download/:kind', () => {
     assert.equal((await download(orgadmin.sub, csv, 'user')).status, 200);
     const unfinished = await upload('user', 'partial.csv', 'uploading');
     assert.equal((await download(orgadmin.sub, unfinished, 'user')).status, 404);
+  });
+
+  test("a user list is its organisation's: other organisations' administrators do not find it", async () => {
+    const csv = await upload('user', 'users.csv');
+    const otherAdmin = randomUUID();
+    await t.db.query(
+      `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+       values ($1, 'admin@other.test', 'Oda', 'Admin',
+               (select id from organisations where name = 'Other College'),
+               (select id from roles where name = 'org admin'))`,
+      [otherAdmin],
+    );
+    assert.equal((await download(otherAdmin, csv, 'user')).status, 404);
+    assert.equal((await download(sysadmin.sub, csv, 'user')).status, 200);
   });
 });

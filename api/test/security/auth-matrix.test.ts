@@ -1,0 +1,792 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { CreatedSession } from '@portal/contract';
+import type { RouteAccessEntry } from '../../src/plugins/app/access';
+import { createReport, type CreatedReport } from '../factories/reports';
+import {
+  account,
+  buildTestApp,
+  hs256WithPublicKey,
+  signIdToken,
+  signToken,
+  unsignedToken,
+  xsrfHeaders,
+  type TestApp,
+} from '../helper';
+import {
+  dataPart,
+  imagePart,
+  multipart,
+  xrayEvidence,
+} from '../routes/api/v1/simulator/session-fixtures';
+
+/**
+ * Every route the API registers × every way to call it without the right to: never 2xx, never 5xx.
+ * The routes come from the registry (`app.routeAccess`), so a new route without a fixture below
+ * fails the suite instead of going unchecked. Each fixture also has a positive control: the same
+ * request with a good credential answers 2xx, so a refusal below is the credential's doing and
+ * not a broken fixture's.
+ */
+
+type Account = ReturnType<typeof account>;
+
+const learner = account('learner', 'Demo Hospital');
+const educator = account('educator', 'Demo Hospital');
+const orgAdmin = account('org admin', 'Demo Hospital');
+const otherLearner = account('learner', 'Other College');
+
+interface Req {
+  url: string;
+  payload?: string | Buffer | Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+interface Foreign {
+  as: Account;
+  what: string;
+  req: Req;
+}
+
+/** What a route needs to be called; see `fixtures`. */
+interface Fixture {
+  /** Bearer routes: who the positive control calls as (default: the Demo Hospital learner). */
+  actor?: Account;
+  /**
+   * A request `as` may make: with a good credential it answers 2xx. Session routes put their
+   * `Authorization: Session …` in it; signed-URL routes their signature.
+   */
+  build(as: Account): Promise<Req>;
+  /** Signed-URL routes: the same file without a valid signature, in several ways. */
+  unsigned?: () => Promise<Array<{ what: string; req: Req }>>;
+  /** Requests for other organisations' (or other users') objects, as someone who holds the permission. */
+  foreign?: () => Promise<Foreign[]>;
+  /** A request the learner lacks the permission for, when the route's declaration alone does not say. */
+  learnerDenied?: () => Promise<Req>;
+}
+
+interface Ctx {
+  t: TestApp;
+  products: Record<'radiography' | 'birthing', number>;
+  reports: Record<'learner' | 'other', CreatedReport>;
+  installers: Record<'radiography' | 'birthing', string>;
+  userFiles: Record<'demo' | 'other', string>;
+  deletedSub: string;
+  /** A real configuration of a product Other College has no licence for. */
+  birthingConfiguration: string;
+  learnerPermissions: readonly string[];
+}
+
+let ctx: Ctx;
+
+async function createSession(as: Account, product = ctx.products.radiography) {
+  const res = await ctx.t.app.inject({
+    method: 'POST',
+    url: `/api/v1/product/${product}/session`,
+    headers: { ...(await bearer(as.sub)), ...xsrfHeaders() },
+    payload: { configuration: 'radiography.lower-limb.knee', mode: 'Desktop' },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json<CreatedSession>();
+}
+
+async function joinedSession(as: Account = learner) {
+  const session = await createSession(as);
+  const res = await ctx.t.app.inject({
+    method: 'POST',
+    url: '/api/v1/simulator/session/join',
+    headers: { authorization: `Session ${session.token}` },
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return session;
+}
+
+async function bearer(sub: string) {
+  return { authorization: `Bearer ${await signToken(sub)}` };
+}
+
+const userRoute = (path: string, extra?: (as: Account) => Omit<Req, 'url'>): Fixture => ({
+  build: async (as) => ({ url: `/api/v1/user/${as.sub}/${path}`, ...extra?.(as) }),
+  foreign: async () => [
+    {
+      as: learner,
+      what: "a learner of Demo Hospital, another organisation's learner's id",
+      req: { url: `/api/v1/user/${otherLearner.sub}/${path}`, ...extra?.(learner) },
+    },
+    {
+      as: educator,
+      what: "an educator of Demo Hospital, another organisation's learner's id",
+      req: { url: `/api/v1/user/${otherLearner.sub}/${path}`, ...extra?.(educator) },
+    },
+    {
+      as: otherLearner,
+      what: 'a learner of Other College, a Demo Hospital learner’s id',
+      req: { url: `/api/v1/user/${learner.sub}/${path}`, ...extra?.(otherLearner) },
+    },
+  ],
+});
+
+/** Session routes of the learner side, on a fresh session of the caller's. */
+const learnerSessionRoute = (action: 'status' | 'complete' | 'close'): Fixture => ({
+  build: async (as) => {
+    const { uuid } = await createSession(as);
+    return { url: `/api/v1/product/${ctx.products.radiography}/session/${uuid}/${action}` };
+  },
+  foreign: async () => {
+    const other = await createSession(otherLearner);
+    const mine = await createSession(learner);
+    const url = (uuid: string) =>
+      `/api/v1/product/${ctx.products.radiography}/session/${uuid}/${action}`;
+    return [
+      {
+        as: learner,
+        what: "another organisation's learner's session",
+        req: { url: url(other.uuid) },
+      },
+      {
+        as: educator,
+        what: "another organisation's learner's session",
+        req: { url: url(other.uuid) },
+      },
+      { as: otherLearner, what: "a Demo Hospital learner's session", req: { url: url(mine.uuid) } },
+    ];
+  },
+});
+
+const reportUrl = (report: CreatedReport, rest = '') => `/api/v1/report/${report.uuid}${rest}`;
+
+/** Report routes: the caller's own report, then other organisations' reports. */
+const reportRoute = (
+  rest: (report: CreatedReport) => string,
+  payload?: Record<string, unknown>,
+): Fixture => ({
+  build: async () => ({ url: reportUrl(ctx.reports.learner, rest(ctx.reports.learner)), payload }),
+  foreign: async () => {
+    const { learner: mine, other } = ctx.reports;
+    return [
+      {
+        as: learner,
+        what: "another organisation's learner's report",
+        req: { url: reportUrl(other, rest(other)), payload },
+      },
+      {
+        as: educator,
+        what: "another organisation's learner's report",
+        req: { url: reportUrl(other, rest(other)), payload },
+      },
+      {
+        as: orgAdmin,
+        what: "another organisation's learner's report",
+        req: { url: reportUrl(other, rest(other)), payload },
+      },
+      {
+        as: otherLearner,
+        what: "a Demo Hospital learner's report",
+        req: { url: reportUrl(mine, rest(mine)), payload },
+      },
+      // The caller's own report with another report's evidence id.
+      ...(rest(mine) !== rest(other)
+        ? [
+            {
+              as: learner,
+              what: 'own report, evidence of another organisation’s report',
+              req: { url: reportUrl(mine, rest(other)), payload },
+            },
+          ]
+        : []),
+    ];
+  },
+});
+
+const evidenceImageKey = async (report: CreatedReport) => {
+  const res = await ctx.t.db.query<{ storage_key: string }>(
+    `select f.storage_key from evidence e join files f on f.id = e.image_file_id
+      where e.session_uuid = $1 order by e.position limit 1`,
+    [report.uuid],
+  );
+  const key = res.rows[0]?.storage_key;
+  assert.ok(key, 'the report has an evidence image');
+  return key;
+};
+
+/** Keyed by `METHOD url` exactly as the registry has it; HEAD routes use their GET's fixture. */
+const fixtures: Record<string, Fixture> = {
+  'GET /healthz': { build: async () => ({ url: '/healthz' }) },
+  'GET /api/docs/openapi.json': { build: async () => ({ url: '/api/docs/openapi.json' }) },
+  'GET /api/v1/user/whoami': { build: async () => ({ url: '/api/v1/user/whoami' }) },
+  'GET /api/v1/user/:id/cookie-preference': userRoute('cookie-preference'),
+  'PUT /api/v1/user/:id/cookie-preference': userRoute('cookie-preference', () => ({
+    payload: { allowEssentialCookies: true },
+  })),
+  'GET /api/v1/user/:id/preference': userRoute('preference'),
+  'PUT /api/v1/user/:id/preference': userRoute('preference', (as) => ({
+    payload: { language: as.language, skinTone: null },
+  })),
+  'GET /api/v1/user/:id/entitlement-mode/:productId': {
+    build: async (as) => ({
+      url: `/api/v1/user/${as.sub}/entitlement-mode/${ctx.products.radiography}`,
+    }),
+    foreign: async () => [
+      ...(await userRoute(`entitlement-mode/${ctx.products.radiography}`).foreign!()),
+      {
+        as: otherLearner,
+        what: "a product only another organisation's licence covers",
+        req: { url: `/api/v1/user/${otherLearner.sub}/entitlement-mode/${ctx.products.birthing}` },
+      },
+    ],
+  },
+  'GET /api/v1/user/:id/simulation-download': userRoute('simulation-download'),
+  'GET /api/v1/product': { build: async () => ({ url: '/api/v1/product' }) },
+  'GET /api/v1/product/:productId/category': {
+    build: async () => ({ url: `/api/v1/product/${ctx.products.radiography}/category` }),
+    foreign: async () => [
+      {
+        as: otherLearner,
+        what: "a product only another organisation's licence covers",
+        req: { url: `/api/v1/product/${ctx.products.birthing}/category` },
+      },
+    ],
+  },
+  'POST /api/v1/product/:productId/session': {
+    build: async () => ({
+      url: `/api/v1/product/${ctx.products.radiography}/session`,
+      payload: { configuration: 'radiography.lower-limb.knee', mode: 'Desktop' },
+    }),
+    foreign: async () => [
+      {
+        as: otherLearner,
+        what: "a product only another organisation's licence covers",
+        req: {
+          url: `/api/v1/product/${ctx.products.birthing}/session`,
+          payload: { configuration: ctx.birthingConfiguration, mode: 'Desktop' },
+        },
+      },
+    ],
+  },
+  'GET /api/v1/product/:productId/session/:uuid/status': learnerSessionRoute('status'),
+  'POST /api/v1/product/:productId/session/:uuid/complete': learnerSessionRoute('complete'),
+  'POST /api/v1/product/:productId/session/:uuid/close': learnerSessionRoute('close'),
+  'POST /api/v1/simulator/session/join': {
+    build: async () => {
+      const { token } = await createSession(learner);
+      return {
+        url: '/api/v1/simulator/session/join',
+        headers: { authorization: `Session ${token}` },
+      };
+    },
+  },
+  'POST /api/v1/simulator/session/evidence': {
+    build: async () => {
+      const { token } = await joinedSession();
+      const body = await multipart([dataPart(xrayEvidence()), imagePart()]);
+      return {
+        url: '/api/v1/simulator/session/evidence',
+        headers: { authorization: `Session ${token}`, 'content-type': body.contentType },
+        payload: body.payload,
+      };
+    },
+  },
+  'POST /api/v1/simulator/session/complete': {
+    build: async () => {
+      const { token } = await joinedSession();
+      return {
+        url: '/api/v1/simulator/session/complete',
+        headers: { authorization: `Session ${token}` },
+        payload: {},
+      };
+    },
+  },
+  'GET /api/v1/report': { build: async () => ({ url: '/api/v1/report' }) },
+  'GET /api/v1/report/learner': {
+    actor: educator,
+    build: async () => ({ url: '/api/v1/report/learner' }),
+  },
+  'GET /api/v1/report/:reportId': reportRoute(() => ''),
+  'GET /api/v1/report/:reportId/image/:evidenceId': reportRoute(
+    (r) => `/image/${r.evidenceIds[0]}`,
+  ),
+  'GET /api/v1/report/:reportId/image': reportRoute((r) => `/image?id=${r.evidenceIds[0]}`),
+  'PUT /api/v1/report/:reportId/evidence/:evidenceId/analysis': {
+    ...reportRoute((r) => `/evidence/${r.evidenceIds[0]}/analysis`, {
+      analysisStatus: 22002,
+      analysis: 'Well positioned.',
+    }),
+  },
+  'GET /api/v1/file/:id/download/:kind': {
+    build: async () => ({
+      url: `/api/v1/file/${ctx.installers.radiography}/download/sim-installation-file`,
+    }),
+    learnerDenied: async () => ({ url: `/api/v1/file/${ctx.userFiles.demo}/download/user` }),
+    foreign: async () => [
+      {
+        as: otherLearner,
+        what: "an installer of a product only another organisation's licence covers",
+        req: { url: `/api/v1/file/${ctx.installers.birthing}/download/sim-installation-file` },
+      },
+      {
+        as: orgAdmin,
+        what: "another organisation's user list upload",
+        req: { url: `/api/v1/file/${ctx.userFiles.other}/download/user` },
+      },
+    ],
+  },
+  'GET /api/v1/lookup': { build: async () => ({ url: '/api/v1/lookup?field=language' }) },
+  'GET /api/v1/storage/*': {
+    build: async () => {
+      const key = await evidenceImageKey(ctx.reports.learner);
+      return { url: ctx.t.app.storage.signedUrl(key, { contentType: 'image/png' }) };
+    },
+    unsigned: async () => {
+      const key = await evidenceImageKey(ctx.reports.learner);
+      const otherKey = await evidenceImageKey(ctx.reports.other);
+      const good = new URL(
+        ctx.t.app.storage.signedUrl(key, { contentType: 'image/png' }),
+        'http://x',
+      );
+      const forged = new URLSearchParams(good.search);
+      const sig = forged.get('sig') ?? '';
+      forged.set('sig', (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1));
+      const otherSigned = new URL(
+        ctx.t.app.storage.signedUrl(otherKey, { contentType: 'image/png' }),
+        'http://x',
+      );
+      const longer = new URLSearchParams(good.search);
+      longer.set('type', 'text/html');
+      return [
+        { what: 'no signature', req: { url: good.pathname } },
+        { what: 'forged signature', req: { url: `${good.pathname}?${forged}` } },
+        {
+          what: 'expired signature',
+          req: {
+            url: ctx.t.app.storage.signedUrl(key, { contentType: 'image/png', ttlSeconds: -60 }),
+          },
+        },
+        { what: "another file's signature", req: { url: `${good.pathname}${otherSigned.search}` } },
+        {
+          what: 'signature with the content type changed',
+          req: { url: `${good.pathname}?${longer}` },
+        },
+      ];
+    },
+  },
+};
+
+type Kind = 'bearer' | 'session' | 'public' | 'signed';
+
+function kindOf(entry: RouteAccessEntry, fixture: Fixture): Kind {
+  if (entry.access === 'session') return 'session';
+  if (entry.access === 'public') return fixture.unsigned ? 'signed' : 'public';
+  return 'bearer';
+}
+
+function fixtureFor(entry: RouteAccessEntry): Fixture | undefined {
+  return (
+    fixtures[`${entry.method} ${entry.url}`] ??
+    (entry.method === 'HEAD' ? fixtures[`GET ${entry.url}`] : undefined)
+  );
+}
+
+/** One attempt of a cell: a request and the statuses it may answer. */
+interface Attempt {
+  what?: string;
+  as?: Account;
+  req: Req;
+  /** Bearer token, Session token or nothing, replacing what `req` carries. */
+  authorization?: string | null;
+  expect: readonly number[];
+}
+
+interface Case {
+  name: string;
+  /** null: the case does not apply to this route (said why in `na`). */
+  attempts(entry: RouteAccessEntry, fixture: Fixture, kind: Kind): Promise<Attempt[] | null>;
+}
+
+/** Cases that only change the credential: the request is one the actor may make. */
+function credentialCase(
+  name: string,
+  credential: (as: Account) => Promise<string | null>,
+  expect: { bearer: number[]; session?: number[] },
+): Case {
+  return {
+    name,
+    async attempts(_entry, fixture, kind) {
+      const as = fixture.actor ?? learner;
+      const authorization = await credential(as);
+      if (kind === 'signed') {
+        // A bearer token is no substitute for the signature.
+        const [unsigned] = (await fixture.unsigned?.()) ?? [];
+        return unsigned ? [{ req: unsigned.req, authorization, expect: [404] }] : null;
+      }
+      const req = await fixture.build(as);
+      if (kind === 'public') return [{ req, authorization, expect: [] }];
+      return [
+        {
+          req,
+          authorization,
+          expect: kind === 'session' ? (expect.session ?? [401]) : expect.bearer,
+        },
+      ];
+    },
+  };
+}
+
+const cases: Case[] = [
+  credentialCase('no credential', async () => null, { bearer: [401] }),
+  credentialCase(
+    'expired access token',
+    async (as) => `Bearer ${await signToken(as.sub, { expiresIn: -60 })}`,
+    { bearer: [401] },
+  ),
+  credentialCase(
+    'wrong issuer',
+    async (as) => `Bearer ${await signToken(as.sub, { issuer: 'http://evil.test/realms/main' })}`,
+    { bearer: [401] },
+  ),
+  credentialCase(
+    'wrong azp/audience',
+    async (as) =>
+      `Bearer ${await signToken(as.sub, { claims: { azp: 'other-client', aud: 'other-client' } })}`,
+    { bearer: [401] },
+  ),
+  credentialCase('alg none', async (as) => `Bearer ${unsignedToken(as.sub)}`, { bearer: [401] }),
+  credentialCase(
+    'HS256 signed with the public key',
+    async (as) => `Bearer ${await hs256WithPublicKey(as.sub)}`,
+    { bearer: [401] },
+  ),
+  credentialCase(
+    'ID token (identity provider)',
+    async (as) => `Bearer ${await signIdToken(as.sub, 'identity')}`,
+    { bearer: [401] },
+  ),
+  credentialCase(
+    'ID token (Keycloak)',
+    async (as) => `Bearer ${await signIdToken(as.sub, 'keycloak')}`,
+    { bearer: [401] },
+  ),
+  credentialCase(
+    'token of a deleted user',
+    async () => `Bearer ${await signToken(ctx.deletedSub)}`,
+    { bearer: [403] },
+  ),
+  {
+    // Bearer routes take it as their control; everywhere else a user's token opens nothing.
+    name: 'valid access token on a non-bearer route',
+    async attempts(entry, fixture, kind) {
+      if (kind === 'bearer') return null;
+      return credentialCase('', async (as) => `Bearer ${await signToken(as.sub)}`, {
+        bearer: [],
+      }).attempts(entry, fixture, kind);
+    },
+  },
+  {
+    name: 'simulator session token',
+    async attempts(_entry, fixture, kind) {
+      const { token } = await createSession(learner);
+      const as = fixture.actor ?? learner;
+      if (kind === 'signed') {
+        const [unsigned] = (await fixture.unsigned?.()) ?? [];
+        return unsigned
+          ? [
+              { req: unsigned.req, authorization: `Session ${token}`, expect: [404] },
+              { req: unsigned.req, authorization: `Bearer ${token}`, expect: [404] },
+            ]
+          : null;
+      }
+      const req = await fixture.build(as);
+      if (kind === 'public') {
+        return [{ req, authorization: `Session ${token}`, expect: [] }];
+      }
+      const asBearer: Attempt = {
+        what: 'as a bearer token',
+        req,
+        authorization: `Bearer ${token}`,
+        expect: [401],
+      };
+      // On session routes the Session scheme is the control; only the bearer spelling is an attack.
+      if (kind === 'session') return [asBearer];
+      return [
+        { what: 'Session scheme', req, authorization: `Session ${token}`, expect: [401] },
+        asBearer,
+      ];
+    },
+  },
+  {
+    name: 'forged or dead route credential',
+    async attempts(_entry, fixture, kind) {
+      if (kind === 'signed') {
+        return ((await fixture.unsigned?.()) ?? []).map((u) => ({
+          what: u.what,
+          req: u.req,
+          expect: [404],
+        }));
+      }
+      if (kind === 'session') {
+        const req = await fixture.build(learner);
+        const closed = await createSession(learner);
+        const close = await ctx.t.app.inject({
+          method: 'POST',
+          url: `/api/v1/product/${ctx.products.radiography}/session/${closed.uuid}/close`,
+          headers: { ...(await bearer(learner.sub)), ...xsrfHeaders() },
+        });
+        assert.equal(close.statusCode, 200, close.body);
+        return [
+          {
+            what: 'unknown session token',
+            req,
+            authorization: `Session ${randomBytes(32).toString('base64url')}`,
+            expect: [401],
+          },
+          {
+            what: "a closed session's token",
+            req,
+            authorization: `Session ${closed.token}`,
+            expect: [401, 409],
+          },
+        ];
+      }
+      if (kind === 'bearer') {
+        const req = await fixture.build(fixture.actor ?? learner);
+        const good = await signToken((fixture.actor ?? learner).sub);
+        const [h, p, s] = good.split('.') as [string, string, string];
+        return [
+          { what: 'malformed token', req, authorization: 'Bearer not.a.jwt', expect: [401] },
+          {
+            what: 'tampered signature',
+            req,
+            authorization: `Bearer ${h}.${p}.${(s[0] === 'A' ? 'B' : 'A') + s.slice(1)}`,
+            expect: [401],
+          },
+        ];
+      }
+      return null;
+    },
+  },
+  {
+    name: 'learner lacking the permission',
+    async attempts(entry, fixture, kind) {
+      if (kind !== 'bearer') return null;
+      const routeDenies =
+        Array.isArray(entry.access) &&
+        !entry.access.some((p) => ctx.learnerPermissions.includes(p));
+      const req = routeDenies ? await fixture.build(learner) : await fixture.learnerDenied?.();
+      return req
+        ? [
+            {
+              as: learner,
+              req,
+              authorization: `Bearer ${await signToken(learner.sub)}`,
+              expect: [403, 404],
+            },
+          ]
+        : null;
+    },
+  },
+  {
+    name: "another organisation's object",
+    async attempts(_entry, fixture, kind) {
+      if (kind !== 'bearer' || !fixture.foreign) return null;
+      const attempts: Attempt[] = [];
+      for (const f of await fixture.foreign()) {
+        attempts.push({
+          what: f.what,
+          as: f.as,
+          req: f.req,
+          authorization: `Bearer ${await signToken(f.as.sub)}`,
+          expect: [403, 404],
+        });
+      }
+      return attempts;
+    },
+  },
+];
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+async function send(method: string, req: Req, authorization?: string | null) {
+  const headers: Record<string, string> = {
+    // A matching XSRF pair, so that unsafe calls reach authentication instead of stopping at XSRF.
+    ...(UNSAFE.has(method) ? xsrfHeaders() : {}),
+    ...req.headers,
+  };
+  if (authorization === null) delete headers.authorization;
+  else if (authorization !== undefined) headers.authorization = authorization;
+  return ctx.t.app.inject({
+    method: method as 'GET',
+    url: req.url,
+    headers,
+    ...(req.payload !== undefined ? { payload: req.payload } : {}),
+  });
+}
+
+async function one<T>(sql: string, params: unknown[]): Promise<T> {
+  const row = (await ctx.t.db.query<T & Record<string, unknown>>(sql, params)).rows[0];
+  assert.ok(row, sql);
+  return row;
+}
+
+async function insertUserFile(ownerId: string): Promise<string> {
+  const id = randomUUID();
+  const key = `user/${id}.csv`;
+  const bytes = Buffer.from('email,first_name,last_name\nnew@example.test,New,User\n');
+  await ctx.t.app.storage.put(key, bytes);
+  await ctx.t.db.query(
+    `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
+     values ($1, 'user', 'users.csv', 'text/csv', $2, $3, 'saved', $4)`,
+    [id, bytes.length, key, ownerId],
+  );
+  return id;
+}
+
+describe('auth matrix', () => {
+  before(async () => {
+    // Sessions pile up (each cell that needs one creates it); the open-session quota is another test's.
+    const t = await buildTestApp({ maxOpenSessionsPerUser: 1_000_000 });
+    ctx = { t } as Ctx;
+    const productId = async (code: string) =>
+      (await one<{ id: number }>('select id from products where code = $1', [code])).id;
+    const installer = async (code: string) =>
+      (
+        await one<{ file_id: string }>(
+          `select d.file_id from simulation_downloads d join products p on p.id = d.product_id
+            where p.code = $1 and d.is_active and d.file_id is not null order by d.id limit 1`,
+          [code],
+        )
+      ).file_id;
+    const report = (userId: string) =>
+      createReport(t.db, {
+        userId,
+        product: 'radiography',
+        evidence: [{ image: true }, { image: true }],
+        storage: t.app.storage,
+      });
+
+    const otherAdmin = randomUUID();
+    await t.db.query(
+      `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+       values ($1, 'orgadmin@other.test', 'Oskar', 'Admin',
+               (select id from organisations where name = 'Other College'),
+               (select id from roles where name = 'org admin'))`,
+      [otherAdmin],
+    );
+    const deletedSub = randomUUID();
+    await t.db.query(
+      `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+       values ($1, 'deleted@demo.test', 'Del', 'Eted',
+               (select id from organisations where name = 'Demo Hospital'),
+               (select id from roles where name = 'sys admin'))`,
+      [deletedSub],
+    );
+    await t.db.query('delete from users where id = $1', [deletedSub]);
+
+    Object.assign(ctx, {
+      products: {
+        radiography: await productId('radiography'),
+        birthing: await productId('birthing'),
+      },
+      reports: { learner: await report(learner.sub), other: await report(otherLearner.sub) },
+      installers: {
+        radiography: await installer('radiography'),
+        birthing: await installer('birthing'),
+      },
+      userFiles: {
+        demo: await insertUserFile(orgAdmin.sub),
+        other: await insertUserFile(otherAdmin),
+      },
+      deletedSub,
+      birthingConfiguration: (
+        await one<{ simulation_configuration: string }>(
+          `select c.simulation_configuration from product_categories c
+             join products p on p.id = c.product_id
+            where p.code = 'birthing' and c.simulation_configuration is not null
+            order by c.id limit 1`,
+          [],
+        )
+      ).simulation_configuration,
+      learnerPermissions: (await t.app.repos.users.findAuthUser(learner.sub))?.permissions ?? [],
+    } satisfies Omit<Ctx, 't'>);
+    await t.app.ready();
+  });
+  after(() => ctx.t.close());
+
+  test('every registered route has a fixture', () => {
+    const missing = ctx.t.app.routeAccess
+      .filter((entry) => !fixtureFor(entry))
+      .map((entry) => `route ${entry.method} ${entry.url} is not covered by the auth matrix`);
+    assert.deepEqual(missing, []);
+    const registered = new Set(ctx.t.app.routeAccess.map((e) => `${e.method} ${e.url}`));
+    const stale = Object.keys(fixtures).filter((key) => !registered.has(key));
+    assert.deepEqual(stale, [], 'fixtures of routes that no longer exist');
+  });
+
+  test('every route × every case: never 2xx, never 5xx', async (tc) => {
+    const failures: string[] = [];
+    const rows: string[] = [];
+    let cells = 0;
+    let requests = 0;
+    const routes = ctx.t.app.routeAccess.filter((entry) => fixtureFor(entry));
+    assert.ok(routes.length >= 40, 'the registry lists the routes');
+
+    for (const entry of routes) {
+      const fixture = fixtureFor(entry)!;
+      const kind = kindOf(entry, fixture);
+      const route = `${entry.method} ${entry.url}`;
+      const actor = fixture.actor ?? learner;
+
+      const controlReq = await fixture.build(actor);
+      const control = await send(
+        entry.method,
+        controlReq,
+        kind === 'bearer' ? `Bearer ${await signToken(actor.sub)}` : undefined,
+      );
+      requests++;
+      if (control.statusCode < 200 || control.statusCode >= 300) {
+        failures.push(
+          `${route}: control (good credential) answered ${control.statusCode} ${control.body.slice(0, 200)}`,
+        );
+      }
+      const statuses: string[] = [`control ${control.statusCode}`];
+
+      for (const c of cases) {
+        const attempts = await c.attempts(entry, fixture, kind);
+        if (!attempts) {
+          statuses.push('-');
+          continue;
+        }
+        cells++;
+        const seen: number[] = [];
+        for (const attempt of attempts) {
+          const res = await send(entry.method, attempt.req, attempt.authorization);
+          requests++;
+          seen.push(res.statusCode);
+          const where = `${route} × ${c.name}${attempt.what ? ` (${attempt.what}${attempt.as ? `, as ${attempt.as.email}` : ''})` : ''}`;
+          const problem =
+            res.statusCode >= 500
+              ? '5xx'
+              : kind === 'public'
+                ? res.statusCode !== control.statusCode
+                  ? `answered ${res.statusCode}, not ${control.statusCode} as without it`
+                  : null
+                : res.statusCode < 300
+                  ? '2xx'
+                  : attempt.expect.length > 0 && !attempt.expect.includes(res.statusCode)
+                    ? `expected ${attempt.expect.join('/')}`
+                    : null;
+          if (problem)
+            failures.push(`${where}: ${problem} (${res.statusCode} ${res.body.slice(0, 200)})`);
+        }
+        statuses.push(seen.join('/'));
+      }
+      rows.push(`${route} [${kind}]: ${statuses.join(' | ')}`);
+    }
+
+    const size = `${routes.length} routes × ${cases.length} cases = ${routes.length * cases.length} cells`;
+    tc.diagnostic(
+      `auth matrix: ${size}; ${cells} applicable cells run with ${requests} requests (incl. ${routes.length} positive controls)`,
+    );
+    tc.diagnostic(`columns: control | ${cases.map((c) => c.name).join(' | ')}`);
+    for (const row of rows) tc.diagnostic(row);
+    assert.deepEqual(failures, []);
+  });
+});
