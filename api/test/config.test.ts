@@ -41,7 +41,15 @@ describe('loadConfig', () => {
       loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,Loopback' }).trustProxy,
       ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback'],
     );
-    for (const bad of ['true', '*', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/8', 'proxy.local', 'a,,b']) {
+    for (const bad of [
+      'true',
+      '*',
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.1/8/8',
+      'proxy.local',
+      'a,,b',
+    ]) {
       assert.throws(
         () => loadConfig({ TRUST_PROXY: bad }),
         (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message),

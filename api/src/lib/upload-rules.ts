@@ -39,7 +39,8 @@ export function fileNameError(name: string, allowedExtensions: readonly string[]
     return FILE_NAME_INVALID;
   }
   if (name.length > MAX_FILE_NAME_LENGTH) return FILE_NAME_TOO_LONG;
-  if (!allowedExtensions.includes(extensionOf(name))) return fileExtensionInvalid(allowedExtensions);
+  if (!allowedExtensions.includes(extensionOf(name)))
+    return fileExtensionInvalid(allowedExtensions);
   return null;
 }
 
@@ -63,7 +64,11 @@ export const IMAGE_EXTENSIONS: Readonly<Record<ImageType, readonly string[]>> = 
 
 /** `1 GB`, `500 MB`: whole units where they fit, for messages about sizes and quotas. */
 export function formatBytes(bytes: number): string {
-  for (const [unit, size] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+  for (const [unit, size] of [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ] as const) {
     if (bytes >= size) {
       const value = bytes / size;
       return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;

@@ -88,7 +88,14 @@ export function createEvidenceRepository(db: Db) {
           await tx.query(
             `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
              values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`,
-            [image.id, image.originalName, image.mimeType, image.size, image.storageKey, row.user_id],
+            [
+              image.id,
+              image.originalName,
+              image.mimeType,
+              image.size,
+              image.storageKey,
+              row.user_id,
+            ],
           );
         }
         const inserted = await tx.query<{ id: number }>(

@@ -211,8 +211,9 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
     },
 
     /**
-     * The session of a token that is still alive, which counts as the simulator's latest call;
-     * null for an unknown or expired token.
+     * The session of a token that is still alive, null for an unknown or expired one. A call
+     * counts as activity: `last_used_at` moves on, though at most once a minute, so a busy
+     * simulator does not write on every call and a refused call seldom writes at all.
      */
     async useToken(tokenHash: string, lifetime: TokenLifetime): Promise<TokenSession | null> {
       const res = await db.query<{
@@ -221,9 +222,13 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
         product_id: number;
         status: SessionStatusValue;
       }>(
-        `update simulation_sessions set last_used_at = now()
-          where token_hash = $1 and ${live(2, 3)}
-          returning uuid, user_id, product_id, status`,
+        `with hit as (
+           select uuid, user_id, product_id, status, last_used_at from simulation_sessions
+            where token_hash = $1 and ${live(2, 3)}),
+         touched as (
+           update simulation_sessions s set last_used_at = now() from hit
+            where s.uuid = hit.uuid and hit.last_used_at < now() - interval '1 minute')
+         select uuid, user_id, product_id, status from hit`,
         [tokenHash, lifetime.maxAgeSeconds, lifetime.idleSeconds],
       );
       const row = res.rows[0];

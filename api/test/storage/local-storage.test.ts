@@ -109,7 +109,32 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
     assert.equal(res.body, 'image bytes');
     assert.equal(res.headers['content-type'], 'image/png');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
-    assert.equal(res.headers['content-disposition'], undefined);
+    // An evidence image shows in the report's <img>.
+    assert.equal(res.headers['content-disposition'], 'inline');
+  });
+
+  test('every file is sandboxed and never sniffed; only PNG and JPEG show inline', async () => {
+    await t.app.storage.put('user/route-test/page.html', Buffer.from('<script>alert(1)</script>'));
+    const cases: Array<[type: string, disposition: string]> = [
+      ['image/png', 'inline'],
+      ['image/jpeg', 'inline'],
+      ['text/html', 'attachment'],
+      ['image/svg+xml', 'attachment'],
+      ['application/json', 'attachment'],
+      ['text/csv', 'attachment'],
+      ['application/octet-stream', 'attachment'],
+    ];
+    for (const [contentType, disposition] of cases) {
+      const url = t.app.storage.signedUrl('user/route-test/page.html', { contentType });
+      const res = await t.app.inject({ url });
+      assert.equal(res.statusCode, 200, contentType);
+      assert.equal(res.headers['content-disposition'], disposition, contentType);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', contentType);
+      const csp = String(res.headers['content-security-policy']).split(/;\s*/);
+      assert.ok(csp.includes('sandbox'), `${contentType}: ${csp.join('; ')}`);
+      assert.ok(csp.includes("default-src 'none'"), contentType);
+      assert.ok(csp.includes("frame-ancestors 'none'"), contentType);
+    }
   });
 
   test('a download name makes it an attachment', async () => {

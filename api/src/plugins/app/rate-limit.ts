@@ -17,13 +17,16 @@ export const RATE_CLASSES: Readonly<Record<string, RateClass>> = {
   'POST /api/v1/product/:productId/session': 'sessionCreate',
 };
 
-export function rateClassOf(request: FastifyRequest): RateClass {
-  const { url, schema } = request.routeOptions;
-  const named = url === undefined ? undefined : RATE_CLASSES[`${request.method} ${url}`];
+/** A route's class: named above, an upload when it takes multipart forms, else the default. */
+export function classifyRoute(route: { method: string; url: string; schema?: unknown }): RateClass {
+  const named = RATE_CLASSES[`${route.method} ${route.url}`];
   if (named) return named;
-  const consumes = (schema as { consumes?: readonly string[] } | undefined)?.consumes;
+  const consumes = (route.schema as { consumes?: readonly string[] } | undefined)?.consumes;
   return consumes?.includes('multipart/form-data') ? 'upload' : 'default';
 }
+
+const rateClassOf = (request: FastifyRequest): RateClass =>
+  request.routeOptions.config.rateClass ?? 'default';
 
 /** Who a request counts against once authenticated: the token's user, or the simulator's session. */
 function userKeyOf(request: FastifyRequest): string | null {
@@ -40,7 +43,13 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Limiters = Record<RateClass, Limiter>;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set for every route when it is added (classifyRoute); not meant to be declared by hand. */
+    rateClass?: RateClass;
+  }
   interface FastifyInstance {
+    /** Every route with its class, in the order added; tests check each upload route is covered. */
+    routeRateClasses: Array<{ method: string; url: string; rateClass: RateClass }>;
     /** Per-user limiters by class, made by rateLimitPlugin for userRateLimitPlugin. */
     userRateLimiters: Limiters | null;
   }
@@ -67,6 +76,18 @@ async function enforce(limiter: Limiter, request: FastifyRequest, reply: Fastify
 export const rateLimitPlugin = fp(
   async (app) => {
     const { config } = app;
+    const classes: FastifyInstance['routeRateClasses'] = [];
+    app.decorate('routeRateClasses', classes);
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const rateClass = classifyRoute({
+        method: methods[0] ?? '',
+        url: route.url,
+        schema: route.schema,
+      });
+      route.config = { ...route.config, rateClass };
+      for (const method of methods) classes.push({ method, url: route.url, rateClass });
+    });
     app.decorate('userRateLimiters', null);
     if (!config.rateLimitEnabled) return;
     // No route gets the package's own hook: the two checks below decide.

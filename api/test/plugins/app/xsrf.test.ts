@@ -24,6 +24,30 @@ describe('double-submit XSRF', () => {
     assert.notEqual(cookie.httpOnly, true);
   });
 
+  test('the cookie is Secure only when the request came over https', async () => {
+    const cookieOf = async (app: TestApp['app'], headers: Record<string, string>) =>
+      (await app.inject({ url: '/healthz', headers })).cookies.find((c) => c.name === 'XSRF-TOKEN');
+    // No proxy is trusted here: X-Forwarded-Proto from anyone is ignored.
+    assert.notEqual((await cookieOf(t.app, {}))?.secure, true);
+    assert.notEqual((await cookieOf(t.app, { 'x-forwarded-proto': 'https' }))?.secure, true);
+
+    const proxied = await buildTestApp({ trustProxy: ['loopback'] });
+    try {
+      assert.equal((await cookieOf(proxied.app, { 'x-forwarded-proto': 'https' }))?.secure, true);
+      assert.notEqual((await cookieOf(proxied.app, { 'x-forwarded-proto': 'http' }))?.secure, true);
+      assert.notEqual((await cookieOf(proxied.app, {}))?.secure, true);
+      // A proxy outside the trusted list cannot claim https either.
+      const far = await proxied.app.inject({
+        url: '/healthz',
+        headers: { 'x-forwarded-proto': 'https' },
+        remoteAddress: '203.0.113.5',
+      });
+      assert.notEqual(far.cookies.find((c) => c.name === 'XSRF-TOKEN')?.secure, true);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   test('a request that already has the cookie does not get a new one', async () => {
     const res = await t.app.inject({ url: '/healthz', headers: { cookie: 'XSRF-TOKEN=existing' } });
     assert.equal(res.cookies.length, 0);

@@ -52,6 +52,8 @@ export async function readEvidenceForm(request: FastifyRequest): Promise<Evidenc
   const form: EvidenceForm = { data: undefined, image: null, errors: {}, tooLarge: false };
   try {
     const parts = request.parts({
+      // The name as sent: stripped of its path ('../x.png' → 'x.png') it would pass the name rules.
+      preservePath: true,
       // One file, the image: a second file part ends the form with FST_FILES_LIMIT.
       limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5, fieldSize: MAX_DATA_CHARS },
     });

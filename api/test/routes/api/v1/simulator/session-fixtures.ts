@@ -147,7 +147,7 @@ export function rawMultipart(parts: readonly FormPart[]) {
       chunks.push(
         Buffer.from(
           `--${boundary}\r\n${disposition}; filename="${part.fileName}"\r\nContent-Type: ${part.type}\r\n\r\n`,
-          'latin1',
+          'utf8',
         ),
         part.data,
         Buffer.from('\r\n'),
