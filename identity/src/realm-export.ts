@@ -35,8 +35,10 @@ export function buildRealmExport() {
     accessTokenLifespan: DEFAULT_ACCESS_TOKEN_TTL,
     ssoSessionIdleTimeout: 1800,
     ssoSessionMaxLifespan: SSO_SESSION_MAX_SECONDS,
-    // Same choice as the local provider: a refresh token stays valid when another tab refreshed.
-    revokeRefreshToken: false,
+    // Same as the local provider: every refresh rotates the token and a reused one is refused
+    // (shared-auth refreshes under a cross-tab lock, so tabs never present a stale one).
+    revokeRefreshToken: true,
+    refreshTokenMaxReuse: 0,
     // Device login (VR headsets, desktop apps): same lifetimes as the local provider.
     oauth2DeviceCodeLifespan: DEVICE_CODE_TTL_SECONDS,
     oauth2DevicePollingInterval: DEVICE_POLLING_INTERVAL_SECONDS,
