@@ -135,7 +135,7 @@ export function AuthProvider({
         // Spec §4: look for an existing SSO session without forcing a login.
         const user = stored
           ? await tokens.getUser()
-          : await userManager.signinSilent().catch(() => null);
+          : await tokens.signInSilently();
         if (!user || user.expired) update(UNAUTHENTICATED);
         else await loadCurrentUser(user.profile.sub);
       } catch (cause) {

@@ -30,6 +30,11 @@ export interface TokenManager {
   /** The stored user, refreshed first when its access token is within the threshold of expiry. */
   getUser(): Promise<User | null>;
   getToken(): Promise<AccessToken | null>;
+  /**
+   * The start-up SSO check of a tab that found no stored user: a silent sign-in, or, when another
+   * tab stored a user meanwhile, that user (refreshed under the lock if it must be).
+   */
+  signInSilently(): Promise<User | null>;
   /** Forget the stored user (after a 401 from the API). */
   clear(): Promise<void>;
 }
@@ -91,6 +96,15 @@ export function createTokenManager({
     }
   }
 
+  async function signInUnderLock(): Promise<User | null> {
+    // Between this tab finding no user and taking the lock, another tab may have signed in.
+    // oidc-client-ts's signinSilent would then spend that tab's refresh token outside the lock,
+    // and the provider takes the second use of a rotated token as theft (every tab logged out).
+    const current = await userManager.getUser();
+    if (current) return refreshUnderLock();
+    return userManager.signinSilent().catch(() => null);
+  }
+
   function refresh(): Promise<User | null> {
     // One refresh per tab at a time; the lock serialises tabs.
     inFlight ??= (
@@ -112,6 +126,9 @@ export function createTokenManager({
     async getToken() {
       const user = await getUser();
       return user?.access_token ? toAccessToken(user) : null;
+    },
+    signInSilently() {
+      return locks ? locks.request(TOKEN_REFRESH_LOCK_NAME, signInUnderLock) : signInUnderLock();
     },
     async clear() {
       await userManager.removeUser();

@@ -182,4 +182,24 @@ describe('getToken', () => {
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   });
+
+  it('a tab that starts while another refreshes takes the stored user instead of spending its refresh token', async () => {
+    const { seen } = rotatingTokenEndpoint();
+    const locks = createInMemoryLocks();
+    const refreshingTab = testUserManager();
+    const startingTab = testUserManager();
+    await storeUser(refreshingTab, { expiresIn: 5 });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    // The starting tab found no user a moment ago (auth-provider) and asks for a silent sign-in
+    // while the other tab holds the lock; by the time it gets the lock a fresh user is stored.
+    const refreshed = createTokenManager({ userManager: refreshingTab, locks }).getToken();
+    const started = createTokenManager({ userManager: startingTab, locks }).signInSilently();
+
+    expect((await refreshed)?.accessToken).toBe('at-2');
+    expect((await started)?.access_token).toBe('at-2');
+    expect(seen.map((form) => form.get('refresh_token'))).toEqual(['rt-1']);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
 });
