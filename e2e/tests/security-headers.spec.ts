@@ -54,7 +54,8 @@ test.describe('security headers on every origin', () => {
 
     expectHardened(await request.get(`${HOST_URL}/config.json`), 'host /config.json');
 
-    const bundle = /src="(\/[^"]+\.[0-9a-f]{8,}\.js)"/.exec(await shell.text())?.[1];
+    // The built shell is minified: attribute quotes are optional.
+    const bundle = /src="?(\/[^"\s>]+\.[0-9a-f]{8,}\.js)/.exec(await shell.text())?.[1];
     expect(bundle, 'the shell loads a hashed bundle').toBeTruthy();
     const asset = await request.get(`${HOST_URL}${bundle}`);
     expect(asset.status()).toBe(200);
@@ -201,5 +202,19 @@ test.describe('the portal under its policies', () => {
     await portal.acceptCookiesIfAsked();
     await expect(page.getByRole('heading', { name: 'Organisations' })).toBeVisible();
     expect(violations).toEqual([]);
+
+    // The watcher does see a violation: a script of another origin, as an injection would add it.
+    const ran = await page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const script = document.createElement('script');
+          script.src = 'http://localhost:8090/healthz';
+          script.onload = () => resolve(true);
+          script.onerror = () => resolve(false);
+          document.head.append(script);
+        }),
+    );
+    expect(ran).toBe(false);
+    await expect.poll(() => violations.join('\n')).toMatch(/script-src.*localhost:8090/);
   });
 });
