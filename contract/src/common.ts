@@ -1,5 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
+/**
+ * Ids (and other integers) stored as PostgreSQL `integer`: anything above is no id of ours, and
+ * sending it to the database would be an error there (a 500) instead of a 400 here.
+ */
+export const MAX_INT4 = 2_147_483_647;
+
 /** DRF-style paged list (design §4): page from 1, `ordering` with '-' for descending, `filter`. */
 export const PagedQuery = Type.Object(
   {

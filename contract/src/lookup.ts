@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_INT4 } from './common';
 
 /** Every `field` of GET /api/v1/lookup the spec names (§7). */
 export const LOOKUP_FIELDS = [
@@ -22,8 +23,8 @@ export type LookupField = (typeof LOOKUP_FIELDS)[number];
 export const LookupQuery = Type.Object(
   {
     field: Type.Union(LOOKUP_FIELDS.map((f) => Type.Literal(f))),
-    organisation: Type.Optional(Type.Integer({ minimum: 1 })),
-    product_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    organisation: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })),
+    product_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })),
   },
   { additionalProperties: false },
 );

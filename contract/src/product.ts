@@ -1,10 +1,13 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { MAX_INT4 } from './common';
 
 export const SIMULATION_MODES = ['VR', 'Desktop'] as const;
 export type SimulationMode = (typeof SIMULATION_MODES)[number];
 export const SimulationMode = Type.Union(SIMULATION_MODES.map((m) => Type.Literal(m)));
 
-export const ProductIdParams = Type.Object({ productId: Type.Integer({ minimum: 1 }) });
+export const ProductIdParams = Type.Object({
+  productId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+});
 export type ProductIdParams = Static<typeof ProductIdParams>;
 
 export const Product = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PagedQuery } from './common';
+import { MAX_INT4, PagedQuery } from './common';
 import { Evidence } from './evidence';
 
 export const ANALYSIS_SUMMARIES = ['completed', 'partial', 'not_started'] as const;
@@ -33,7 +33,7 @@ export const ReportIdParams = Type.Object({ reportId: Type.String({ format: 'uui
 export type ReportIdParams = Static<typeof ReportIdParams>;
 export const EvidenceParams = Type.Object({
   reportId: Type.String({ format: 'uuid' }),
-  evidenceId: Type.Integer({ minimum: 1 }),
+  evidenceId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
 });
 export type EvidenceParams = Static<typeof EvidenceParams>;
 
@@ -67,7 +67,9 @@ export const ImageUrl = Type.Object({ id: Type.Integer(), url: Type.String() });
 export type ImageUrl = Static<typeof ImageUrl>;
 export const ImageUrlList = Type.Array(ImageUrl);
 export const ImageBatchQuery = Type.Object(
-  { id: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 100 }) },
+  {
+    id: Type.Array(Type.Integer({ minimum: 1, maximum: MAX_INT4 }), { minItems: 1, maxItems: 100 }),
+  },
   { additionalProperties: false },
 );
 

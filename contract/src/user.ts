@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_INT4 } from './common';
 
 export const CurrentUser = Type.Object({
   id: Type.String(),
@@ -25,7 +26,10 @@ export type CookiePreference = Static<typeof CookiePreference>;
 export const UserPreference = Type.Object(
   {
     language: Type.String({ minLength: 2, maxLength: 10 }),
-    skinTone: Type.Union([Type.Integer(), Type.Null()]),
+    skinTone: Type.Union([
+      Type.Integer({ minimum: -MAX_INT4 - 1, maximum: MAX_INT4 }),
+      Type.Null(),
+    ]),
   },
   { additionalProperties: false },
 );

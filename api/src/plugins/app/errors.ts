@@ -20,6 +20,19 @@ function createAjv(options: Options): Ajv {
   return ajv;
 }
 
+const INVALID_VALUE = 'A value could not be stored or compared (e.g. a NUL character).';
+
+/**
+ * PostgreSQL's "data exception" class (SQLSTATE 22xxx): a value from the request that the database
+ * cannot hold, such as a NUL character in text or JSON (22021, 22P05) or a number beyond `integer`
+ * (22003). Schemas refuse most such values first; this answers the rest as the request's fault
+ * (400) instead of a 500. A statement that fails writes nothing.
+ */
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 /**
  * Query strings and path params arrive as text and must be coerced ("2" → 2); JSON bodies are
  * typed already, and coercing them would accept `{"language": 12}` as "12".
@@ -48,6 +61,10 @@ export const errorsPlugin = fp(
       }
       if (status >= 400 && status < 500) {
         return reply.code(status).send({ detail: error.message });
+      }
+      if (isDataException(error)) {
+        request.log.warn({ err: error }, 'request carried a value the database cannot hold');
+        return reply.code(400).send({ [NON_FIELD_ERRORS]: [INVALID_VALUE] });
       }
       request.log.error({ err: error }, 'request failed');
       return reply.code(500).send({ detail: INTERNAL_ERROR });

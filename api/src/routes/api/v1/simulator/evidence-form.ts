@@ -26,6 +26,8 @@ export interface EvidenceForm {
   tooLarge: boolean;
 }
 
+const MALFORMED_FORM = 'The multipart form could not be read.';
+
 const MULTIPART_ERRORS: Readonly<Record<string, [field: string, message: string]>> = {
   FST_FILES_LIMIT: ['image', ONE_FILE_ONLY],
   FST_REQ_FILE_TOO_LARGE: ['image', FILE_TOO_LARGE],
@@ -55,7 +57,13 @@ export async function readEvidenceForm(request: FastifyRequest): Promise<Evidenc
       // The name as sent: stripped of its path ('../x.png' → 'x.png') it would pass the name rules.
       preservePath: true,
       // One file, the image: a second file part ends the form with FST_FILES_LIMIT.
-      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 5, fieldSize: MAX_DATA_CHARS },
+      limits: {
+        fileSize: MAX_UPLOAD_BYTES,
+        files: 1,
+        fields: 4,
+        parts: 5,
+        fieldSize: MAX_DATA_CHARS,
+      },
     });
     for await (const part of parts) {
       if (part.type === 'file') {
@@ -85,8 +93,12 @@ export async function readEvidenceForm(request: FastifyRequest): Promise<Evidenc
     }
   } catch (error) {
     const known = MULTIPART_ERRORS[(error as { code?: string }).code ?? ''];
-    if (!known) throw error;
-    form.errors[known[0]] = [known[1]];
+    if (known) form.errors[known[0]] = [known[1]];
+    // The parser (busboy) reports a body it cannot read (no boundary, cut off, bad part headers)
+    // with a plain Error and no code; only the request is to blame, so it is a 400, not a 500.
+    else if (error instanceof Error && error.constructor === Error && !('code' in error)) {
+      form.errors[NON_FIELD_ERRORS] = [MALFORMED_FORM];
+    } else throw error;
   }
   return form;
 }
