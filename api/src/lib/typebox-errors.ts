@@ -10,7 +10,9 @@ const MAX_ERRORS = 50;
  * the way `toFieldErrors` keys body errors: nested fields joined with dots (`evidenceData.tube.kV`).
  */
 export function typeboxFieldErrors(schema: TSchema, value: unknown): FieldErrors {
-  const result: FieldErrors = {};
+  // No prototype: a field named `__proto__` or `constructor` (the JSON is the client's) must be a
+  // key like any other, not Object.prototype's.
+  const result: FieldErrors = Object.create(null) as FieldErrors;
   let seen = 0;
   for (const error of Value.Errors(schema, value)) {
     if (seen++ >= MAX_ERRORS) break;

@@ -7,8 +7,10 @@ import type { Db } from '../../src/db/driver';
 import { createReport, type CreatedReport } from '../factories/reports';
 import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../helper';
 import {
+  imagePart,
   JPEG,
   lessonEvidence,
+  multipart,
   PNG,
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
@@ -644,6 +646,28 @@ describe('fuzzing the write routes', () => {
       .filter((key) => !fuzzers[key])
       .map((key) => `write route ${key} has no fuzz arbitrary`);
     assert.deepEqual(missing, []);
+  });
+
+  // Found by the fuzzer (a 500): field errors were collected in a plain object, so a client's
+  // `__proto__` or `constructor` key reached Object.prototype. Pinned here whatever the seed.
+  test('evidence data with __proto__ or constructor keys is a 400', async () => {
+    for (const data of [
+      '{"__proto__":""}',
+      '{"__proto__":{"x":1}}',
+      '{"constructor":{"prototype":{}}}',
+    ]) {
+      const { token } = await sessionIn(ctx, 'in_progress');
+      const form = await multipart([{ name: 'data', value: data }, imagePart()]);
+      const before = await checksum();
+      const res = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/simulator/session/evidence',
+        headers: { authorization: `Session ${token}`, 'content-type': form.contentType },
+        payload: form.payload,
+      });
+      assert.equal(res.statusCode, 400, `${data}: ${res.body}`);
+      assert.deepEqual(await checksum(), before);
+    }
   });
 
   for (const [route, f] of Object.entries(fuzzers)) {
