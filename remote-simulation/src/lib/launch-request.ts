@@ -26,6 +26,12 @@ export interface LaunchRequest {
   categoryId: number | null;
   /** The learning platform's launch this session belongs to; null outside LTI. */
   launchId: string | null;
+  /**
+   * The URL scheme an LTI launch query names (the learning platform copies the product's). Never
+   * used to build a link: a launch whose claim differs from the product record was altered on the
+   * way and is refused (launch-page.tsx). null when the query names none, and always outside LTI.
+   */
+  claimedProtocol: string | null;
 }
 
 export function isMode(value: unknown): value is SimulationMode {
@@ -55,8 +61,8 @@ function field(state: unknown, key: string): unknown {
  * Reads the launch parameters. Outside LTI they come from navigation state only (a bookmarked
  * /simulation/launch has none and goes back to the cards). Under LTI the learning platform's query
  * string is the source — it survives a reload — with navigation state filling any gap.
- * Returns null when there is nothing to launch. A `protocol` in either is not read: a learning
- * platform may still send one, and a crafted link must not choose where the session token goes.
+ * Returns null when there is nothing to launch. A `protocol` is only ever compared with the
+ * product record, never used: a crafted link must not choose where the session token goes.
  */
 export function readLaunchRequest({
   lti,
@@ -82,6 +88,7 @@ export function readLaunchRequest({
     mode,
     categoryId: positiveInt(pick('categoryId')),
     launchId: lti ? text(pick('launchId')) : null,
+    claimedProtocol: lti ? text(query.get('protocol')) : null,
   };
 }
 

@@ -15,6 +15,7 @@ describe('reading the launch parameters', () => {
       mode: 'VR',
       categoryId: 12,
       launchId: null,
+      claimedProtocol: null,
     });
   });
 
@@ -43,6 +44,7 @@ describe('reading the launch parameters', () => {
       mode: 'Desktop',
       categoryId: null,
       launchId: 'L1',
+      claimedProtocol: 'vmc-birthing',
     });
   });
 
@@ -77,20 +79,25 @@ describe('the LTI launch query', () => {
     });
   });
 
-  it('never reads a protocol from the query or the navigation state', () => {
+  it('keeps an LTI query protocol only as a claim to check, and never reads one from navigation state', () => {
     const hostile = 'javascript:alert(document.domain)//';
     const lti = readLaunchRequest({
       lti: true,
       search: `?productId=1&configuration=c&protocol=${encodeURIComponent(hostile)}`,
-      state: { protocol: hostile },
+      state: { protocol: 'vmc-radiography' },
     });
     const portal = readLaunchRequest({
       lti: false,
-      search: '',
+      search: `?protocol=${encodeURIComponent(hostile)}`,
       state: { ...state, protocol: hostile },
     });
     expect(lti).not.toHaveProperty('protocol');
+    expect(lti?.claimedProtocol).toBe(hostile);
     expect(portal).not.toHaveProperty('protocol');
-    expect(JSON.stringify([lti, portal])).not.toContain('javascript');
+    expect(portal?.claimedProtocol).toBeNull();
+    expect(
+      readLaunchRequest({ lti: true, search: '?productId=1', state: { protocol: hostile } })
+        ?.claimedProtocol,
+    ).toBeNull();
   });
 });

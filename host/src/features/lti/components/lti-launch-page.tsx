@@ -32,7 +32,6 @@ export function LtiLaunchPage() {
         state: {
           launchId,
           configuration: params.get('configuration'),
-          protocol: params.get('protocol'),
           productId: params.get('productId'),
         },
       });

@@ -315,45 +315,51 @@ describe('the launch screen', () => {
     const appLink = `vmc-radiography://launch?token=${SESSION_TOKEN}&session=${SESSION_UUID}`;
 
     it.each([
-      ['a javascript: protocol', xssQuery],
-      ['another origin as protocol', exfiltrationQuery],
+      ['a javascript: protocol', xssQuery, null],
+      ['another origin as protocol', exfiltrationQuery, null],
+      ['another origin as protocol', exfiltrationQuery, 'http://simulator.test'],
     ])(
-      "ignores %s in the LTI query and opens the product record's own scheme",
-      async (_name, query) => {
+      'refuses %s in the LTI query with "Problem starting simulation" (simulator %s), and creates no session',
+      async (_name, query, simulatorUrl) => {
         const { sent } = setup(['not_started']);
         const logged = silenceConsoleError();
         renderRemote({
           server,
           path: `/lti/simulation/launch${query}`,
-          launch: { ...launch, simulatorUrl: null },
+          launch: { ...launch, simulatorUrl },
         });
 
-        expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
-          'href',
-          appLink,
+        expect(
+          await screen.findByRole('heading', { name: 'Problem starting simulation' }),
+        ).toBeInTheDocument();
+        expect(screen.getByRole('alert')).toHaveTextContent(
+          'The launch link of this simulation is not allowed',
         );
-        expect(sent).toHaveLength(1);
+        await act(() => jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+        expect(sent).toEqual([]);
         expect(open).not.toHaveBeenCalled();
-        // The one navigation is the app link; nothing went to the query's protocol.
-        await waitFor(() => expect(navigationAttempts(logged)).toHaveLength(1));
+        expect(navigationAttempts(logged)).toEqual([]);
+        expect(screen.queryByRole('link', { name: 'Open the simulator' })).not.toBeInTheDocument();
         logged.mockRestore();
       },
     );
 
-    it('ignores a protocol in the LTI query when the browser simulator is configured', async () => {
-      setup(['not_started']);
-      renderRemote({ server, path: `/lti/simulation/launch${exfiltrationQuery}`, launch });
+    it("launches when the LTI query names the product's own scheme, building the link from the record", async () => {
+      const { sent } = setup(['not_started']);
+      const logged = silenceConsoleError();
+      renderRemote({
+        server,
+        path: '/lti/simulation/launch?launchId=x&productId=1&mode=Desktop&configuration=radiography.lower-limb.foot&protocol=vmc-radiography',
+        launch: { ...launch, simulatorUrl: null },
+      });
 
       expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
         'href',
-        `http://simulator.test/launch?token=${SESSION_TOKEN}`,
+        appLink,
       );
-      expect(open).toHaveBeenCalledTimes(1);
-      expect(open).toHaveBeenCalledWith(
-        `http://simulator.test/launch?token=${SESSION_TOKEN}`,
-        '_blank',
-        'noopener',
-      );
+      expect(sent).toHaveLength(1);
+      await waitFor(() => expect(navigationAttempts(logged)).toHaveLength(1));
+      logged.mockRestore();
     });
 
     it('ignores a protocol in the navigation state', async () => {

@@ -165,7 +165,8 @@ function LaunchSession({
 
 /**
  * Finds the product in the records the API answers: its protocol, and every product's, are what
- * the launch link may use. Waits for them; the launch query's own `protocol` is never read.
+ * the launch link may use. Waits for them; the launch query's own `protocol` is only checked
+ * against the record, never used.
  */
 function ProductLaunch({
   request,
@@ -188,7 +189,11 @@ function ProductLaunch({
   // Data kept from an earlier answer wins over a failed revalidation: a running launch stays.
   if (!products) return error ? <ProblemView lti={lti} reason="products" /> : <PreparingView />;
   if (!link) return <ProblemView lti={lti} reason="unknownProduct" />;
-  if (!canBuildLaunchLink(link)) return <ProblemView lti={lti} reason="link" />;
+  // A launch query naming another scheme than the product's was altered on its way (issue #7:
+  // `protocol=javascript:…`): refused before any session exists, rather than silently corrected.
+  const tampered =
+    request.claimedProtocol !== null && request.claimedProtocol !== link.product.protocol;
+  if (tampered || !canBuildLaunchLink(link)) return <ProblemView lti={lti} reason="link" />;
   // Keyed by the history entry: launching again is a new visit with a session of its own.
   return <LaunchSession key={historyKey} request={request} lti={lti} search={search} link={link} />;
 }
