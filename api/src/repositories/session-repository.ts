@@ -77,6 +77,13 @@ const live = (a: number, b: number) =>
   `created_at > now() - $${a}::integer * interval '1 second'
    and last_used_at > now() - $${b}::integer * interval '1 second'`;
 
+/**
+ * A session still not joined this long after its creation counts as an abandoned launch when its
+ * learner reaches the open-session quota. The launch screen itself gives up after 30 s
+ * (LAUNCH_TIMEOUT_MS); ten minutes leaves room for a slow VR headset to start.
+ */
+export const ABANDONED_LAUNCH_SECONDS = 600;
+
 /** Bounds memory: about one entry per learner with a launch screen open. */
 const STATUS_CACHE_MAX = 20_000;
 
@@ -135,12 +142,31 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
     ): Promise<CreateResult> {
       return db.transaction(async (tx) => {
         await tx.query('select 1 from users where id = $1 for no key update', [session.userId]);
-        const open = await tx.query<{ count: number }>(
-          `select count(*)::int as count from simulation_sessions
-            where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`,
-          [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
-        );
-        if ((open.rows[0]?.count ?? 0) >= limits.maxOpen) {
+        const countOpen = async () =>
+          (
+            await tx.query<{ count: number }>(
+              `select count(*)::int as count from simulation_sessions
+                where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`,
+              [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
+            )
+          ).rows[0]?.count ?? 0;
+        let openCount = await countOpen();
+        if (openCount >= limits.maxOpen) {
+          // A launch the simulator never joined, long past the launch screen's wait, was given up
+          // (app not installed, tab closed): it holds no evidence, so closing it loses nothing,
+          // and a learner who tried five times must not be locked out for the token's idle time.
+          const abandoned = await tx.query<{ uuid: string }>(
+            `update simulation_sessions set status = 'closed', closed_at = now()
+              where user_id = $1 and status = 'not_started'
+                and created_at < now() - make_interval(secs => $2)
+              returning uuid`,
+            [session.userId, ABANDONED_LAUNCH_SECONDS],
+          );
+          abandoned.rows.forEach((row) => forget(row.uuid));
+          // Some of them may have expired already and not counted: count again.
+          if (abandoned.rows.length > 0) openCount = await countOpen();
+        }
+        if (openCount >= limits.maxOpen) {
           return { ok: false, reason: 'open_sessions' } as const;
         }
         const uuid = randomUUID();

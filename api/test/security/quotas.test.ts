@@ -94,6 +94,31 @@ describe('per-user quotas', () => {
       assert.equal((await create(t)).statusCode, 409);
     });
 
+    test('at the quota, launches the simulator never joined for 10 minutes are closed to make room', async () => {
+      const t3 = await app({ maxOpenSessionsPerUser: 2 });
+      const [joined, abandoned] = [await createSession(t3), await createSession(t3)];
+      assert.ok(joined && abandoned);
+      assert.equal((await join(t3, joined.token)).statusCode, 200);
+      assert.equal((await create(t3)).statusCode, 409);
+
+      // Both are old now; only the one never joined counts as given up.
+      await t3.db.query(
+        "update simulation_sessions set created_at = now() - interval '11 minutes' where uuid = any($1)",
+        [[joined.uuid, abandoned.uuid]],
+      );
+      assert.equal((await create(t3)).statusCode, 201);
+      const statuses = await t3.db.query<{ uuid: string; status: string }>(
+        'select uuid, status from simulation_sessions where uuid = any($1) order by status',
+        [[joined.uuid, abandoned.uuid]],
+      );
+      assert.deepEqual(statuses.rows, [
+        { uuid: abandoned.uuid, status: 'closed' },
+        { uuid: joined.uuid, status: 'in_progress' },
+      ]);
+      // The running one still counts: the quota holds.
+      assert.equal((await create(t3)).statusCode, 409);
+    });
+
     test('concurrent launches cannot overshoot the quota', async () => {
       const t2 = await app({ maxOpenSessionsPerUser: 3 });
       const results = await Promise.all(Array.from({ length: 8 }, () => create(t2, educator.sub)));
