@@ -10,3 +10,6 @@ export * from './evidence';
 export * from './simulator';
 export * from './report';
 export * from './download';
+export * from './organisation';
+export * from './license-block';
+export * from './audit';

@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
+import { createAuditRepository } from '../../repositories/audit-repository';
 import { createDownloadRepository } from '../../repositories/download-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
 import { createFileRepository } from '../../repositories/file-repository';
+import { createLicenseRepository } from '../../repositories/license-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
 import { createProductRepository } from '../../repositories/product-repository';
 import { createReportRepository } from '../../repositories/report-repository';
@@ -24,6 +26,8 @@ function createRepositories(
     // long; on PostgreSQL other API processes may change a status, so it lives under a poll.
     sessions: createSessionRepository(db, { statusCacheMs: db.kind === 'postgres' ? 800 : 30_000 }),
     evidence: createEvidenceRepository(db),
+    licenses: createLicenseRepository(db),
+    audit: createAuditRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

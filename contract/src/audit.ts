@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { MAX_INT4, PagedQuery } from './common';
+
+/** What an administrator did; `assign`/`unassign` are seats of a licence. */
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'assign', 'unassign'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What it was done to. `license_block_user` is a seat (entity id `<licenceId>:<userId>`). */
+export const AUDIT_ENTITY_TYPES = [
+  'organisation',
+  'license_block',
+  'license_block_user',
+  'user',
+  'file',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
+/**
+ * One admin write (design §7): who (`actor…`, kept when the user is deleted), what (`action`,
+ * `entityType`, `entityId`), where (`organisation`), when (`at`), and the object before and after
+ * (null before a create and after a delete).
+ */
+export const AuditEntry = Type.Object({
+  id: Type.Integer(),
+  at: Type.String({ format: 'date-time' }),
+  actorId: Type.Union([Type.String(), Type.Null()]),
+  actorName: Type.String(),
+  actorEmail: Type.String(),
+  action: Type.Union(AUDIT_ACTIONS.map((a) => Type.Literal(a))),
+  entityType: Type.Union(AUDIT_ENTITY_TYPES.map((e) => Type.Literal(e))),
+  entityId: Type.String(),
+  organisation: Type.Union([Type.Integer(), Type.Null()]),
+  organisationName: Type.Union([Type.String(), Type.Null()]),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+});
+export type AuditEntry = Static<typeof AuditEntry>;
+
+/** Columns the audit log may be ordered by (default `-at`). */
+export const AUDIT_ORDERING_FIELDS = ['at', 'action', 'entityType', 'actorName'] as const;
+
+/**
+ * GET /api/v1/audit: global administrators read every entry (`organisation` narrows it); an
+ * organisation administrator reads only their own organisation's (other ids answer 404).
+ * `filter` searches actor name and e-mail, action, entity type and id.
+ */
+export const AuditListQuery = Type.Composite(
+  [
+    PagedQuery,
+    Type.Object({
+      organisation: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })),
+      entityType: Type.Optional(Type.Union(AUDIT_ENTITY_TYPES.map((e) => Type.Literal(e)))),
+    }),
+  ],
+  { additionalProperties: false },
+);
+export type AuditListQuery = Static<typeof AuditListQuery>;
