@@ -1,31 +1,9 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import HtmlWebpackPlugin from 'html-webpack-plugin';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { apiProxy, baseWebpackConfig } from '../tools/build/app-config.mjs';
+// Everything but this remote's own facts is in tools/build/app-config.mjs.
+import { remoteWebpackConfig } from '../tools/build/app-config.mjs';
 import { federationConfig } from './federation.config.js';
 
-const dir = path.dirname(fileURLToPath(import.meta.url));
-const fromHere = (...p) => path.join(dir, ...p);
-const DEV_PORT = Number(process.env.PORT ?? 8083);
-
-export default (_env, argv) => {
-  const production = argv.mode !== 'development';
-  return {
-    // The standalone page (src/bootstrap.tsx) is for `webpack serve`; a host loads remoteEntry.js.
-    // 'auto': chunks load from wherever remoteEntry.js came from, so any origin can host it.
-    ...baseWebpackConfig({ dir, production, publicPath: 'auto' }),
-    plugins: [
-      new ModuleFederationPlugin(federationConfig),
-      // Only the dev server needs a page; the deployed remote is just remoteEntry.js + chunks.
-      ...(production ? [] : [new HtmlWebpackPlugin({ template: fromHere('public/index.html') })]),
-    ],
-    devServer: {
-      port: DEV_PORT,
-      host: 'localhost',
-      historyApiFallback: true,
-      headers: { 'Access-Control-Allow-Origin': '*' },
-      proxy: apiProxy(),
-    },
-  };
-};
+export default remoteWebpackConfig({
+  dir: import.meta.dirname,
+  federationConfig,
+  devPort: 8083,
+});

@@ -1,8 +1,10 @@
 // The build settings every front end (host and remotes) shares, in one place so the federation
 // singletons and the bundle rules cannot drift apart between apps (docs/architecture.md).
-// Node built-ins only: each app's webpack.config.js imports its own plugins.
+// Node built-ins only: plugins are loaded from the app's own dependencies.
 import { readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * Libraries that must exist once per page, identical in every app. react-router and react-i18next
@@ -123,3 +125,56 @@ export function baseWebpackConfig({ dir, production, publicPath }) {
 export const apiProxy = () => [
   { context: ['/api'], target: process.env.API_URL ?? 'http://localhost:3000', xfwd: true },
 ];
+
+/**
+ * The whole webpack config of a remote: its federation config, the files it ships beside
+ * remoteEntry.js, and for `webpack serve` the standalone page (src/bootstrap.tsx, built on
+ * `@portal/shared-ui/standalone`) with /api proxied. A remote's webpack.config.js is one call.
+ * @param {{
+ *   dir: string,
+ *   federationConfig: object,
+ *   devPort: number,
+ *   copy?: { from: string, to: string }[],
+ * }} options `copy` paths are relative to `dir`.
+ */
+export function remoteWebpackConfig({ dir, federationConfig, devPort, copy = [] }) {
+  return async (_env, argv) => {
+    const production = argv.mode !== 'development';
+    const load = remotePluginLoader(dir);
+    const { ModuleFederationPlugin } = await load('@module-federation/enhanced/webpack');
+    const HtmlWebpackPlugin = production ? null : (await load('html-webpack-plugin')).default;
+    const CopyWebpackPlugin = copy.length ? (await load('copy-webpack-plugin')).default : null;
+    return {
+      // 'auto': chunks load from wherever remoteEntry.js came from, so any origin can host it.
+      ...baseWebpackConfig({ dir, production, publicPath: 'auto' }),
+      plugins: [
+        new ModuleFederationPlugin(federationConfig),
+        // Pictures and the like deploy and version with the remote, relative to its public path.
+        ...(CopyWebpackPlugin
+          ? [
+              new CopyWebpackPlugin({
+                patterns: copy.map(({ from, to }) => ({ from: path.join(dir, from), to })),
+              }),
+            ]
+          : []),
+        // Only the dev server needs a page; the deployed remote is just remoteEntry.js + chunks.
+        ...(HtmlWebpackPlugin
+          ? [new HtmlWebpackPlugin({ template: path.join(dir, 'public/index.html') })]
+          : []),
+      ],
+      devServer: {
+        port: Number(process.env.PORT ?? devPort),
+        host: 'localhost',
+        historyApiFallback: true,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        proxy: apiProxy(),
+      },
+    };
+  };
+}
+
+// Plugins are the app's own dependencies (this folder has no node_modules): resolve them from there.
+function remotePluginLoader(dir) {
+  const require = createRequire(path.join(dir, 'package.json'));
+  return (name) => import(pathToFileURL(require.resolve(name)).href);
+}

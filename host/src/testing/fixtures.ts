@@ -1,23 +1,7 @@
-import type { CurrentUser, LookupItem, RuntimeConfig } from '@portal/contract';
+import type { LookupItem, RuntimeConfig } from '@portal/contract';
 
-export const USER_ID = '6f1c2a52-0d5e-4b8e-9a47-1b2f6a7c0001';
-
-export function currentUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
-  return {
-    id: USER_ID,
-    email: 'learner@demo.test',
-    firstName: 'Lena',
-    lastName: 'Learner',
-    language: 'en',
-    roleName: 'learner',
-    organisationId: 1,
-    organisationName: 'Demo Hospital',
-    isBrightspaceAuthRequired: false,
-    brightspaceUserMismatch: false,
-    permissions: ['global.access_sims', 'global.view_own_reports'],
-    ...overrides,
-  };
-}
+// The signed-in user is the one every front end's tests use (@portal/shared-auth/testing).
+export { currentUser, TEST_USER_ID as USER_ID } from '@portal/shared-auth/testing';
 
 export const ADMIN_PERMISSIONS = ['global.client_access_admin_section', 'global.view_org'];
 

@@ -1,14 +1,5 @@
-import { setupServer } from 'msw/node';
-import { initTestI18n } from './test-i18n';
+import { setupTestServer as setupSharedTestServer } from '@portal/shared-ui/testing';
+import { testResources } from './test-i18n';
 
-/** One MSW server per test file; a request without a handler fails the test. */
-export function setupTestServer() {
-  const server = setupServer();
-  beforeAll(async () => {
-    server.listen({ onUnhandledRequest: 'error' });
-    await initTestI18n();
-  });
-  afterEach(() => server.resetHandlers());
-  afterAll(() => server.close());
-  return server;
-}
+/** The shared harness's MSW server, with the host's merged strings instead of shared-ui's alone. */
+export const setupTestServer = () => setupSharedTestServer({ resources: testResources() });

@@ -1,4 +1,3 @@
-import { initI18n } from '@portal/shared-ui';
 import sharedEn from '@portal/shared-ui/locales/en.json';
 import sharedDe from '@portal/shared-ui/locales/de.json';
 import { mergeTranslations } from '../../build/merge-locales-plugin.js';
@@ -6,11 +5,8 @@ import hostEn from '../../locales/en.json';
 import hostDe from '../../locales/de.json';
 
 /** The same merged strings the build emits, bundled instead of fetched. */
-export function initTestI18n() {
+export function testResources() {
   const merge = (a: object, b: object) =>
     mergeTranslations(mergeTranslations({}, structuredClone(a), 'test'), structuredClone(b), 'test');
-  return initI18n({
-    lng: 'en',
-    resources: { en: { translation: merge(hostEn, sharedEn) }, de: { translation: merge(hostDe, sharedDe) } },
-  });
+  return { en: { translation: merge(hostEn, sharedEn) }, de: { translation: merge(hostDe, sharedDe) } };
 }

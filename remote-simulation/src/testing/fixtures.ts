@@ -1,7 +1,9 @@
 // A small catalogue shaped like the seeded one (docs/catalogue.md), typed by the contract.
 import type { Product, ProductCategory } from '@portal/contract';
+import { TEST_USER_ID } from '@portal/shared-auth/testing';
 
-export const USER_ID = '6f1c2a52-0d5e-4b8e-9a47-1b2f6a7c0001';
+/** The signed-in user of the harness. */
+export const USER_ID = TEST_USER_ID;
 export const SESSION_UUID = '0b6f2c3e-8a41-4d5b-9c7e-2f1a3b4c5d6e';
 export const SESSION_TOKEN = 'session-token-123';
 
