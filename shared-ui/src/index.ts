@@ -12,6 +12,14 @@ export { useTranslation } from './i18n/react-i18next';
 // Hooks
 export { usePageTitle } from './hooks/use-page-title';
 export { useDebouncedValue } from './hooks/use-debounced-value';
+export {
+  usePagedListState,
+  useResetOnInvalidPage,
+  isInvalidPage,
+  INVALID_PAGE,
+  type PagedListParams,
+  type PagedListState,
+} from './hooks/use-paged-list-state';
 
 // Stored URLs (download links, signed file URLs): https or the portal's own storage route only.
 export { safeHref } from './lib/safe-url';

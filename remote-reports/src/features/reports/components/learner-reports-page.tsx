@@ -5,12 +5,14 @@ import {
   NotFoundView,
   Pagination,
   TableSkeleton,
+  usePagedListState,
   usePageTitle,
+  useResetOnInvalidPage,
   useTranslation,
 } from '@portal/shared-ui';
+import { DEFAULT_REPORT_ORDERING } from '../../../config/constants';
 import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';
 import { useLearnerReports } from '../api/get-learner-reports';
-import { useReportListState, useResetOnInvalidPage } from '../hooks/use-report-list-state';
 import { useReportColumns } from './report-columns';
 import { ReportListSearch } from './report-list-search';
 import { ReportTabs } from './report-tabs';
@@ -31,7 +33,7 @@ const Notice = styled.p<{ $error?: boolean }>`
 
 function LearnerReportsList() {
   const { t } = useTranslation();
-  const { params, setPage, setOrdering, setFilter } = useReportListState();
+  const { params, setPage, setOrdering, setFilter } = usePagedListState({ ordering: DEFAULT_REPORT_ORDERING });
   const { data, error, isLoading } = useLearnerReports(params);
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
   const columns = useReportColumns({ withUser: true });

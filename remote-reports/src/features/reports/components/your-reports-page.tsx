@@ -1,6 +1,13 @@
-import { DataTable, Pagination, usePageTitle, useTranslation } from '@portal/shared-ui';
+import {
+  DataTable,
+  Pagination,
+  usePagedListState,
+  usePageTitle,
+  useResetOnInvalidPage,
+  useTranslation,
+} from '@portal/shared-ui';
+import { DEFAULT_REPORT_ORDERING } from '../../../config/constants';
 import { useReports } from '../api/get-reports';
-import { useReportListState, useResetOnInvalidPage } from '../hooks/use-report-list-state';
 import { useReportColumns } from './report-columns';
 import { ReportListSearch } from './report-list-search';
 import { ReportTabs } from './report-tabs';
@@ -9,7 +16,7 @@ import { ReportTabs } from './report-tabs';
 export function YourReportsPage() {
   const { t } = useTranslation();
   usePageTitle(t('reports.yourReports'));
-  const { params, setPage, setOrdering, setFilter } = useReportListState();
+  const { params, setPage, setOrdering, setFilter } = usePagedListState({ ordering: DEFAULT_REPORT_ORDERING });
   const { data, error, isLoading } = useReports(params);
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
   const columns = useReportColumns();
