@@ -14,15 +14,21 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const ROUTER_FACADE = "Use shared-ui's facade: '@portal/shared-ui' (in shared-ui: src/router.ts).";
 const I18N_FACADE =
   "Use shared-ui's facade: '@portal/shared-ui' (in shared-ui: src/i18n/react-i18next.ts).";
+// react-final-form is not federation-shared either: apps take it from '@portal/shared-ui/forms',
+// so an app holds one copy and a field always finds its form's context.
+const FORMS_FACADE = "Use '@portal/shared-ui/forms' (in shared-ui: src/forms/index.ts).";
 const FACADE_ONLY = {
   paths: [
     { name: 'react-router-dom', message: ROUTER_FACADE },
     { name: 'react-router', message: ROUTER_FACADE },
     { name: 'react-i18next', message: I18N_FACADE },
+    { name: 'react-final-form', message: FORMS_FACADE },
+    { name: 'final-form', message: FORMS_FACADE },
   ],
   patterns: [
     { group: ['react-router/*', 'react-router-dom/*'], message: ROUTER_FACADE },
     { group: ['react-i18next/*'], message: I18N_FACADE },
+    { group: ['react-final-form/*', 'final-form/*'], message: FORMS_FACADE },
   ],
 };
 
@@ -94,6 +100,7 @@ export default tseslint.config(
       'shared-ui/src/router.ts',
       'shared-ui/src/router-testing.ts',
       'shared-ui/src/i18n/react-i18next.ts',
+      'shared-ui/src/forms/**',
       'shared-auth/src/**/__tests__/**',
       'shared-auth/src/test-utils/**',
     ],

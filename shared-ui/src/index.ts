@@ -73,7 +73,7 @@ export {
   type SelectOption,
   type CheckboxFieldProps,
 } from './components/form-fields';
-export type { FieldError } from './components/field-shell';
+export { FieldShell, type FieldError, type FieldIds, type FieldTextProps } from './components/field-shell';
 
 // Views
 export { NotFoundView, type NotFoundViewProps } from './views/not-found-view';

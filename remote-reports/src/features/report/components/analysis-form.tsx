@@ -1,8 +1,7 @@
-import { FORM_ERROR, type SubmissionErrors } from 'final-form';
-import { Field, Form } from 'react-final-form';
 import styled from 'styled-components';
 import type { Evidence, LookupItem } from '@portal/contract';
 import { Button, ErrorBanner, SelectField, useTranslation } from '@portal/shared-ui';
+import { Field, Form, FORM_ERROR, type SubmissionErrors } from '@portal/shared-ui/forms';
 import { ANALYSIS_MAX_LENGTH, ANALYSIS_STATUS, type AnalysedStatus } from '../../../config/constants';
 import { useUpdateAnalysis } from '../api/update-analysis';
 import { useAnalysisStatusLabel } from '../lib/analysis-status';
