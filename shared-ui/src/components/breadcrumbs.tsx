@@ -27,10 +27,25 @@ export interface BreadcrumbItem {
   label: string;
   /** Where the crumb links to; the last crumb (the current page) never links. */
   to?: string;
+  /** Spec §2: shown only to a user holding any one of these permissions. */
+  anyOf?: readonly string[];
 }
 
-export function Breadcrumbs({ items }: { items: readonly BreadcrumbItem[] }) {
+export interface BreadcrumbsProps {
+  items: readonly BreadcrumbItem[];
+  /**
+   * Whether the user holds any one of the permissions: shared-auth's `usePermissions()`.
+   * Without it a crumb that asks for permissions is hidden (shared-ui does not depend on
+   * shared-auth).
+   */
+  hasPermission?: (anyOf: readonly string[]) => boolean;
+}
+
+export function Breadcrumbs({ items: allItems, hasPermission }: BreadcrumbsProps) {
   const { t } = useTranslation();
+  const items = allItems.filter(
+    (item) => !item.anyOf || item.anyOf.length === 0 || (hasPermission?.(item.anyOf) ?? false),
+  );
   if (items.length === 0) return null;
   return (
     <nav aria-label={t('common.breadcrumbs')}>
