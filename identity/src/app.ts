@@ -6,16 +6,25 @@ import pino, { type Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { securityHeaders } from '@portal/service-kit';
 
+import { createActionTokens } from './action-tokens';
+import { adminPathFor, createAdminApiHandler } from './admin-api';
 import {
   DEFAULT_ACCESS_TOKEN_TTL,
   DEFAULT_FRONTEND_ORIGINS,
+  DEFAULT_MAIL_FROM,
+  DEFAULT_PRODUCT_NAME,
   parseIssuer,
 } from './config';
-import { HttpError, sendJson } from './http';
+import { HttpError, sendHtml, sendJson } from './http';
 import { createInteractionHandler } from './interactions';
-import { createProvider, INTERACTION_PATH, ROUTES } from './provider';
+import { createMailer, type Outbox } from './mailer';
+import { createProvider, createSessionStore, INTERACTION_PATH, ROUTES, SSO_SESSION_MAX_SECONDS } from './provider';
+import { ACTION_TOKEN_PATH, createSetPasswordHandler } from './set-password';
 import { generateSigningJwks, type SigningJwks } from './signing-keys';
 import { createUserinfoHandler } from './userinfo';
+import { createUserStore, type UserStore } from './users';
+import { createNonce, securityHeaders as pageSecurityHeaders } from './views/html';
+import { outboxPage } from './views/outbox-page';
 
 export interface IdentityAppOptions {
   /** Defaults to 0 (any free port). */
@@ -29,6 +38,18 @@ export interface IdentityAppOptions {
   /** Defaults to a fresh in-memory key. */
   jwks?: SigningJwks;
   logger?: Logger;
+  /** Keeps `users.json` and `outbox.json`; null or unset keeps users and mails in memory (tests). */
+  dataDir?: string | null;
+  /**
+   * Secret of the confidential `portal-api` client (client credentials → admin API). Without it
+   * the client does not exist and the admin API refuses everyone.
+   */
+  serviceClientSecret?: string;
+  /** SMTP server for the invitation mails; without it they go to the outbox at `/dev/outbox`. */
+  smtpUrl?: string;
+  mailFrom?: string;
+  /** Named in the invitation mails. */
+  productName?: string;
 }
 
 export interface IdentityApp {
@@ -37,8 +58,14 @@ export interface IdentityApp {
   issuer: string;
   /** `http://host:port` the server listens on. */
   url: string;
+  users: UserStore;
+  /** The local outbox; undefined when mails go out over SMTP. */
+  outbox?: Outbox;
   close(): Promise<void>;
 }
+
+/** Where the local outbox is browsable, at the server root (not under the realm). */
+export const OUTBOX_PATH = '/dev/outbox';
 
 const DEFAULT_REALM_PATH = '/realms/main';
 const CLOSE_GRACE_MS = 5_000;
@@ -74,8 +101,19 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   const url = `http://${urlHost}:${port}`;
   const issuer = parseIssuer(options.issuer ?? `${url}${DEFAULT_REALM_PATH}`);
   const mountPath = new URL(issuer).pathname;
+  const adminPath = adminPathFor(mountPath);
   const jwks = options.jwks ?? (await generateSigningJwks());
+  const dataDir = options.dataDir ?? null;
+  const users = await createUserStore({ dataDir, logger });
+  const mailer = await createMailer({
+    smtpUrl: options.smtpUrl,
+    from: options.mailFrom ?? DEFAULT_MAIL_FROM,
+    dataDir,
+    logger,
+  });
+  const actionTokens = await createActionTokens({ issuer, jwks });
 
+  const sessionStore = createSessionStore(logger);
   const provider = createProvider({
     issuer,
     frontendOrigins,
@@ -83,10 +121,50 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     cookieKeys: options.cookieKeys ?? [randomBytes(32).toString('base64url')],
     jwks,
     logger,
+    users,
+    sessionStore,
+    ...(options.serviceClientSecret ? { serviceClientSecret: options.serviceClientSecret } : {}),
   });
   const oidcCallback = provider.callback();
-  const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger });
-  const handleUserinfo = createUserinfoHandler({ provider, issuer, jwks, frontendOrigins });
+  const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger, users });
+  const handleUserinfo = createUserinfoHandler({ provider, issuer, jwks, frontendOrigins, users });
+  const handleSetPassword = createSetPasswordHandler({
+    provider,
+    mountPath,
+    frontendOrigins,
+    logger,
+    users,
+    actionTokens,
+    sessionStore,
+    sessionTtlSeconds: SSO_SESSION_MAX_SECONDS,
+  });
+  const handleAdminApi = createAdminApiHandler({
+    issuer,
+    adminPath,
+    jwks,
+    users,
+    sessionStore,
+    actionTokens,
+    mailer,
+    frontendOrigins,
+    productName: options.productName ?? DEFAULT_PRODUCT_NAME,
+    logger,
+  });
+  const { outbox } = mailer;
+
+  function serveOutbox(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const mails = outbox!.list();
+    if (pathname.endsWith('.json')) {
+      sendJson(res, 200, mails);
+      return;
+    }
+    const nonce = createNonce();
+    sendHtml(res, 200, outboxPage({ mails, nonce, jsonHref: `${OUTBOX_PATH}.json` }), pageSecurityHeaders({ nonce, frontendOrigins }));
+  }
   // Every answer, JSON and errors included, carries these; the pages replace the policy with their
   // own nonce-based one (views/html.ts), and a handler's own header always wins. The portal may
   // frame the provider for its silent sign-in check, and forms here end in redirects to it.
@@ -108,6 +186,15 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
       sendJson(res, 200, { status: 'ok' });
       return;
     }
+    // Only in the embedded default: with SMTP configured these paths do not exist.
+    if (outbox && (pathname === OUTBOX_PATH || pathname === `${OUTBOX_PATH}.json`)) {
+      serveOutbox(req, res, pathname);
+      return;
+    }
+    if (pathname === adminPath || pathname.startsWith(`${adminPath}/`)) {
+      await handleAdminApi(req, res);
+      return;
+    }
     const inner = mountedPath(rawUrl, mountPath);
     if (inner === undefined) {
       sendJson(res, 404, { error: 'not_found', error_description: 'Unknown path.' });
@@ -120,6 +207,10 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     }
     if (innerPath === ROUTES.userinfo) {
       await handleUserinfo(req, res);
+      return;
+    }
+    if (innerPath === ACTION_TOKEN_PATH) {
+      await handleSetPassword(req, res);
       return;
     }
     // Mounted the way Express does it: oidc-provider derives its mount path from originalUrl.
@@ -160,8 +251,10 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     provider,
     issuer,
     url,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    users,
+    ...(outbox ? { outbox } : {}),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();
         server.close((error) => {
@@ -170,6 +263,8 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
           else resolve();
         });
         server.closeIdleConnections();
-      }),
+      });
+      await users.flush();
+    },
   };
 }

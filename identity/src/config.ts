@@ -18,6 +18,12 @@ export interface IdentityConfig {
   cookieKeys: string[];
   /** Where the signing key is persisted between restarts; null keeps it in memory only. */
   dataDir: string | null;
+  /** Secret of the `portal-api` service client; undefined = no such client, no admin API. */
+  serviceClientSecret?: string;
+  /** SMTP server URL for invitation mails; undefined = the local outbox at /dev/outbox. */
+  smtpUrl?: string;
+  mailFrom: string;
+  productName: string;
   logLevel: string;
 }
 
@@ -27,6 +33,21 @@ export const DEFAULT_ISSUER = 'http://localhost:8180/realms/main';
 export const DEFAULT_FRONTEND_ORIGINS = ['http://localhost:8080'];
 export const DEFAULT_ACCESS_TOKEN_TTL = 300;
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
+export const DEFAULT_PRODUCT_NAME = 'Simulation Portal';
+export const DEFAULT_MAIL_FROM = `"${DEFAULT_PRODUCT_NAME}" <no-reply@localhost>`;
+/** Client secrets are compared, never derived from; this length keeps them beyond guessing. */
+const MIN_SECRET_LENGTH = 16;
+
+function parseSmtpUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must use smtp: or smtps:');
+  return url.href;
+}
 
 /** Keycloak issuers never end in a slash, and token `iss` must match the configured value exactly. */
 export function parseIssuer(raw: string): string {
@@ -67,6 +88,16 @@ export const IdentityEnvSchema = Type.Object({
   ),
   // Empty means "keep the signing key in memory only".
   IDENTITY_DATA_DIR: Type.String({ default: DEFAULT_DATA_DIR, keepEmpty: true }),
+  IDENTITY_SERVICE_CLIENT_SECRET: Type.Optional(
+    Type.String({ minLength: MIN_SECRET_LENGTH, errorMessage: `must be at least ${MIN_SECRET_LENGTH} characters long` }),
+  ),
+  SMTP_URL: Type.Optional(
+    Type.Transform(Type.String())
+      .Decode(parseSmtpUrl)
+      .Encode((url) => url),
+  ),
+  MAIL_FROM: Type.String({ minLength: 3, default: DEFAULT_MAIL_FROM }),
+  PRODUCT_NAME: Type.String({ minLength: 1, default: DEFAULT_PRODUCT_NAME }),
   LOG_LEVEL: Env.LogLevel(),
 });
 
@@ -83,6 +114,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig
     // Random keys mean sessions do not survive a restart, which is fine for a local provider.
     cookieKeys: cookieKeys.length > 0 ? cookieKeys : [randomBytes(32).toString('base64url')],
     dataDir: raw.IDENTITY_DATA_DIR.trim() || null,
+    ...(raw.IDENTITY_SERVICE_CLIENT_SECRET ? { serviceClientSecret: raw.IDENTITY_SERVICE_CLIENT_SECRET } : {}),
+    ...(raw.SMTP_URL ? { smtpUrl: raw.SMTP_URL } : {}),
+    mailFrom: raw.MAIL_FROM.trim(),
+    productName: raw.PRODUCT_NAME.trim(),
     logLevel: raw.LOG_LEVEL,
   };
 }

@@ -4,11 +4,11 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
-import { findAccountBySub, normalizeEmail, verifyCredentials } from './accounts';
 import { addressKey, type AttemptLimiterOptions, createAttemptLimiter } from './attempt-limiter';
 import { DEVICE_PROMPT, type DeviceConfirmResult, type DevicePromptDetails } from './device-flow';
 import { HttpError, readForm, sendHtml } from './http';
 import { DEFAULT_LOCALE, type Locale, localeFromCookieHeader, messagesFor } from './locale';
+import { normalizeEmail, type UserStore } from './users';
 import { deviceConfirmPage } from './views/device-pages';
 import { createNonce, securityHeaders } from './views/html';
 import { messagePage } from './views/message-page';
@@ -22,6 +22,7 @@ export interface InteractionHandlerOptions {
   mountPath: string;
   frontendOrigins: string[];
   logger: Logger;
+  users: UserStore;
   /** Failed sign-ins allowed per account and per client address (default 10 in 15 minutes). */
   signInLimit?: AttemptLimiterOptions;
 }
@@ -43,6 +44,7 @@ export function createInteractionHandler({
   mountPath,
   frontendOrigins,
   logger,
+  users,
   signInLimit,
 }: InteractionHandlerOptions) {
   const limiter = createAttemptLimiter(signInLimit);
@@ -72,7 +74,7 @@ export function createInteractionHandler({
     signInPage({ action: `${mountPath}/interaction/${uid}/login`, nonce, locale, email, error });
 
   function renderDeviceConfirm(res: ServerResponse, uid: string, details: InteractionDetails, locale: Locale): void {
-    const account = details.session?.accountId ? findAccountBySub(details.session.accountId) : undefined;
+    const account = details.session?.accountId ? users.get(details.session.accountId) : undefined;
     if (!account) throw new HttpError(400, 'Interaction has no signed-in user.');
     const { userCode } = details.prompt.details as DevicePromptDetails;
     page(res, 200, (nonce) =>
@@ -80,7 +82,7 @@ export function createInteractionHandler({
         action: `${mountPath}/interaction/${uid}/device`,
         nonce,
         locale,
-        name: `${account.firstName} ${account.lastName}`,
+        name: [account.firstName, account.lastName].filter(Boolean).join(' ') || account.email,
         email: account.email,
         userCode,
       }),
@@ -192,8 +194,8 @@ export function createInteractionHandler({
     const accountKey = `account:${normalizeEmail(email)}`;
     const keys = [accountKey, `address:${address}`];
     // Always compared, also when refused below: every answer takes the same path and time. No
-    // await from here on, so concurrent posts cannot slip between the check and the count.
-    const account = verifyCredentials(email, password);
+    // await between the check and the count below, so concurrent posts cannot slip between them.
+    const account = await users.verifyCredentials(email, password);
     const wait = limiter.retryAfterSeconds(keys);
     if (wait > 0) {
       logger.warn({ interaction: uid, address }, 'sign-in refused: too many failed attempts');
@@ -211,8 +213,8 @@ export function createInteractionHandler({
     // clears a user's failures on success). The address keeps its count: otherwise an attacker
     // with any account of their own could sign in now and then to keep guessing others' passwords.
     limiter.forget(accountKey);
-    logger.info({ interaction: uid, sub: account.sub }, 'user signed in');
-    await provider.interactionFinished(req, res, { login: { accountId: account.sub } }, {
+    logger.info({ interaction: uid, sub: account.id }, 'user signed in');
+    await provider.interactionFinished(req, res, { login: { accountId: account.id } }, {
       mergeWithLastSubmission: false,
     });
   };

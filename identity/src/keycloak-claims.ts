@@ -1,4 +1,5 @@
-import type { DemoAccount } from './accounts';
+import { DEFAULT_LOCALE } from './locale';
+import { type UserRecord, userLocale } from './users';
 
 /**
  * The claims Keycloak puts in tokens for a user of realm `main`, so that the API and the front
@@ -28,17 +29,18 @@ export interface UserClaims {
   locale: string;
 }
 
-export function userClaims(account: DemoAccount): UserClaims {
+export function userClaims(user: UserRecord): UserClaims {
   return {
-    sub: account.sub,
-    email: account.email,
-    email_verified: true,
-    name: `${account.firstName} ${account.lastName}`,
-    given_name: account.firstName,
-    family_name: account.lastName,
-    // Demo users sign in with their email, so Keycloak would hold it as the username too.
-    preferred_username: account.email,
-    locale: account.language,
+    sub: user.id,
+    email: user.email,
+    email_verified: user.emailVerified,
+    // Keycloak leaves out the empty part of a name.
+    name: [user.firstName, user.lastName].filter(Boolean).join(' '),
+    given_name: user.firstName,
+    family_name: user.lastName,
+    // Users sign in with their email, which the realm also keeps as the username.
+    preferred_username: user.username,
+    locale: userLocale(user) ?? DEFAULT_LOCALE,
   };
 }
 
@@ -47,13 +49,32 @@ export interface RoleClaims {
   resource_access: Record<string, { roles: string[] }>;
 }
 
-export function roleClaims(account: DemoAccount, realm: string, clientId: string): RoleClaims {
+/**
+ * Users created through the admin API have only the default roles: what they may do in the portal
+ * comes from the API's database, not from the token.
+ */
+export function roleClaims(user: UserRecord, realm: string, clientId: string): RoleClaims {
   return {
-    realm_access: { roles: [...realmDefaultRoles(realm), account.role] },
+    realm_access: { roles: [...realmDefaultRoles(realm), ...user.roles] },
     resource_access: {
-      [clientId]: { roles: [account.role] },
+      ...(user.roles.length > 0 ? { [clientId]: { roles: [...user.roles] } } : {}),
       account: { roles: [...ACCOUNT_CLIENT_ROLES] },
     },
+  };
+}
+
+/** Keycloak's role-holding client for realm administration, and what our service client holds of it. */
+export const REALM_MANAGEMENT_CLIENT = 'realm-management';
+export const SERVICE_CLIENT_ROLES = ['manage-users', 'view-users'] as const;
+
+/** What Keycloak puts in a service account's client-credentials access token. */
+export function serviceAccountClaims(realm: string, clientId: string, serviceAccountId: string) {
+  return {
+    sub: serviceAccountId,
+    preferred_username: `service-account-${clientId}`,
+    clientId,
+    realm_access: { roles: realmDefaultRoles(realm) },
+    resource_access: { [REALM_MANAGEMENT_CLIENT]: { roles: [...SERVICE_CLIENT_ROLES] } },
   };
 }
 

@@ -1,3 +1,5 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordProblem } from './password-policy';
+
 /**
  * The languages of our own pages. Like Keycloak, a `kc_locale` query parameter picks the language
  * and the `KEYCLOAK_LOCALE` cookie keeps it for the rest of the flow (sign-in page, confirmation,
@@ -23,6 +25,14 @@ export function localeFromCookieHeader(header: string | undefined): Locale | und
     if (eq > 0 && part.slice(0, eq).trim() === LOCALE_COOKIE) return parseLocale(part.slice(eq + 1));
   }
   return undefined;
+}
+
+/** "12 hours", "2 days", "30 minutes": how long a link stays valid, in the reader's language. */
+function duration(seconds: number, units: { day: [string, string]; hour: [string, string]; minute: [string, string] }): string {
+  const pick = (count: number, [one, many]: [string, string]) => `${count} ${count === 1 ? one : many}`;
+  if (seconds >= 86_400 && seconds % 86_400 === 0) return pick(seconds / 86_400, units.day);
+  if (seconds >= 3_600 && seconds % 3_600 === 0) return pick(seconds / 3_600, units.hour);
+  return pick(Math.max(1, Math.round(seconds / 60)), units.minute);
 }
 
 export interface Messages {
@@ -60,6 +70,30 @@ export interface Messages {
   deviceSuccess: {
     title: string;
     message: string;
+  };
+  setPassword: {
+    title: string;
+    intro: (email: string) => string;
+    password: string;
+    confirmation: string;
+    rules: string;
+    submit: string;
+    problems: Record<PasswordProblem, string>;
+    invalidLinkTitle: string;
+    invalidLink: string;
+    /** The form's anti-forgery cookie is missing or different: an old tab or a forged post. */
+    staleForm: string;
+    tooManyAttempts: (minutes: number) => string;
+    doneTitle: string;
+    done: string;
+  };
+  invitation: {
+    subject: (product: string) => string;
+    greeting: (name: string) => string;
+    body: (product: string) => string;
+    action: string;
+    validity: (seconds: number) => string;
+    ignore: string;
   };
 }
 
@@ -100,6 +134,38 @@ const EN: Messages = {
     title: 'Device login successful',
     message: 'Your device is signed in. You can close this page and continue on your device.',
   },
+  setPassword: {
+    title: 'Set your password',
+    intro: (email) => `Choose a password for ${email}.`,
+    password: 'New password',
+    confirmation: 'Confirm password',
+    rules: `At least ${PASSWORD_MIN_LENGTH} characters, not your email address.`,
+    submit: 'Set password',
+    problems: {
+      missing: 'Enter a password.',
+      tooShort: `Use at least ${PASSWORD_MIN_LENGTH} characters.`,
+      tooLong: `Use at most ${PASSWORD_MAX_LENGTH} characters.`,
+      equalsEmail: 'The password must not be your email address.',
+      mismatch: 'The passwords do not match.',
+    },
+    invalidLinkTitle: 'Link no longer valid',
+    invalidLink:
+      'This link is invalid, has expired or was already used. Ask your administrator to send you a new invitation.',
+    staleForm: 'This page has expired. Open the link from your email again.',
+    tooManyAttempts: (minutes) =>
+      `Too many failed attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    doneTitle: 'Password set',
+    done: 'Your password is set. You can now sign in.',
+  },
+  invitation: {
+    subject: (product) => `Set up your ${product} account`,
+    greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
+    body: (product) => `an account has been created for you in the ${product}. Set your password to sign in:`,
+    action: 'Set password',
+    validity: (seconds) =>
+      `The link can be used once and is valid for ${duration(seconds, { day: ['day', 'days'], hour: ['hour', 'hours'], minute: ['minute', 'minutes'] })}.`,
+    ignore: 'If you did not expect this email, you can ignore it.',
+  },
 };
 
 const DE: Messages = {
@@ -138,6 +204,38 @@ const DE: Messages = {
   deviceSuccess: {
     title: 'Geräteanmeldung erfolgreich',
     message: 'Ihr Gerät ist angemeldet. Sie können diese Seite schließen und auf Ihrem Gerät fortfahren.',
+  },
+  setPassword: {
+    title: 'Passwort festlegen',
+    intro: (email) => `Wählen Sie ein Passwort für ${email}.`,
+    password: 'Neues Passwort',
+    confirmation: 'Passwort bestätigen',
+    rules: `Mindestens ${PASSWORD_MIN_LENGTH} Zeichen, nicht Ihre E-Mail-Adresse.`,
+    submit: 'Passwort festlegen',
+    problems: {
+      missing: 'Geben Sie ein Passwort ein.',
+      tooShort: `Verwenden Sie mindestens ${PASSWORD_MIN_LENGTH} Zeichen.`,
+      tooLong: `Verwenden Sie höchstens ${PASSWORD_MAX_LENGTH} Zeichen.`,
+      equalsEmail: 'Das Passwort darf nicht Ihre E-Mail-Adresse sein.',
+      mismatch: 'Die Passwörter stimmen nicht überein.',
+    },
+    invalidLinkTitle: 'Link nicht mehr gültig',
+    invalidLink:
+      'Dieser Link ist ungültig, abgelaufen oder wurde bereits verwendet. Bitten Sie Ihre Administration um eine neue Einladung.',
+    staleForm: 'Diese Seite ist abgelaufen. Öffnen Sie den Link aus Ihrer E-Mail erneut.',
+    tooManyAttempts: (minutes) =>
+      `Zu viele fehlgeschlagene Versuche. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
+    doneTitle: 'Passwort festgelegt',
+    done: 'Ihr Passwort ist festgelegt. Sie können sich jetzt anmelden.',
+  },
+  invitation: {
+    subject: (product) => `Richten Sie Ihr Konto für ${product} ein`,
+    greeting: (name) => (name ? `Hallo ${name},` : 'Hallo,'),
+    body: (product) => `für Sie wurde ein Konto in ${product} angelegt. Legen Sie Ihr Passwort fest, um sich anzumelden:`,
+    action: 'Passwort festlegen',
+    validity: (seconds) =>
+      `Der Link kann einmal verwendet werden und ist ${duration(seconds, { day: ['Tag', 'Tage'], hour: ['Stunde', 'Stunden'], minute: ['Minute', 'Minuten'] })} gültig.`,
+    ignore: 'Wenn Sie diese E-Mail nicht erwartet haben, können Sie sie ignorieren.',
   },
 };
 

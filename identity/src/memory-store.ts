@@ -17,6 +17,9 @@ const GRANT_BOUND = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken',
 
 const PURGE_INTERVAL_MS = 60_000;
 
+/** Models whose records belong to a signed-in user: they go when the user is deleted or disabled. */
+const ACCOUNT_BOUND = new Set(['Session', 'Grant', ...GRANT_BOUND]);
+
 export interface MemoryStoreOptions {
   /** Entries kept per model before the least recently used is dropped. */
   maxEntriesPerModel?: number;
@@ -24,6 +27,14 @@ export interface MemoryStoreOptions {
   now?: () => number;
   /** Called when a live (unexpired) entry had to make room: the bound is too small for the load. */
   onEvict?: (model: string, id: string) => void;
+}
+
+export interface MemoryStore extends AdapterFactory {
+  /**
+   * Drops every session, grant and token of a user, as Keycloak ends a deleted or disabled user's
+   * sessions; the adapter interface of oidc-provider has no way to find them by user.
+   */
+  forgetAccount(accountId: string): void;
 }
 
 /**
@@ -37,29 +48,38 @@ export function createMemoryStore({
   maxEntriesPerModel = DEFAULT_MAX_ENTRIES_PER_MODEL,
   now = Date.now,
   onEvict,
-}: MemoryStoreOptions = {}): AdapterFactory {
+}: MemoryStoreOptions = {}): MemoryStore {
   if (!Number.isSafeInteger(maxEntriesPerModel) || maxEntriesPerModel < 1) {
     throw new RangeError(`maxEntriesPerModel must be a positive integer, got ${maxEntriesPerModel}`);
   }
-  const adapters = new Map<string, Adapter>();
+  const adapters = new Map<string, Adapter & { forgetAccount(accountId: string): void }>();
 
-  function createAdapter(model: string): Adapter {
+  function createAdapter(model: string): Adapter & { forgetAccount(accountId: string): void } {
     // Secondary indexes point at ids in `entries`; `dispose` keeps them in step with every way an
     // entry leaves (evicted, expired, overwritten, deleted), so they are bounded by `entries`.
     const idByUid = new Map<string, string>();
     const idByUserCode = new Map<string, string>();
     const idsByGrant = new Map<string, Set<string>>();
+    const idsByAccount = new Map<string, Set<string>>();
+
+    const addTo = (index: Map<string, Set<string>>, key: string, id: string): void => {
+      const ids = index.get(key) ?? new Set<string>();
+      ids.add(id);
+      index.set(key, ids);
+    };
+    const removeFrom = (index: Map<string, Set<string>>, key: string, id: string): void => {
+      const ids = index.get(key);
+      ids?.delete(id);
+      if (ids?.size === 0) index.delete(key);
+    };
 
     const unindex = (id: string, payload: AdapterPayload): void => {
       if (typeof payload.uid === 'string' && idByUid.get(payload.uid) === id) idByUid.delete(payload.uid);
       if (typeof payload.userCode === 'string' && idByUserCode.get(payload.userCode) === id) {
         idByUserCode.delete(payload.userCode);
       }
-      if (typeof payload.grantId === 'string') {
-        const ids = idsByGrant.get(payload.grantId);
-        ids?.delete(id);
-        if (ids?.size === 0) idsByGrant.delete(payload.grantId);
-      }
+      if (typeof payload.grantId === 'string') removeFrom(idsByGrant, payload.grantId, id);
+      if (typeof payload.accountId === 'string') removeFrom(idsByAccount, payload.accountId, id);
     };
 
     const entries = new LRUCache<string, AdapterPayload>({
@@ -90,11 +110,8 @@ export function createMemoryStore({
         entries.set(id, structuredClone(payload), { ttl: expiresIn ? expiresIn * 1000 : 0 });
         if (model === 'Session' && typeof payload.uid === 'string') idByUid.set(payload.uid, id);
         if (typeof payload.userCode === 'string') idByUserCode.set(payload.userCode, id);
-        if (GRANT_BOUND.has(model) && typeof payload.grantId === 'string') {
-          const ids = idsByGrant.get(payload.grantId) ?? new Set<string>();
-          ids.add(id);
-          idsByGrant.set(payload.grantId, ids);
-        }
+        if (GRANT_BOUND.has(model) && typeof payload.grantId === 'string') addTo(idsByGrant, payload.grantId, id);
+        if (ACCOUNT_BOUND.has(model) && typeof payload.accountId === 'string') addTo(idsByAccount, payload.accountId, id);
       },
       async find(id) {
         return copy(entries.get(id));
@@ -120,10 +137,14 @@ export function createMemoryStore({
         for (const id of [...(idsByGrant.get(grantId) ?? [])]) entries.delete(id);
         idsByGrant.delete(grantId);
       },
+      forgetAccount(accountId) {
+        for (const id of [...(idsByAccount.get(accountId) ?? [])]) entries.delete(id);
+        idsByAccount.delete(accountId);
+      },
     };
   }
 
-  return (model: string): Adapter => {
+  const factory = (model: string): Adapter => {
     let adapter = adapters.get(model);
     if (!adapter) {
       adapter = createAdapter(model);
@@ -131,4 +152,9 @@ export function createMemoryStore({
     }
     return adapter;
   };
+  return Object.assign(factory, {
+    forgetAccount(accountId: string): void {
+      for (const adapter of adapters.values()) adapter.forgetAccount(accountId);
+    },
+  });
 }

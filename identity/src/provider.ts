@@ -8,21 +8,30 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 
-import { findAccountBySub } from './accounts';
 import { DEVICE_CODE_GRANT_TYPE, DEVICE_CODE_TTL_SECONDS, deviceFlowFeature, deviceFlowMiddleware, devicePrompt } from './device-flow';
 import {
   ACCESS_TOKEN_AUDIENCE,
   realmFromIssuer,
+  REALM_MANAGEMENT_CLIENT,
   roleClaims,
+  serviceAccountClaims,
   userClaims,
 } from './keycloak-claims';
-import { createMemoryStore, DEFAULT_MAX_ENTRIES_PER_MODEL } from './memory-store';
+import { createMemoryStore, DEFAULT_MAX_ENTRIES_PER_MODEL, type MemoryStore } from './memory-store';
+import type { UserStore } from './users';
 import type { SigningJwks } from './signing-keys';
 import { createNonce, securityHeaders } from './views/html';
 import { logoutPage } from './views/logout-page';
 import { messagePage } from './views/message-page';
 
 export const CLIENT_ID = 'frontend';
+/**
+ * The confidential client the portal API creates users with (Keycloak Admin REST API, client
+ * credentials). Its service account holds realm-management's manage-users and view-users.
+ */
+export const SERVICE_CLIENT_ID = 'portal-api';
+/** Keycloak gives each service account a user id; ours is fixed, so its tokens' `sub` is stable. */
+export const SERVICE_ACCOUNT_ID = 'c0a8e1f4-3b7d-4e52-9a16-5d2f8b7c9e01';
 
 /** Keycloak's endpoint layout, relative to the realm (the issuer path). */
 export const OIDC_PATH = '/protocol/openid-connect';
@@ -63,6 +72,11 @@ export interface ProviderOptions {
   cookieKeys: string[];
   jwks: SigningJwks;
   logger: Logger;
+  users: UserStore;
+  /** Without it the service client does not exist, and nobody can use the admin API. */
+  serviceClientSecret?: string;
+  /** Sessions, grants and tokens; created here unless the caller needs to reach it too. */
+  sessionStore?: MemoryStore;
   /**
    * Bound of each in-memory model (sessions, grants, refresh tokens, …); see memory-store.ts for
    * how the default was sized.
@@ -96,6 +110,20 @@ export function frontendClient(origins: string[]): ClientMetadata {
   };
 }
 
+export function serviceClient(secret: string): ClientMetadata {
+  return {
+    client_id: SERVICE_CLIENT_ID,
+    client_secret: secret,
+    client_name: 'Simulation Portal API',
+    application_type: 'web',
+    // Registered as basic; the library accepts client_secret_post for it too (Keycloak does both).
+    token_endpoint_auth_method: 'client_secret_basic',
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+  };
+}
+
 /** The library's prompts (login, consent), then ours for allowing a device after sign-in. */
 function buildInteractionPolicy(): interactionPolicy.DefaultPolicy {
   const policy = interactionPolicy.base();
@@ -103,20 +131,27 @@ function buildInteractionPolicy(): interactionPolicy.DefaultPolicy {
   return policy;
 }
 
+/** The provider's in-memory models, with a warning when they are too small for the load. */
+export function createSessionStore(logger: Logger, maxEntriesPerModel = DEFAULT_MAX_ENTRIES_PER_MODEL): MemoryStore {
+  // Throttled: under a flood every write evicts, and one line a minute says enough.
+  let lastEvictionLog = 0;
+  return createMemoryStore({
+    maxEntriesPerModel,
+    onEvict(model) {
+      if (Date.now() - lastEvictionLog < 60_000) return;
+      lastEvictionLog = Date.now();
+      logger.warn({ model, maxEntriesPerModel }, 'in-memory store full: least recently used entries dropped');
+    },
+  });
+}
+
 /** The session a token or code belongs to; Keycloak calls it `sid` (and `session_state`). */
 const sessionUidOf = (token: unknown): string | undefined =>
   (token as { sessionUid?: string } | undefined)?.sessionUid;
 
 export function createProvider(options: ProviderOptions): Provider {
-  const { issuer, frontendOrigins, accessTokenTtl, cookieKeys, jwks, logger } = options;
+  const { issuer, frontendOrigins, accessTokenTtl, cookieKeys, jwks, logger, users, serviceClientSecret } = options;
   const storeMax = options.storeMaxEntriesPerModel ?? DEFAULT_MAX_ENTRIES_PER_MODEL;
-  // Throttled: under a flood every write evicts, and one line a minute says enough.
-  let lastEvictionLog = 0;
-  const onEvict = (model: string): void => {
-    if (Date.now() - lastEvictionLog < 60_000) return;
-    lastEvictionLog = Date.now();
-    logger.warn({ model, maxEntriesPerModel: storeMax }, 'in-memory store full: least recently used entries dropped');
-  };
   const realm = realmFromIssuer(issuer);
   const mountPath = new URL(issuer).pathname;
 
@@ -125,8 +160,8 @@ export function createProvider(options: ProviderOptions): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createMemoryStore({ maxEntriesPerModel: storeMax, onEvict }),
-    clients: [frontendClient(frontendOrigins)],
+    adapter: options.sessionStore ?? createSessionStore(logger, storeMax),
+    clients: [frontendClient(frontendOrigins), ...(serviceClientSecret ? [serviceClient(serviceClientSecret)] : [])],
     jwks: jwks as Configuration['jwks'],
     routes: { ...ROUTES },
     responseTypes: ['code'],
@@ -153,6 +188,7 @@ export function createProvider(options: ProviderOptions): Provider {
 
     features: {
       devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
@@ -184,13 +220,14 @@ export function createProvider(options: ProviderOptions): Provider {
         enabled: true,
         defaultResource: () => ACCOUNT_RESOURCE,
         useGrantedResource: () => true,
-        getResourceServerInfo(_ctx, resourceIndicator) {
+        getResourceServerInfo(_ctx, resourceIndicator, client) {
           if (resourceIndicator !== ACCOUNT_RESOURCE) {
             throw new errors.InvalidTarget();
           }
           return {
             scope: ACCOUNT_RESOURCE_SCOPE,
-            audience: ACCESS_TOKEN_AUDIENCE,
+            // Keycloak adds a client to the audience when the token carries roles of it.
+            audience: client.clientId === SERVICE_CLIENT_ID ? REALM_MANAGEMENT_CLIENT : ACCESS_TOKEN_AUDIENCE,
             accessTokenFormat: 'jwt',
             accessTokenTTL: accessTokenTtl,
             jwt: { sign: { alg: 'RS256' } },
@@ -204,13 +241,14 @@ export function createProvider(options: ProviderOptions): Provider {
       url: (_ctx, interaction) => `${mountPath}${INTERACTION_PATH}/${interaction.uid}`,
     },
 
+    // A deleted or disabled user is unknown here, so their refresh tokens stop working at once.
     async findAccount(_ctx, sub, token) {
-      const account = findAccountBySub(sub);
-      if (!account) return undefined;
+      const user = users.get(sub);
+      if (!user?.enabled) return undefined;
       const sid = sessionUidOf(token);
       return {
-        accountId: account.sub,
-        claims: () => ({ ...userClaims(account), ...(sid ? { sid } : {}) }),
+        accountId: user.id,
+        claims: () => ({ ...userClaims(user), ...(sid ? { sid } : {}) }),
       };
     },
 
@@ -244,6 +282,8 @@ export function createProvider(options: ProviderOptions): Provider {
 
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+      // The service client's tokens live as long as users' access tokens, as in Keycloak.
+      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
       AuthorizationCode: 60,
       // Keycloak's default "OAuth 2.0 Device Code Lifespan".
       DeviceCode: DEVICE_CODE_TTL_SECONDS,
@@ -260,13 +300,22 @@ export function createProvider(options: ProviderOptions): Provider {
       customizers: {
         // Adds what Keycloak puts in its access tokens and what the API reads.
         jwt(_ctx, token, parts) {
+          if (token.kind === 'ClientCredentials') {
+            if (token.clientId !== SERVICE_CLIENT_ID) return parts;
+            Object.assign(parts.payload, {
+              ...serviceAccountClaims(realm, SERVICE_CLIENT_ID, SERVICE_ACCOUNT_ID),
+              typ: 'Bearer',
+              azp: SERVICE_CLIENT_ID,
+            });
+            return parts;
+          }
           const accessToken = token as AccessToken;
-          const account = accessToken.accountId ? findAccountBySub(accessToken.accountId) : undefined;
-          if (!account) return parts;
+          const user = accessToken.accountId ? users.get(accessToken.accountId) : undefined;
+          if (!user) return parts;
           const sid = sessionUidOf(accessToken);
           Object.assign(parts.payload, {
-            ...userClaims(account),
-            ...roleClaims(account, realm, accessToken.clientId ?? CLIENT_ID),
+            ...userClaims(user),
+            ...roleClaims(user, realm, accessToken.clientId ?? CLIENT_ID),
             typ: 'Bearer',
             azp: accessToken.clientId ?? CLIENT_ID,
             ...(sid ? { sid, session_state: sid } : {}),

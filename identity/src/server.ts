@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { closeOnSignals, loadOrExit } from '@portal/service-kit';
 
-import { startIdentityApp } from './app';
+import { OUTBOX_PATH, startIdentityApp } from './app';
 import { loadConfig } from './config';
 import { generateSigningJwks, loadOrCreateSigningJwks } from './signing-keys';
 
@@ -18,9 +18,22 @@ const app = await startIdentityApp({
   cookieKeys: config.cookieKeys,
   jwks,
   logger,
+  dataDir: config.dataDir,
+  ...(config.serviceClientSecret ? { serviceClientSecret: config.serviceClientSecret } : {}),
+  ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+  mailFrom: config.mailFrom,
+  productName: config.productName,
 });
 logger.info(
-  { url: app.url, issuer: app.issuer, frontendOrigins: config.frontendOrigins, keysPersisted: Boolean(config.dataDir) },
+  {
+    url: app.url,
+    issuer: app.issuer,
+    frontendOrigins: config.frontendOrigins,
+    dataPersisted: Boolean(config.dataDir),
+    adminApi: Boolean(config.serviceClientSecret),
+    // The address only: the URL may carry the SMTP password.
+    mail: config.smtpUrl ? `smtp ${new URL(config.smtpUrl).host}` : `outbox ${app.url}${OUTBOX_PATH}`,
+  },
   'identity provider listening',
 );
 

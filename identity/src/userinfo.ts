@@ -3,16 +3,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type Provider from 'oidc-provider';
 
-import { findAccountBySub } from './accounts';
 import { readForm, sendJson } from './http';
 import { ACCESS_TOKEN_AUDIENCE, userClaims } from './keycloak-claims';
 import { publicJwks, type SigningJwks } from './signing-keys';
+import type { UserStore } from './users';
 
 export interface UserinfoHandlerOptions {
   provider: Provider;
   issuer: string;
   jwks: SigningJwks;
   frontendOrigins: string[];
+  users: UserStore;
 }
 
 class InvalidToken extends Error {}
@@ -23,7 +24,7 @@ class InvalidToken extends Error {}
  * endpoint verifies our own JWT access tokens with jose and answers like Keycloak, including
  * refusing tokens whose session has ended.
  */
-export function createUserinfoHandler({ provider, issuer, jwks, frontendOrigins }: UserinfoHandlerOptions) {
+export function createUserinfoHandler({ provider, issuer, jwks, frontendOrigins, users }: UserinfoHandlerOptions) {
   const keys = createLocalJWKSet(publicJwks(jwks));
 
   function corsHeaders(req: IncomingMessage): Record<string, string> {
@@ -69,8 +70,8 @@ export function createUserinfoHandler({ provider, issuer, jwks, frontendOrigins 
     // (provider.ts), and the access tokens it gave must stop working here too.
     const grantId = typeof payload.azp === 'string' ? session.grantIdFor(payload.azp) : undefined;
     if (!grantId || !(await provider.Grant.find(grantId))) throw new InvalidToken('client session not active');
-    const account = payload.sub ? findAccountBySub(payload.sub) : undefined;
-    if (!account) throw new InvalidToken('user not found');
+    const account = payload.sub ? users.get(payload.sub) : undefined;
+    if (!account?.enabled) throw new InvalidToken('user not found');
     return userClaims(account);
   }
 

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { verifyCredentials } from '../src/accounts';
+import pino from 'pino';
+
 import { ConfigError, loadConfig } from '../src/config';
+import { createUserStore } from '../src/users';
 
 describe('configuration', () => {
   it('defaults to the documented ports, issuer, origins and token lifetime', () => {
@@ -13,6 +15,23 @@ describe('configuration', () => {
     assert.deepEqual(config.frontendOrigins, ['http://localhost:8080']);
     assert.equal(config.accessTokenTtl, 300);
     assert.equal(config.cookieKeys.length, 1);
+    // No secret, no service client; no SMTP, the local outbox.
+    assert.equal(config.serviceClientSecret, undefined);
+    assert.equal(config.smtpUrl, undefined);
+    assert.equal(config.productName, 'Simulation Portal');
+  });
+
+  it('reads the service client secret and the SMTP server', () => {
+    const config = loadConfig({
+      IDENTITY_SERVICE_CLIENT_SECRET: 's'.repeat(32),
+      SMTP_URL: 'smtps://mailer:secret@mail.example.com:465',
+      MAIL_FROM: 'Portal <portal@example.com>',
+    });
+    assert.equal(config.serviceClientSecret, 's'.repeat(32));
+    assert.equal(config.smtpUrl, 'smtps://mailer:secret@mail.example.com:465');
+    assert.equal(config.mailFrom, 'Portal <portal@example.com>');
+    assert.throws(() => loadConfig({ IDENTITY_SERVICE_CLIENT_SECRET: 'short' }), /IDENTITY_SERVICE_CLIENT_SECRET: must be at least 16/);
+    assert.throws(() => loadConfig({ SMTP_URL: 'http://mail.example.com' }), /SMTP_URL: must use smtp: or smtps:/);
   });
 
   it('reads the environment and normalises origins and the issuer', () => {
@@ -53,10 +72,11 @@ describe('configuration', () => {
 });
 
 describe('demo credentials', () => {
-  it('accepts the demo password for a demo email only', () => {
-    assert.equal(verifyCredentials('educator@demo.test', 'demo1234')?.role, 'educator');
-    assert.equal(verifyCredentials('educator@demo.test', 'demo12345'), undefined);
-    assert.equal(verifyCredentials('educator@demo.test', ''), undefined);
-    assert.equal(verifyCredentials('someone@demo.test', 'demo1234'), undefined);
+  it('accepts the demo password for a demo email only', async () => {
+    const users = await createUserStore({ dataDir: null, logger: pino({ level: 'silent' }) });
+    assert.deepEqual((await users.verifyCredentials('Educator@demo.test ', 'demo1234'))?.roles, ['educator']);
+    assert.equal(await users.verifyCredentials('educator@demo.test', 'demo12345'), undefined);
+    assert.equal(await users.verifyCredentials('educator@demo.test', ''), undefined);
+    assert.equal(await users.verifyCredentials('someone@demo.test', 'demo1234'), undefined);
   });
 });

@@ -115,6 +115,27 @@ describe('in-memory store', () => {
     assert.equal(((await grants.find('g1'))!.openid as { scope: string }).scope, 'openid');
   });
 
+  it("forgets every session, grant and token of one account, and only that account's", async () => {
+    const store = createMemoryStore();
+    await store('Session').upsert('s1', { uid: 'u1', accountId: 'gone' }, 3600);
+    await store('Session').upsert('s2', { uid: 'u2', accountId: 'stays' }, 3600);
+    await store('Grant').upsert('g1', { accountId: 'gone' }, 3600);
+    await store('RefreshToken').upsert('r1', refreshToken('g1', { accountId: 'gone' }), 3600);
+    await store('RefreshToken').upsert('r2', refreshToken('g2', { accountId: 'stays' }), 3600);
+    // Overwritten entries move in the index with their new owner.
+    await store('Grant').upsert('g2', { accountId: 'gone' }, 3600);
+    await store('Grant').upsert('g2', { accountId: 'stays' }, 3600);
+
+    store.forgetAccount('gone');
+
+    assert.equal(await store('Session').findByUid('u1'), undefined);
+    assert.equal(await store('Grant').find('g1'), undefined);
+    assert.equal(await store('RefreshToken').find('r1'), undefined);
+    assert.ok(await store('Session').findByUid('u2'));
+    assert.ok(await store('Grant').find('g2'));
+    assert.ok(await store('RefreshToken').find('r2'));
+  });
+
   it('refuses a bound that is not a positive integer', () => {
     assert.throws(() => createMemoryStore({ maxEntriesPerModel: 0 }), RangeError);
     assert.throws(() => createMemoryStore({ maxEntriesPerModel: 1.5 }), RangeError);

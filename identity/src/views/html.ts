@@ -67,6 +67,13 @@ a.button{display:block;margin-top:.75rem;padding:.7rem 1rem;text-align:center;fo
 a.button.secondary{color:#0b5cad;background:#fff;border:1px solid #0b5cad}
 a.button:focus-visible{outline:3px solid #0b5cad;outline-offset:2px}
 .code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:1.5rem;letter-spacing:.1em}
+.wide{max-width:48rem}
+.hint{margin:.25rem 0 0;font-size:.875rem;color:#4b5563}
+.field-error{margin:.25rem 0 0;font-size:.875rem;color:#b42318;font-weight:600}
+pre{white-space:pre-wrap;word-break:break-word;font:inherit;background:#f3f5f8;padding:.75rem;border-radius:4px}
+article{border-top:1px solid #d0d5dd;padding-top:1rem;margin-top:1rem}
+article h2{margin:0;font-size:1.1rem}
+article p{margin:.25rem 0}
 .error{margin:0 0 1rem;padding:.75rem 1rem;color:#7a1010;background:#fdecea;border:1px solid #b42318;border-radius:4px}
 `;
 
@@ -77,9 +84,11 @@ export interface LayoutOptions {
   script?: string;
   /** Defaults to English, the language of pages that are not translated. */
   lang?: Locale;
+  /** For lists (the outbox) rather than a form. */
+  wide?: boolean;
 }
 
-export function layout({ title, nonce, body, script, lang = DEFAULT_LOCALE }: LayoutOptions): string {
+export function layout({ title, nonce, body, script, lang = DEFAULT_LOCALE, wide = false }: LayoutOptions): string {
   return `<!DOCTYPE html>
 <html lang="${lang}">
 <head>
@@ -89,7 +98,7 @@ export function layout({ title, nonce, body, script, lang = DEFAULT_LOCALE }: La
 <style nonce="${nonce}">${STYLES}</style>
 </head>
 <body>
-<main>
+<main${wide ? ' class="wide"' : ''}>
 <p class="product">${PRODUCT_NAME}</p>
 ${body}
 </main>

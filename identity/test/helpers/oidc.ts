@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { startIdentityApp, type IdentityApp } from '../../src/app';
+import { startIdentityApp, type IdentityApp, type IdentityAppOptions } from '../../src/app';
 import { type Browser, formBody, formFrom } from './browser';
 
 export const PORTAL = 'http://localhost:8080';
@@ -10,7 +10,7 @@ export const OIDC = '/protocol/openid-connect';
 /** What shared-auth asks for. */
 export const PORTAL_SCOPE = 'openid profile email';
 
-export async function startTestProvider(options: { accessTokenTtl?: number } = {}): Promise<IdentityApp> {
+export async function startTestProvider(options: Omit<IdentityAppOptions, 'port' | 'host' | 'frontendOrigins'> = {}): Promise<IdentityApp> {
   return startIdentityApp({ port: 0, host: '127.0.0.1', frontendOrigins: [PORTAL, 'http://localhost:8088'], ...options });
 }
 
@@ -68,8 +68,8 @@ export async function tokenRequest(app: IdentityApp, fields: Record<string, stri
   });
 }
 
-export async function signInForTokens(app: IdentityApp, browser: Browser, email?: string): Promise<TokenSet> {
-  const { code, verifier } = await signIn(app, browser, email ? { email } : {});
+export async function signInForTokens(app: IdentityApp, browser: Browser, email?: string, password?: string): Promise<TokenSet> {
+  const { code, verifier } = await signIn(app, browser, { ...(email ? { email } : {}), ...(password ? { password } : {}) });
   const response = await tokenRequest(app, {
     grant_type: 'authorization_code',
     code,
