@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, runPnpm } from './lib.mjs';
-import { HOST_URL, startServices } from './services.mjs';
+import { HOST_URL, OUTBOX_URL, startServices } from './services.mjs';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.mjs';
 
 const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];
@@ -38,6 +38,9 @@ async function serve({ banner }) {
         `  Demo accounts (password ${DEMO_PASSWORD}):`,
         ...accounts,
         '',
+        ...(OUTBOX_URL
+          ? [`  Invitation mails (no SMTP_URL set) land in the outbox: ${OUTBOX_URL}`, `    as JSON: ${OUTBOX_URL}.json`, '']
+          : []),
         '  Press Ctrl+C to stop.',
         '',
       ].join('\n'),

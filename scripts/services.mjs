@@ -1,6 +1,7 @@
 // The processes of a running portal (docs/architecture.md): each one as its own deployment would
 // run, on its own port. Used by `npm start` and by the e2e suite's web server.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ROOT, waitForHealthy } from './lib.mjs';
 
@@ -25,6 +26,16 @@ export const ISSUER = env.OIDC_ISSUER ?? `${url(PORTS.identity)}/realms/main`;
 export const TEST_MODE = env.PORTAL_TEST_MODE === '1';
 export const TEST_HOST_URL = 'http://localhost:8088';
 
+/**
+ * The identity provider's `portal-api` service client, through which the API creates users
+ * (Keycloak Admin REST API, client credentials). A fresh random secret for each stack, known only
+ * to these two processes; set IDENTITY_SERVICE_CLIENT_SECRET to choose one.
+ */
+const SERVICE_CLIENT_SECRET = env.IDENTITY_SERVICE_CLIENT_SECRET || randomBytes(32).toString('base64url');
+export const IDENTITY_URL = url(PORTS.identity);
+/** Where the embedded default's invitation mails go instead of SMTP (unset SMTP_URL). */
+export const OUTBOX_URL = env.SMTP_URL ? undefined : `${IDENTITY_URL}/dev/outbox`;
+
 /** @returns {{name: string, cwd: string, command: string[], env: Record<string,string>, health: string}[]} */
 export function serviceDefinitions() {
   const node = process.execPath;
@@ -44,6 +55,10 @@ export function serviceDefinitions() {
         IDENTITY_PORT: String(PORTS.identity),
         IDENTITY_ISSUER: ISSUER,
         FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? (TEST_MODE ? `${HOST_URL},${TEST_HOST_URL}` : HOST_URL),
+        IDENTITY_SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
+        // The test stack's database is in memory (PGLITE_DIR=memory://), so its users are too:
+        // accounts left by an earlier run would collide with the same e-mails in a fresh database.
+        ...(TEST_MODE && env.IDENTITY_DATA_DIR === undefined ? { IDENTITY_DATA_DIR: '' } : {}),
       },
       health: `${url(PORTS.identity)}/healthz`,
     },
@@ -58,6 +73,10 @@ export function serviceDefinitions() {
         SEED_DEMO: env.SEED_DEMO ?? 'true',
         // The host's /api proxy runs on this machine: believe its X-Forwarded-For/-Proto.
         TRUST_PROXY: env.TRUST_PROXY ?? 'loopback',
+        // Users are created in the identity provider through its admin API, as in Keycloak.
+        IDENTITY_ADMIN_URL: env.IDENTITY_ADMIN_URL ?? IDENTITY_URL,
+        IDENTITY_ADMIN_CLIENT_ID: env.IDENTITY_ADMIN_CLIENT_ID ?? 'portal-api',
+        IDENTITY_ADMIN_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
       },
       health: `${url(PORTS.api)}/healthz`,
     },

@@ -1,10 +1,12 @@
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 
-import { CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
-import { DEFAULT_ACCESS_TOKEN_TTL } from './config';
+import { DEFAULT_ACTION_LIFESPAN_SECONDS } from './action-tokens';
+import { CLIENT_ID, SERVICE_CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
+import { DEFAULT_ACCESS_TOKEN_TTL, DEFAULT_PRODUCT_NAME } from './config';
 import { DEVICE_CODE_TTL_SECONDS, DEVICE_POLLING_INTERVAL_SECONDS } from './device-flow';
 import { DEFAULT_LOCALE, LOCALES } from './locale';
-import { realmDefaultRoles } from './keycloak-claims';
+import { REALM_MANAGEMENT_CLIENT, realmDefaultRoles, SERVICE_CLIENT_ROLES } from './keycloak-claims';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy';
 
 /**
  * The realm for a real Keycloak, built from the same accounts and settings as the local provider
@@ -13,6 +15,11 @@ import { realmDefaultRoles } from './keycloak-claims';
  */
 export const REALM = 'main';
 export const PORTAL_ORIGIN_PLACEHOLDER = '${PORTAL_ORIGIN}';
+/**
+ * The service client's secret is never in the file: Keycloak fills it from this variable at
+ * import (the portal API's IDENTITY_ADMIN_CLIENT_SECRET must be the same value).
+ */
+export const SERVICE_CLIENT_SECRET_PLACEHOLDER = '${PORTAL_API_CLIENT_SECRET}';
 
 const ROLES = ['learner', 'educator', 'org admin', 'sys admin'] as const;
 
@@ -22,6 +29,14 @@ const describe = (name: string): string => `Simulation Portal role "${name}"; pe
 export function buildRealmExport() {
   const origin = PORTAL_ORIGIN_PLACEHOLDER;
   const [defaultRealmRole] = realmDefaultRoles(REALM);
+  const serviceAccount = {
+    username: `service-account-${SERVICE_CLIENT_ID}`,
+    enabled: true,
+    serviceAccountClientId: SERVICE_CLIENT_ID,
+    realmRoles: [defaultRealmRole],
+    // Only what the API needs: create, read, update and delete users; not realm settings or roles.
+    clientRoles: { [REALM_MANAGEMENT_CLIENT]: [...SERVICE_CLIENT_ROLES] },
+  };
   return {
     realm: REALM,
     displayName: 'Simulation Portal',
@@ -29,8 +44,28 @@ export function buildRealmExport() {
     sslRequired: 'external',
     registrationAllowed: false,
     loginWithEmailAllowed: true,
+    // Users are created by the portal with their e-mail as the username, and an e-mail change
+    // moves the username with it, as the local provider does.
+    registrationEmailAsUsername: true,
+    editUsernameAllowed: false,
     duplicateEmailsAllowed: false,
     resetPasswordAllowed: true,
+    // The local provider's rules (password-policy.ts).
+    passwordPolicy: `length(${PASSWORD_MIN_LENGTH}) and maxLength(${PASSWORD_MAX_LENGTH}) and notUsername and notEmail`,
+    // How long an invitation link lasts unless the API asks otherwise (execute-actions-email).
+    actionTokenGeneratedByAdminLifespan: DEFAULT_ACTION_LIFESPAN_SECONDS,
+    // Invitation mails. Keycloak fills the placeholders from the environment at import.
+    smtpServer: {
+      host: '${SMTP_HOST}',
+      port: '${SMTP_PORT:587}',
+      from: '${SMTP_FROM}',
+      fromDisplayName: DEFAULT_PRODUCT_NAME,
+      starttls: 'true',
+      ssl: 'false',
+      auth: 'true',
+      user: '${SMTP_USER}',
+      password: '${SMTP_PASSWORD}',
+    },
     bruteForceProtected: true,
     accessTokenLifespan: DEFAULT_ACCESS_TOKEN_TTL,
     ssoSessionIdleTimeout: 1800,
@@ -68,7 +103,9 @@ export function buildRealmExport() {
         fullScopeAllowed: true,
         rootUrl: origin,
         baseUrl: '/',
-        redirectUris: [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`],
+        // The portal's root is where an invitation link sends the user after setting a password
+        // (execute-actions-email redirect_uri); Keycloak accepts only registered redirect URIs.
+        redirectUris: [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`, `${origin}/`],
         webOrigins: [origin],
         attributes: {
           // Applies to the authorization code flow only; the device grant has no redirect.
@@ -77,8 +114,35 @@ export function buildRealmExport() {
           'post.logout.redirect.uris': [`${origin}/logout`, `${origin}/`].join('##'),
         },
       },
+      {
+        clientId: SERVICE_CLIENT_ID,
+        name: 'Simulation Portal API',
+        description:
+          'Confidential service client of the portal API: creates and updates users through the Admin REST API (client credentials). ' +
+          'Its secret comes from PORTAL_API_CLIENT_SECRET at import; never put it in this file.',
+        enabled: true,
+        protocol: 'openid-connect',
+        publicClient: false,
+        clientAuthenticatorType: 'client-secret',
+        secret: SERVICE_CLIENT_SECRET_PLACEHOLDER,
+        standardFlowEnabled: false,
+        implicitFlowEnabled: false,
+        directAccessGrantsEnabled: false,
+        serviceAccountsEnabled: true,
+        frontchannelLogout: false,
+        fullScopeAllowed: false,
+        attributes: {
+          'oauth2.device.authorization.grant.enabled': 'false',
+        },
+      },
     ],
-    users: DEMO_ACCOUNTS.map((account) => ({
+    users: [serviceAccount, ...demoUsers()],
+  };
+}
+
+function demoUsers() {
+  const [defaultRealmRole] = realmDefaultRoles(REALM);
+  return DEMO_ACCOUNTS.map((account) => ({
       id: account.sub,
       username: account.email,
       email: account.email,
@@ -92,10 +156,9 @@ export function buildRealmExport() {
       },
       // Demo credentials only: temporary, so Keycloak makes anyone using them choose a new password.
       credentials: [{ type: 'password', value: DEMO_PASSWORD, temporary: true }],
-      realmRoles: [defaultRealmRole, account.role],
+      realmRoles: [defaultRealmRole!, account.role],
       clientRoles: { [CLIENT_ID]: [account.role] },
-    })),
-  };
+    }));
 }
 
 export const realmExportJson = (): string => `${JSON.stringify(buildRealmExport(), null, 2)}\n`;

@@ -24,10 +24,25 @@ describe('Keycloak realm export', () => {
       realm.roles.realm.map((role) => role.name),
       ['learner', 'educator', 'org admin', 'sys admin'],
     );
+    const demoUsers = realm.users.filter((user) => 'id' in user);
     assert.deepEqual(
-      realm.users.map((user) => user.id),
+      demoUsers.map((user) => ('id' in user ? user.id : undefined)),
       DEMO_ACCOUNTS.map((account) => account.sub),
     );
-    assert.ok(realm.users.every((user) => user.credentials.every((credential) => credential.temporary)));
+    assert.ok(demoUsers.every((user) => 'credentials' in user && user.credentials.every((credential) => credential.temporary)));
+    assert.equal(realm.registrationEmailAsUsername, true);
+  });
+
+  it('describes the confidential portal-api service client with manage-users and view-users, its secret only a placeholder', () => {
+    const realm = buildRealmExport();
+    const service = realm.clients.find((client) => client.clientId === 'portal-api');
+    assert.ok(service);
+    assert.equal(service.publicClient, false);
+    assert.equal(service.serviceAccountsEnabled, true);
+    assert.equal(service.standardFlowEnabled, false);
+    assert.equal('secret' in service && service.secret, '${PORTAL_API_CLIENT_SECRET}');
+    const account = realm.users.find((user) => 'serviceAccountClientId' in user && user.serviceAccountClientId === 'portal-api');
+    assert.deepEqual(account?.clientRoles, { 'realm-management': ['manage-users', 'view-users'] });
+    assert.match(realm.smtpServer.host, /^\$\{SMTP_HOST\}$/, 'SMTP settings come from the environment too');
   });
 });
