@@ -7,6 +7,7 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { readdirSync } from 'node:fs';
 
 // react-router and react-i18next reach the front ends only through shared-ui's facades: they are
 // not federation-shared (a shared module ships whole), so any other import would bundle a second
@@ -31,6 +32,50 @@ const FACADE_ONLY = {
     { group: ['react-final-form/*', 'final-form/*'], message: FORMS_FACADE },
   ],
 };
+
+// Layers inside a front-end app (style.md, bulletproof-react): shared → features → app. A feature
+// never imports another feature or src/app/, and no front-end app imports another; found from the
+// folders, so a new feature is fenced without touching this file.
+const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];
+const featuresOf = (app) => {
+  try {
+    return readdirSync(new URL(`./${app}/src/features`, import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+};
+const layerZones = ({ tests }) =>
+  FRONT_ENDS.flatMap((app) => [
+    ...featuresOf(app).map((feature) => ({
+      target: `./${app}/src/features/${feature}`,
+      from: `./${app}/src/features`,
+      except: [`./${feature}`],
+      message:
+        'A feature does not import another feature: move what both need to src/components, src/lib or a shared package.',
+    })),
+    // A feature's tests may render it inside the app's own providers.
+    ...(tests
+      ? []
+      : [
+          {
+            target: `./${app}/src/features`,
+            from: `./${app}/src/app`,
+            // The app's one route table (style.md: paths in one paths.ts) and its read-only runtime
+            // configuration are what features may know of the app; its router and providers are not.
+            except: ['./paths.ts', './runtime-config.tsx'],
+            message:
+              'Features do not import src/app/ (router, providers): data flows shared → features → app.',
+          },
+        ]),
+    ...FRONT_ENDS.filter((other) => other !== app).map((other) => ({
+      target: `./${app}`,
+      from: `./${other}`,
+      message:
+        'Front-end apps are deployed on their own and never import each other; share through shared-ui, shared-auth or the contract.',
+    })),
+  ]);
 
 export default tseslint.config(
   {
@@ -58,8 +103,12 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: layerZones({ tests: false }) }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
     },
@@ -68,6 +117,10 @@ export default tseslint.config(
     // Playwright fixtures call `use`, which is not React's hook.
     files: ['e2e/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },
+  },
+  {
+    files: ['**/__tests__/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones({ tests: true }) }] },
   },
   {
     files: ['**/*.cjs'],

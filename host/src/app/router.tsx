@@ -1,9 +1,9 @@
 import { LoginGate, RequirePermission } from '@portal/shared-auth';
 import { createBrowserRouter, Navigate, Outlet, PageSpinner, type RouteObject } from '@portal/shared-ui';
 import { RemoteArea, type LoadRemoteRoutes } from '../federation/remote-area';
-import { Layout } from '../features/layout/components/layout';
+import { Layout } from './layout/components/layout';
 import { RouteErrorView } from '../features/errors/components/route-error-view';
-import { PageNotFoundPage } from '../features/errors/components/page-not-found-page';
+import { PageNotFoundPage } from '../components/page-not-found-page';
 import { paths } from './paths';
 
 // Screens off the first one are fetched when first visited, keeping the first load small.

@@ -5,7 +5,7 @@ import {
   useRouteError,
   useTranslation,
 } from '@portal/shared-ui';
-import { DataErrorView, isNotFoundLike } from './data-error-view';
+import { DataErrorView, isNotFoundLike } from '../../../components/data-error-view';
 
 /** The router's error element: route responses, data failures, then anything else. */
 export function RouteErrorView() {

@@ -1,28 +1,22 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { FieldErrors, UserPreference } from '@portal/contract';
 import {
   Button,
   ErrorBanner,
   PageSpinner,
-  SelectField,
   SuccessBanner,
   usePageTitle,
   useParams,
   useTranslation,
 } from '@portal/shared-ui';
-import { useLookup } from '../../lookup/api/get-lookup';
+import { Field, fieldErrors, Form, SelectField, type SubmissionErrors } from '@portal/shared-ui/forms';
+import { useLookup } from '../../../api/get-lookup';
 import { usePreference } from '../api/get-preference';
 import { useUpdatePreference } from '../api/update-preference';
-import { DataErrorView } from '../../errors/components/data-error-view';
+import { DataErrorView } from '../../../components/data-error-view';
 import { SkinToneField } from './skin-tone-field';
 
 type Outcome = { kind: 'idle' } | { kind: 'saved' } | { kind: 'invalid'; errors: FieldErrors } | { kind: 'failed' };
-
-export function validatePreference(value: UserPreference): FieldErrors {
-  const errors: FieldErrors = {};
-  if (!value.language) errors.language = ['This field is required.'];
-  return errors;
-}
 
 export function PreferencePage() {
   const { userId = '' } = useParams<{ userId: string }>();
@@ -61,70 +55,70 @@ interface PreferenceFormProps {
 function PreferenceForm({ userId, initial, languages, skinTones, onSaved }: PreferenceFormProps) {
   const { t } = useTranslation();
   const update = useUpdatePreference(userId);
-  const [value, setValue] = useState<UserPreference>(initial);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
-  const [saving, setSaving] = useState(false);
 
-  useEffect(() => setValue(initial), [initial]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = validatePreference(value);
-    if (Object.keys(errors).length > 0) {
-      setOutcome({ kind: 'invalid', errors });
-      return;
-    }
-    setSaving(true);
+  const submit = async (value: UserPreference): Promise<SubmissionErrors | undefined> => {
+    setOutcome({ kind: 'idle' });
     try {
-      const result = await update(value);
+      const result = await update({ language: value.language, skinTone: value.skinTone ?? null });
       if (result.isSuccess) {
         setOutcome({ kind: 'saved' });
         onSaved(result.data);
-      } else if (result.error) {
-        setOutcome({ kind: 'invalid', errors: result.error });
-      } else {
-        setOutcome({ kind: 'failed' });
+        return undefined;
       }
+      if (result.error) {
+        setOutcome({ kind: 'invalid', errors: result.error });
+        // Server messages show under their fields until edited (spec §5).
+        return result.error;
+      }
+      setOutcome({ kind: 'failed' });
     } catch (error) {
       console.error('Saving preferences failed', error);
       setOutcome({ kind: 'failed' });
-    } finally {
-      setSaving(false);
     }
+    return undefined;
   };
 
-  const fieldErrors = outcome.kind === 'invalid' ? outcome.errors : {};
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
-      <h1>{t('preference.title')}</h1>
-      {outcome.kind === 'saved' && <SuccessBanner heading={t('preference.savedHeading')} messages={[t('preference.savedMessage')]} />}
-      {outcome.kind === 'failed' && <ErrorBanner errors={[t('preference.saveFailed')]} />}
-      {outcome.kind === 'invalid' && (
-        <ErrorBanner
-          errors={outcome.errors}
-          fieldLabels={{ language: t('preference.language'), skinTone: t('preference.skinTone') }}
-        />
+    <Form<UserPreference>
+      onSubmit={submit}
+      initialValues={initial}
+      render={({ handleSubmit, submitting }) => (
+        <form onSubmit={handleSubmit} noValidate>
+          <h1>{t('preference.title')}</h1>
+          {outcome.kind === 'saved' && (
+            <SuccessBanner heading={t('preference.savedHeading')} messages={[t('preference.savedMessage')]} />
+          )}
+          {outcome.kind === 'failed' && <ErrorBanner errors={[t('preference.saveFailed')]} />}
+          {outcome.kind === 'invalid' && (
+            <ErrorBanner
+              errors={outcome.errors}
+              fieldLabels={{ language: t('preference.language'), skinTone: t('preference.skinTone') }}
+            />
+          )}
+          <SelectField
+            name="language"
+            label={t('preference.language')}
+            required
+            options={languages}
+            placeholder={t('preference.selectLanguage')}
+          />
+          <Field<number | null> name="skinTone">
+            {({ input, meta }) => (
+              <SkinToneField
+                legend={t('preference.skinTone')}
+                options={skinTones}
+                value={typeof input.value === 'number' ? input.value : null}
+                errors={fieldErrors(meta)}
+                onChange={input.onChange}
+              />
+            )}
+          </Field>
+          <Button type="submit" disabled={submitting}>
+            {t('common.save')}
+          </Button>
+        </form>
       )}
-      <SelectField
-        label={t('preference.language')}
-        name="language"
-        required
-        options={languages}
-        placeholder={t('preference.selectLanguage')}
-        value={value.language}
-        error={fieldErrors.language}
-        onChange={(e) => setValue((v) => ({ ...v, language: e.target.value }))}
-      />
-      <SkinToneField
-        legend={t('preference.skinTone')}
-        options={skinTones}
-        value={value.skinTone}
-        errors={fieldErrors.skinTone}
-        onChange={(skinTone) => setValue((v) => ({ ...v, skinTone }))}
-      />
-      <Button type="submit" disabled={saving}>
-        {t('common.save')}
-      </Button>
-    </form>
+    />
   );
 }

@@ -13,7 +13,7 @@ import {
 } from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { readLaunchRequest, type LaunchRequest } from '../../../lib/launch-request';
-import { useProducts } from '../../products/api/get-products';
+import { useProducts } from '../../../api/get-products';
 import { useLaunchSession } from '../hooks/use-launch-session';
 import { canBuildLaunchLink, type LaunchLinkSource } from '../launch-link';
 import type { LaunchFailure } from '../launch-machine';

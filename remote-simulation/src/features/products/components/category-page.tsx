@@ -13,7 +13,7 @@ import { isLtiPath, paths } from '../../../app/paths';
 import { LoadErrorView } from '../../../components/load-error-view';
 import { SimulationImage } from '../../../components/simulation-image';
 import { useProductCategories } from '../api/get-product-categories';
-import { useProducts } from '../api/get-products';
+import { useProducts } from '../../../api/get-products';
 import { parseCategoryPath, parseProductId, resolveCategoryPath } from '../category-path';
 import { CardGrid, CardGridSkeleton, CatalogueCard } from './catalogue-card';
 import { ModeButtons } from './mode-buttons';

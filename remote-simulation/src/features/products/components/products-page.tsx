@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import { useLocation, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { LoadErrorView } from '../../../components/load-error-view';
-import { useProducts } from '../api/get-products';
+import { useProducts } from '../../../api/get-products';
 import { CardGrid, CardGridSkeleton, CatalogueCard } from './catalogue-card';
 
 const Intro = styled.p`

@@ -1,0 +1,101 @@
+import styled from 'styled-components';
+import { useAuth } from '@portal/shared-auth';
+import { Outlet, PageSpinner, useTranslation } from '@portal/shared-ui';
+import { useRuntimeConfig } from '../../runtime-config';
+import { useCookiePreference } from '../../../features/cookie-consent/api/get-cookie-preference';
+import { CookieConsent } from '../../../features/cookie-consent/components/cookie-consent';
+import { useBrightspaceGuard } from '../../../features/brightspace/use-brightspace-guard';
+import { useSlideOver } from '../use-slide-over';
+import { Sidebar, SIDEBAR_WIDTH } from './sidebar';
+
+const TopBar = styled.header`
+  display: flex;
+  align-items: center;
+  padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
+  background: ${({ theme }) => theme.colors.surface};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+
+  ${({ theme }) => theme.media.lg} {
+    display: none;
+  }
+`;
+
+const MenuButton = styled.button`
+  min-height: 40px;
+  padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
+  border: 1px solid ${({ theme }) => theme.colors.borderStrong};
+  border-radius: ${({ theme }) => theme.radii.sm};
+  background: ${({ theme }) => theme.colors.surface};
+  color: ${({ theme }) => theme.colors.text};
+  font: inherit;
+  cursor: pointer;
+`;
+
+const Backdrop = styled.div`
+  position: fixed;
+  inset: 0;
+  z-index: ${({ theme }) => theme.zIndices.sidebar - 1};
+  background: ${({ theme }) => theme.colors.backdrop};
+
+  ${({ theme }) => theme.media.lg} {
+    display: none;
+  }
+`;
+
+const Main = styled.main`
+  padding: ${({ theme }) => theme.space.lg};
+  padding-bottom: ${({ theme }) => theme.space.xxl};
+
+  ${({ theme }) => theme.media.lg} {
+    margin-left: ${SIDEBAR_WIDTH};
+    padding: ${({ theme }) => `${theme.space.xl} ${theme.space.xxl}`};
+  }
+`;
+
+const Version = styled.div`
+  position: fixed;
+  right: ${({ theme }) => theme.space.sm};
+  bottom: ${({ theme }) => theme.space.xs};
+  font-size: ${({ theme }) => theme.fontSizes.sm};
+  color: ${({ theme }) => theme.colors.textMuted};
+`;
+
+const SIDEBAR_ID = 'portal-sidebar';
+
+/** The main authenticated area (spec §2): sidebar, content, cookie consent, version label. */
+export function Layout() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const { version } = useRuntimeConfig();
+  const cookiePreference = useCookiePreference(user?.id);
+  const slideOver = useSlideOver();
+  useBrightspaceGuard();
+
+  if (!user || (!cookiePreference.data && !cookiePreference.error)) return <PageSpinner />;
+
+  return (
+    <>
+      <TopBar>
+        <MenuButton
+          type="button"
+          ref={slideOver.buttonRef}
+          aria-expanded={slideOver.open}
+          aria-controls={SIDEBAR_ID}
+          onClick={slideOver.toggle}
+        >
+          {t('layout.menu')}
+        </MenuButton>
+      </TopBar>
+      {slideOver.open && <Backdrop onClick={() => slideOver.close(false)} />}
+      <Sidebar id={SIDEBAR_ID} ref={slideOver.panelRef} open={slideOver.open} />
+      <Main>
+        <CookieConsent
+          userId={user.id}
+          needsConsent={cookiePreference.data?.allowEssentialCookies !== true}
+        />
+        <Outlet />
+      </Main>
+      <Version aria-label={t('layout.version')}>{version}</Version>
+    </>
+  );
+}
