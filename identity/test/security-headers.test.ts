@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 
 import type { IdentityApp } from '../src/app';
 import { Browser } from './helpers/browser';
+import { admin, createUser, linkIn, outbox, SERVICE_SECRET, serviceToken } from './helpers/admin';
 import { authorizeUrl, OIDC, PORTAL, pkcePair, startTestProvider } from './helpers/oidc';
 
 /** What every answer of the provider must carry, whatever produced it. */
@@ -22,7 +23,7 @@ describe('security headers on every identity answer', () => {
   let app: IdentityApp;
 
   before(async () => {
-    app = await startTestProvider();
+    app = await startTestProvider({ serviceClientSecret: SERVICE_SECRET });
   });
   after(() => app.close());
 
@@ -46,6 +47,21 @@ describe('security headers on every identity answer', () => {
     const badRedirect = await fetch(authorizeUrl(app, { redirect_uri: 'https://attacker.example/cb' }), { redirect: 'manual' });
     assert.equal(badRedirect.status, 400);
     assertHardened(badRedirect, 'authorization error page');
+  });
+
+  it('the admin API, the outbox and the set-password page', async () => {
+    assertHardened(await admin(app, undefined, 'GET'), 'admin API refusal');
+    const token = await serviceToken(app);
+    assertHardened(await admin(app, token, 'GET'), 'admin API list');
+    const id = await createUser(app, token, { email: 'headers@example.test', enabled: true, requiredActions: ['UPDATE_PASSWORD'] });
+    await admin(app, token, 'PUT', `/${id}/execute-actions-email`, ['UPDATE_PASSWORD']);
+    assertHardened(await fetch(`${app.url}/dev/outbox.json`), 'outbox JSON');
+    assert.match(assertHardened(await fetch(`${app.url}/dev/outbox`), 'outbox page'), /style-src 'nonce-[^']+'/);
+    const [mail] = await outbox(app);
+    const page = await fetch(linkIn(mail!));
+    assert.equal(page.status, 200);
+    assert.match(assertHardened(page, 'set-password page'), /form-action 'self' http:\/\/localhost:8080/);
+    assert.equal(page.headers.get('cache-control'), 'no-store');
   });
 
   it('the sign-in page keeps its own nonce policy, with the same closing directives', async () => {
