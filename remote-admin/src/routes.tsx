@@ -1,26 +1,69 @@
 // What the host mounts under /admin (docs/architecture.md): route objects relative to the mount
 // path. Translations ship with the remote and are registered as soon as it loads.
+import { RequirePermission } from '@portal/shared-auth';
 import { Navigate, NotFoundView, registerTranslations, type RouteObject } from '@portal/shared-ui';
 import en from '../locales/en.json';
 import de from '../locales/de.json';
-import { AdminBase } from './features/admin-shell/components/admin-base';
-import { SectionPlaceholderPage } from './features/admin-shell/components/section-placeholder-page';
+import { AdminBase } from './components/admin-base';
+import { SectionPlaceholderPage } from './components/section-placeholder-page';
+import { paths } from './config/paths';
+import {
+  CREATE_LICENCE,
+  CREATE_ORGANISATION,
+  CREATE_USERS,
+  VIEW_LICENCES,
+  VIEW_ORGANISATIONS,
+  VIEW_USERS,
+} from './config/permissions';
+import { EditLicencePage } from './features/licences/components/edit-licence-page';
+import { LicencesPage } from './features/licences/components/licences-page';
+import { NewLicencePage } from './features/licences/components/new-licence-page';
+import { NewOrganisationPage } from './features/organisations/components/new-organisation-page';
+import { OrganisationDetailsPage } from './features/organisations/components/organisation-details-page';
+import { OrganisationLayout } from './features/organisations/components/organisation-layout';
 import { OrganisationsPage } from './features/organisations/components/organisations-page';
+import { BulkAddUsersPage } from './features/users/components/bulk-add-users-page';
+import { EditUserPage } from './features/users/components/edit-user-page';
+import { UsersPage } from './features/users/components/users-page';
+import type { Permission } from '@portal/contract';
+import type { ReactNode } from 'react';
 
 registerTranslations({ en, de });
+
+/** A screen the API would refuse anyway is "page not found" here too (spec §2/§6). */
+const gated = (anyOf: readonly Permission[], element: ReactNode) => (
+  <RequirePermission anyOf={anyOf} fallback={<NotFoundView />}>
+    {element}
+  </RequirePermission>
+);
 
 const routes: RouteObject[] = [
   {
     element: <AdminBase />,
     children: [
-      { index: true, element: <Navigate to="organisation" replace /> },
-      { path: 'organisation', element: <OrganisationsPage /> },
+      { index: true, element: <Navigate to={paths.organisations.path} replace /> },
+      { path: paths.organisations.path, element: gated(VIEW_ORGANISATIONS, <OrganisationsPage />) },
+      { path: paths.newOrganisation.path, element: gated(CREATE_ORGANISATION, <NewOrganisationPage />) },
       {
-        path: 'product',
+        path: paths.organisation.path,
+        element: gated(VIEW_ORGANISATIONS, <OrganisationLayout />),
+        children: [
+          { index: true, element: <OrganisationDetailsPage /> },
+          { path: paths.licences.path, element: gated(VIEW_LICENCES, <LicencesPage />) },
+          { path: paths.newLicence.path, element: gated(CREATE_LICENCE, <NewLicencePage />) },
+          { path: paths.licence.path, element: gated(VIEW_LICENCES, <EditLicencePage />) },
+          { path: paths.users.path, element: gated(VIEW_USERS, <UsersPage />) },
+          { path: paths.newUsers.path, element: gated(CREATE_USERS, <BulkAddUsersPage />) },
+          { path: paths.user.path, element: gated(VIEW_USERS, <EditUserPage />) },
+          { path: '*', element: <NotFoundView /> },
+        ],
+      },
+      {
+        path: paths.products.path,
         element: <SectionPlaceholderPage titleKey="admin.products" introKey="admin.productsIntro" />,
       },
       {
-        path: 'notification',
+        path: paths.notifications.path,
         element: <SectionPlaceholderPage titleKey="admin.notifications" introKey="admin.notificationsIntro" />,
       },
       { path: '*', element: <NotFoundView /> },

@@ -1,8 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import { setupTestServer } from '../testing/msw-server';
 import { renderRemote } from '../testing/render-remote';
+import { organisation, paged, servePaged } from '../fixtures/admin-api';
 
 const server = setupTestServer();
+beforeEach(() => {
+  servePaged(server, '/api/v1/organisation', () => paged([organisation()]));
+});
 const ADMIN = ['global.client_access_admin_section', 'global.view_org'];
 
 describe('admin routes', () => {

@@ -1,0 +1,15 @@
+import type { LookupField, LookupItem, LookupList } from '@portal/contract';
+import { useApi, withQuery } from '@portal/shared-auth';
+import type { SelectOption } from '@portal/shared-ui';
+
+/** GET /api/v1/lookup?field=…[&organisation=…] (spec §7). */
+export const getLookupKey = (field: LookupField, organisation?: number) =>
+  withQuery('/api/v1/lookup', { field, organisation });
+
+export function useLookup(field: LookupField, organisation?: number, { enabled = true }: { enabled?: boolean } = {}) {
+  return useApi<LookupList>(enabled ? getLookupKey(field, organisation) : null);
+}
+
+/** Select choices of a lookup: the id as the value (forms keep strings), the name as the label. */
+export const lookupOptions = (items: readonly LookupItem[] | undefined): SelectOption[] =>
+  (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));

@@ -1,0 +1,40 @@
+// Every route of this remote, relative to where the host mounted it (/admin), with the one way to
+// build each link. `base` is the mount path from useAdminBase().
+const id = (value: string | number) => encodeURIComponent(String(value));
+
+export const paths = {
+  organisations: { path: 'organisation', getHref: (base: string) => `${base}/organisation` },
+  newOrganisation: { path: 'organisation/new', getHref: (base: string) => `${base}/organisation/new` },
+  organisation: {
+    path: 'organisation/:organisationId',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}`,
+  },
+  licences: {
+    path: 'license',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/license`,
+  },
+  newLicence: {
+    path: 'license/new',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/license/new`,
+  },
+  licence: {
+    path: 'license/:licenseId',
+    getHref: (base: string, organisationId: number, licenseId: number) =>
+      `${base}/organisation/${id(organisationId)}/license/${id(licenseId)}`,
+  },
+  users: {
+    path: 'user',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/user`,
+  },
+  newUsers: {
+    path: 'user/new',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/user/new`,
+  },
+  user: {
+    path: 'user/:userId',
+    getHref: (base: string, organisationId: number, userId: string) =>
+      `${base}/organisation/${id(organisationId)}/user/${id(userId)}`,
+  },
+  products: { path: 'product', getHref: (base: string) => `${base}/product` },
+  notifications: { path: 'notification', getHref: (base: string) => `${base}/notification` },
+} as const;

@@ -1,0 +1,23 @@
+import type { Permission } from '@portal/contract';
+
+/** Spec §2/§6: the whole remote; without it every admin URL is "page not found". */
+export const ADMIN_SECTION: readonly Permission[] = ['global.client_access_admin_section'];
+
+export const VIEW_ORGANISATIONS: readonly Permission[] = ['global.view_org'];
+export const CREATE_ORGANISATION: readonly Permission[] = ['global.create_org'];
+export const UPDATE_ORGANISATION: readonly Permission[] = ['global.update_org'];
+/**
+ * The API lets only global administrators switch an organisation on or off; they are the ones who
+ * may create organisations, so the active checkbox follows that permission rather than a role name.
+ */
+export const ACTIVATE_ORGANISATION: readonly Permission[] = ['global.create_org'];
+
+export const VIEW_LICENCES: readonly Permission[] = ['global.view_license_block'];
+export const CREATE_LICENCE: readonly Permission[] = ['global.create_license_block'];
+export const UPDATE_LICENCE: readonly Permission[] = ['global.update_license_block'];
+export const UNASSIGN_LICENCE: readonly Permission[] = ['global.unassign_license'];
+
+export const VIEW_USERS: readonly Permission[] = ['global.view_user'];
+export const CREATE_USERS: readonly Permission[] = ['global.create_user'];
+export const UPDATE_USER: readonly Permission[] = ['global.update_user'];
+export const REMOVE_USER: readonly Permission[] = ['global.remove_user'];

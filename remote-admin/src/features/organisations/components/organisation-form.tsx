@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import { ADMIN_TEXT_MAX_LENGTH, type Organisation, type OrganisationInput } from '@portal/contract';
+import { usePermissions, type ApiResult } from '@portal/shared-auth';
+import { Button, ButtonLink, ErrorBanner, PageSpinner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { CheckboxField, Form, maxLength, SelectField, TextField } from '@portal/shared-ui/forms';
+import { lookupOptions, useLookup } from '../../../api/get-lookup';
+import { useAdminBase } from '../../../components/admin-base';
+import { FormActions, FormFieldset } from '../../../components/form-layout';
+import { paths } from '../../../config/paths';
+import { ACTIVATE_ORGANISATION } from '../../../config/permissions';
+import { submitSave, type SaveOutcome } from '../../../lib/save';
+
+/** Form values: selects hold the lookup id as text, blank optional texts are ''. */
+export interface OrganisationFormValues {
+  name: string;
+  isActive: boolean;
+  city: string;
+  country: string;
+  mainContact: string;
+  primaryTechnicalContact: string;
+  learningManagementSystem: string;
+  defaultLanguage: string;
+  radiationUnitSystem: string;
+  measurementStandard: string;
+}
+
+const LOOKUP_FIELDS = [
+  ['country', 'country'],
+  ['learningManagementSystem', 'learning_management_system'],
+  ['defaultLanguage', 'language'],
+  ['radiationUnitSystem', 'radiation_units'],
+  ['measurementStandard', 'measurement_standard'],
+] as const;
+
+export const toFormValues = (organisation?: Organisation): OrganisationFormValues => ({
+  name: organisation?.name ?? '',
+  isActive: organisation?.isActive ?? true,
+  city: organisation?.city ?? '',
+  country: organisation?.country ? String(organisation.country) : '',
+  mainContact: organisation?.mainContact ?? '',
+  primaryTechnicalContact: organisation?.primaryTechnicalContact ?? '',
+  learningManagementSystem: organisation?.learningManagementSystem ? String(organisation.learningManagementSystem) : '',
+  defaultLanguage: organisation?.defaultLanguage ? String(organisation.defaultLanguage) : '',
+  radiationUnitSystem: organisation?.radiationUnitSystem ? String(organisation.radiationUnitSystem) : '',
+  measurementStandard: organisation?.measurementStandard ? String(organisation.measurementStandard) : '',
+});
+
+const optional = (text: string) => (text.trim() === '' ? null : text.trim());
+
+function toInput(values: OrganisationFormValues, withActive: boolean): OrganisationInput {
+  return {
+    name: values.name.trim(),
+    ...(withActive ? { isActive: values.isActive } : {}),
+    city: optional(values.city),
+    country: Number(values.country),
+    mainContact: values.mainContact.trim(),
+    primaryTechnicalContact: optional(values.primaryTechnicalContact),
+    learningManagementSystem: Number(values.learningManagementSystem),
+    defaultLanguage: Number(values.defaultLanguage),
+    radiationUnitSystem: Number(values.radiationUnitSystem),
+    measurementStandard: Number(values.measurementStandard),
+  };
+}
+
+const textMax = maxLength(ADMIN_TEXT_MAX_LENGTH);
+
+const Columns = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(260px, 1fr));
+  column-gap: ${({ theme }) => theme.space.lg};
+`;
+
+export interface OrganisationFormProps {
+  organisation?: Organisation;
+  save: (input: OrganisationInput) => Promise<ApiResult<Organisation>>;
+  /** After a create: where to go. After an edit the form stays, with the §8 message. */
+  onCreated?: (organisation: Organisation) => void;
+  readOnly?: boolean;
+}
+
+/** Spec §3/§5 organisation create and edit form. */
+export function OrganisationForm({ organisation, save, onCreated, readOnly = false }: OrganisationFormProps) {
+  const { t } = useTranslation();
+  const base = useAdminBase();
+  const can = usePermissions();
+  const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });
+  const lookups = {
+    country: useLookup('country'),
+    learningManagementSystem: useLookup('learning_management_system'),
+    defaultLanguage: useLookup('language'),
+    radiationUnitSystem: useLookup('radiation_units'),
+    measurementStandard: useLookup('measurement_standard'),
+  };
+  const isNew = !organisation;
+  const mayActivate = can(ACTIVATE_ORGANISATION);
+
+  if (LOOKUP_FIELDS.some(([name]) => lookups[name].error)) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
+  if (LOOKUP_FIELDS.some(([name]) => !lookups[name].data)) return <PageSpinner />;
+
+  const labels: Record<keyof OrganisationFormValues, string> = {
+    name: t('admin.organisation.name'),
+    isActive: t('admin.organisation.isActive'),
+    city: t('admin.organisation.city'),
+    country: t('admin.organisation.country'),
+    mainContact: t('admin.organisation.mainContact'),
+    primaryTechnicalContact: t('admin.organisation.primaryTechnicalContact'),
+    learningManagementSystem: t('admin.organisation.learningManagementSystem'),
+    defaultLanguage: t('admin.organisation.defaultLanguage'),
+    radiationUnitSystem: t('admin.organisation.radiationUnitSystem'),
+    measurementStandard: t('admin.organisation.measurementStandard'),
+  };
+
+  const lookupSelect = (name: (typeof LOOKUP_FIELDS)[number][0]) => (
+    <SelectField
+      name={name}
+      label={labels[name]}
+      required
+      placeholder={t('admin.select')}
+      options={lookupOptions(lookups[name].data)}
+    />
+  );
+
+  return (
+    <Form<OrganisationFormValues>
+      initialValues={toFormValues(organisation)}
+      onSubmit={(values) =>
+        submitSave(() => save(toInput(values, mayActivate)), {
+          setOutcome,
+          onSaved: (saved) => {
+            if (isNew) onCreated?.(saved);
+            else setOutcome({ kind: 'saved', message: t('admin.organisation.saved') });
+          },
+        })
+      }
+      render={({ handleSubmit, submitting }) => (
+        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.organisation.new' : 'admin.organisation.details')}>
+          {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />}
+          {outcome.kind === 'invalid' && <ErrorBanner errors={outcome.errors} fieldLabels={labels} />}
+          {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
+          <FormFieldset disabled={readOnly || submitting}>
+            <Columns>
+              <div>
+                <TextField name="name" label={labels.name} required validate={textMax} autoComplete="organization" />
+                <TextField name="city" label={labels.city} validate={textMax} />
+                {lookupSelect('country')}
+                <TextField
+                  name="mainContact"
+                  label={labels.mainContact}
+                  help={t('admin.organisation.mainContactHelp')}
+                  required
+                  validate={textMax}
+                />
+                <TextField name="primaryTechnicalContact" label={labels.primaryTechnicalContact} validate={textMax} />
+              </div>
+              <div>
+                {lookupSelect('learningManagementSystem')}
+                {lookupSelect('defaultLanguage')}
+                {lookupSelect('radiationUnitSystem')}
+                {lookupSelect('measurementStandard')}
+                {mayActivate && <CheckboxField name="isActive" label={labels.isActive} />}
+              </div>
+            </Columns>
+          </FormFieldset>
+          {!readOnly && (
+            <FormActions>
+              <ButtonLink variant="secondary" to={paths.organisations.getHref(base)}>
+                {t('common.cancel')}
+              </ButtonLink>
+              <Button type="submit" disabled={submitting}>
+                {t(isNew ? 'common.create' : 'common.save')}
+              </Button>
+            </FormActions>
+          )}
+        </form>
+      )}
+    />
+  );
+}

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { USER_ADMIN_MESSAGES, USER_EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH, type AdminUser, type LookupItem } from '@portal/contract';
+import { Button, ButtonLink, ErrorBanner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { composeValidators, Form, maxLength, TextField, type Validator } from '@portal/shared-ui/forms';
+import { useAdminBase } from '../../../components/admin-base';
+import { FormActions, FormFieldset } from '../../../components/form-layout';
+import { paths } from '../../../config/paths';
+import { submitSave, type SaveOutcome } from '../../../lib/save';
+import { useUpdateUser } from '../api/update-user';
+import { RoleSelectField } from './role-select-field';
+
+interface UserFormValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  userRole: string;
+}
+
+// One "@", something on each side, a dot in the domain: the API has the last word.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const emailRule: Validator<string> = (value) =>
+  typeof value === 'string' && value.trim() !== '' && !EMAIL.test(value.trim()) ? USER_ADMIN_MESSAGES.invalidEmail : undefined;
+
+const nameRule = maxLength(USER_NAME_MAX_LENGTH);
+const emailRules = composeValidators<string>(emailRule, maxLength(USER_EMAIL_MAX_LENGTH) as Validator<string>);
+
+export interface UserFormProps {
+  organisationId: number;
+  user: AdminUser;
+  roles: readonly LookupItem[];
+  readOnly?: boolean;
+}
+
+/** Spec §3/§5: a user's names, e-mail and role; saving shows "User details saved". */
+export function UserForm({ organisationId, user, roles, readOnly = false }: UserFormProps) {
+  const { t } = useTranslation();
+  const base = useAdminBase();
+  const update = useUpdateUser(user.id);
+  const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });
+  const labels = {
+    firstName: t('admin.user.firstName'),
+    lastName: t('admin.user.lastName'),
+    email: t('admin.user.email'),
+    userRole: t('admin.user.role'),
+  };
+  return (
+    <Form<UserFormValues>
+      initialValues={{ firstName: user.firstName, lastName: user.lastName, email: user.email, userRole: String(user.userRole) }}
+      onSubmit={(values) =>
+        submitSave(
+          () =>
+            update({
+              firstName: values.firstName.trim(),
+              lastName: values.lastName.trim(),
+              email: values.email.trim(),
+              userRole: Number(values.userRole),
+            }),
+          { setOutcome, onSaved: () => setOutcome({ kind: 'saved', message: t('admin.user.saved') }) },
+        )
+      }
+      render={({ handleSubmit, submitting }) => (
+        <form onSubmit={handleSubmit} noValidate aria-label={t('admin.user.details')}>
+          {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />}
+          {outcome.kind === 'invalid' && <ErrorBanner errors={outcome.errors} fieldLabels={labels} />}
+          {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
+          <FormFieldset disabled={readOnly || submitting}>
+            <TextField name="firstName" label={labels.firstName} required validate={nameRule} autoComplete="off" />
+            <TextField name="lastName" label={labels.lastName} required validate={nameRule} autoComplete="off" />
+            <TextField name="email" label={labels.email} type="email" required validate={emailRules} autoComplete="off" />
+            <RoleSelectField name="userRole" label={labels.userRole} roles={roles} />
+          </FormFieldset>
+          {!readOnly && (
+            <FormActions>
+              <ButtonLink variant="secondary" to={paths.users.getHref(base, organisationId)}>
+                {t('common.cancel')}
+              </ButtonLink>
+              <Button type="submit" disabled={submitting}>
+                {t('common.save')}
+              </Button>
+            </FormActions>
+          )}
+        </form>
+      )}
+    />
+  );
+}
