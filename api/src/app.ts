@@ -30,6 +30,11 @@ import { fileRoutes } from './routes/api/v1/file/index';
 import { entitlementModeRoutes } from './routes/api/v1/user/entitlement-mode';
 import { productRoutes } from './routes/api/v1/product/index';
 import { simulatorRoutes } from './routes/api/v1/simulator/index';
+import { identityAdminPlugin } from './plugins/app/identity-admin';
+import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
+import { userAdminRoutes } from './routes/api/v1/user/admin';
+import { organisationUserRoutes } from './routes/api/v1/user/organisation-users';
+import type { IdentityAdmin } from './identity/identity-admin';
 
 export interface BuildAppOptions {
   config: Config;
@@ -40,6 +45,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** File storage (tests); otherwise local disk under `config.storageDir`. */
   storage?: Storage;
+  /** Identity provider admin API (tests); otherwise Keycloak's from `config.identityAdmin`. */
+  identityAdmin?: IdentityAdmin | null;
 }
 
 /** Fastify trusts `n` hops for a number too, but its types only know the function form of it. */
@@ -77,6 +84,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(sessionTokenPlugin);
   await app.register(userRateLimitPlugin);
   await app.register(sessionExpiryPlugin);
+  await app.register(identityAdminPlugin, { identityAdmin: options.identityAdmin });
+  await app.register(outboxWorkerPlugin);
 
   // Routes.
   await app.register(healthRoutes);
@@ -90,6 +99,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(fileRoutes, { prefix: '/api/v1/file' });
   await app.register(lookupRoutes, { prefix: '/api/v1/lookup' });
   await app.register(storageRoutes, { prefix: '/api/v1/storage' });
+  await app.register(userAdminRoutes, { prefix: '/api/v1/user' });
+  await app.register(organisationUserRoutes, { prefix: '/api/v1/organisation' });
 
   return app;
 }

@@ -47,6 +47,17 @@ export const ConfigSchema = Type.Object({
   // HMAC key of signed file URLs; unset = random per process (URLs die with it).
   STORAGE_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   SIGNED_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86400, default: 300 }),
+  // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
+  // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
+  // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
+  IDENTITY_ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  IDENTITY_ADMIN_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  IDENTITY_ADMIN_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  // The portal's address: invitation e-mails lead back here once the password is set.
+  PORTAL_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:8080' }),
+  // How often the outbox worker looks for due work (it is also woken after every write that
+  // adds some); 0 = no worker in this process.
+  OUTBOX_POLL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 5 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -82,7 +93,21 @@ export interface Config {
   storageDir: string;
   storageSigningSecret: string | undefined;
   signedUrlTtlSeconds: number;
+  /** null = no identity provisioning configured (accounts wait in the outbox). */
+  identityAdmin: IdentityAdminConfig | null;
+  /** Origin of the portal, without trailing slash. */
+  portalUrl: string;
+  /** 0 = the outbox worker does not run in this process. */
+  outboxPollMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
+}
+
+export interface IdentityAdminConfig {
+  /** Base URL of the Keycloak server, e.g. http://localhost:8180. */
+  baseUrl: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 // One mechanism for every service's environment (tools/service-kit): empty = unset, defaults,
@@ -116,7 +141,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: raw.STORAGE_DIR,
     storageSigningSecret: raw.STORAGE_SIGNING_SECRET,
     signedUrlTtlSeconds: raw.SIGNED_URL_TTL_SECONDS,
+    identityAdmin: identityAdminConfig(raw),
+    portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
+    outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,
     logLevel: raw.LOG_LEVEL,
+  };
+}
+
+/** The realm is the issuer's: `…/realms/main` → `main`. */
+export function realmOfIssuer(issuer: string): string | null {
+  const match = /\/realms\/([^/]+)\/?$/.exec(new URL(issuer).pathname);
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
+  const { IDENTITY_ADMIN_URL: url, IDENTITY_ADMIN_CLIENT_ID: id } = raw;
+  const secret = raw.IDENTITY_ADMIN_CLIENT_SECRET;
+  if (url === undefined && id === undefined && secret === undefined) return null;
+  // Half a configuration would look like "provisioning on" while every call fails.
+  const missing = [
+    ['IDENTITY_ADMIN_URL', url],
+    ['IDENTITY_ADMIN_CLIENT_ID', id],
+    ['IDENTITY_ADMIN_CLIENT_SECRET', secret],
+  ]
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => `  ${name}: required when any IDENTITY_ADMIN_* variable is set`);
+  const realm = realmOfIssuer(raw.OIDC_ISSUER);
+  if (realm === null) {
+    missing.push('  OIDC_ISSUER: must end in /realms/<realm> for identity provisioning');
+  }
+  if (missing.length > 0 || url === undefined || id === undefined || secret === undefined) {
+    throw new ConfigError(`Invalid environment:\n${missing.join('\n')}`);
+  }
+  return {
+    baseUrl: url.replace(/\/+$/, ''),
+    realm: realm ?? '',
+    clientId: id,
+    clientSecret: secret,
   };
 }
 

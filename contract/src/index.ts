@@ -13,3 +13,4 @@ export * from './download';
 export * from './organisation';
 export * from './license-block';
 export * from './audit';
+export * from './user-admin';

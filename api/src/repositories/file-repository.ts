@@ -28,8 +28,81 @@ interface FileRow {
   owner_organisation_id: number | null;
 }
 
+/** A file row before its bytes are stored: state `uploading` until `markUploaded`. */
+export interface NewFile {
+  id: string;
+  kind: FileKind | 'evidence-image';
+  originalName: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+  ownerId: string;
+}
+
+/** An uploaded users CSV as the bulk add reads it, locked until the transaction ends. */
+export interface LockedUpload {
+  id: string;
+  storageKey: string;
+  state: StoredFile['state'];
+  ownerId: string | null;
+}
+
 export function createFileRepository(db: Queryable) {
   return {
+    /**
+     * The row goes in first, as `uploading`, so a crash while the bytes are written leaves a row
+     * that says so (never downloadable) rather than bytes no row knows of.
+     */
+    async insertUploading(file: NewFile): Promise<void> {
+      await db.query(
+        `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
+         values ($1, $2, $3, $4, $5, $6, 'uploading', $7)`,
+        [
+          file.id,
+          file.kind,
+          file.originalName,
+          file.mimeType,
+          file.size,
+          file.storageKey,
+          file.ownerId,
+        ],
+      );
+    },
+
+    /** The bytes are stored; in the caller's transaction (with its audit entry). */
+    async markUploaded(tx: Queryable, id: string): Promise<void> {
+      await tx.query(`update files set state = 'uploaded' where id = $1 and state = 'uploading'`, [
+        id,
+      ]);
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.query('delete from files where id = $1', [id]);
+    },
+
+    /** The upload of `kind`, locked in `tx` so that two bulk adds cannot both use it. */
+    async lockUpload(tx: Queryable, id: string, kind: FileKind): Promise<LockedUpload | null> {
+      const res = await tx.query<{
+        id: string;
+        storage_key: string;
+        state: StoredFile['state'];
+        owner_id: string | null;
+      }>(
+        `select id::text as id, storage_key, state, owner_id::text as owner_id
+           from files where id = $1 and kind = $2 for update`,
+        [id, kind],
+      );
+      const row = res.rows[0];
+      return row
+        ? { id: row.id, storageKey: row.storage_key, state: row.state, ownerId: row.owner_id }
+        : null;
+    },
+
+    /** The form that used the upload was saved (spec §4: uploaded → saved). */
+    async markSaved(tx: Queryable, id: string): Promise<void> {
+      await tx.query(`update files set state = 'saved' where id = $1`, [id]);
+    },
+
     /** The file if it exists and is of this kind; a file asked for under another kind is not found. */
     async findOfKind(id: string, kind: FileKind): Promise<StoredFile | null> {
       const res = await db.query<FileRow>(

@@ -1,5 +1,7 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
-import type { Db } from '../db/driver';
+import type { AccountStatus, AdminUser, UserListQuery } from '@portal/contract';
+import type { Db, Queryable } from '../db/driver';
+import { pagedList } from '../lib/paged-list';
 
 /** The signed-in user as the API knows them: our row plus the permissions of their role. */
 export type AuthUser = CurrentUser;
@@ -37,15 +39,22 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
   // Bumped by every write, before and after it: a lookup that overlapped a write must not store
   // what it may have read before the write.
   let generation = 0;
+  // Entries are keyed by the token's sub, which is not the user's id for accounts made through
+  // the identity provider's admin API; a write to a user drops every entry that is that user.
   const forget = (id: string) => {
     generation++;
     cache.delete(id);
+    for (const [key, entry] of cache) if (entry.user.id === id) cache.delete(key);
   };
 
   const repository = {
-    /** null when no user has this id (or the id is not even a UUID). Always reads the database. */
-    async findAuthUser(id: string): Promise<AuthUser | null> {
-      if (!UUID.test(id)) return null;
+    /**
+     * The user a token's `sub` names, or null. Accounts created through the identity provider's
+     * admin API carry the provider's id in `identity_sub`; demo and older accounts have id = sub.
+     * Always reads the database.
+     */
+    async findAuthUser(sub: string): Promise<AuthUser | null> {
+      if (sub === '' || sub.length > 255) return null;
       const res = await db.query<AuthUserRow>(
         `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
                 u.organisation_id, o.name as organisation_name,
@@ -56,8 +65,9 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
            from users u
            join roles r on r.id = u.role_id
            left join organisations o on o.id = u.organisation_id
-          where u.id = $1`,
-        [id],
+          where u.identity_sub = $1
+             or (u.identity_sub is null and u.account_status = 'active' and u.id = $2::uuid)`,
+        [sub, UUID.test(sub) ? sub : null],
       );
       const row = res.rows[0];
       if (!row) return null;
@@ -143,8 +153,192 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
       const row = res.rows[0];
       return row ? { language: row.language, skinTone: row.skin_tone_id } : null;
     },
+
+    /** Drops the user from the auth cache after a write elsewhere (role, deletion). */
+    forget,
+
+    /** An organisation's users, one page (GET /organisation/{id}/user). */
+    listForOrganisation(organisationId: number, query: UserListQuery) {
+      return pagedList<AdminUserRow, AdminUser>(db, query, {
+        from: `users u join roles r on r.id = u.role_id
+               left join organisations o on o.id = u.organisation_id`,
+        select: ADMIN_USER_SELECT,
+        where: { sql: 'u.organisation_id = $1', params: [organisationId] },
+        sortable: {
+          fullName: "lower(u.first_name || ' ' || u.last_name)",
+          firstName: 'lower(u.first_name)',
+          lastName: 'lower(u.last_name)',
+          email: 'lower(u.email)',
+          roleName: 'r.name',
+          accountStatus: 'u.account_status',
+        },
+        searchable: [
+          'u.first_name',
+          'u.last_name',
+          "u.first_name || ' ' || u.last_name",
+          'u.email',
+        ],
+        defaultOrdering: 'lastName,firstName',
+        tieBreaker: 'u.id',
+        map: toAdminUser,
+      });
+    },
+
+    findAdminUser(id: string, tx: Queryable = db) {
+      return findAdminUser(tx, id);
+    },
   };
   return repository;
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;
+
+interface AdminUserRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  role_id: number;
+  role_name: string;
+  license_names: string[] | null;
+  organisation_id: number | null;
+  organisation_name: string | null;
+  skin_tone_id: number | null;
+  account_status: AccountStatus;
+}
+
+/** Licence names are those of the user's own organisation, as on the licence pages. */
+const ADMIN_USER_SELECT = `u.id::text as id, u.first_name, u.last_name, u.email, u.role_id,
+  r.name as role_name, u.organisation_id, o.name as organisation_name, u.skin_tone_id,
+  u.account_status,
+  array(select lb.license_name from license_block_users s
+          join license_blocks lb on lb.id = s.license_block_id
+         where s.user_id = u.id
+         order by lower(lb.license_name), lb.id) as license_names`;
+
+const toAdminUser = (row: AdminUserRow): AdminUser => ({
+  id: row.id,
+  fullName: `${row.first_name} ${row.last_name}`.trim(),
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  userRole: row.role_id,
+  roleName: row.role_name,
+  licenseNames: row.license_names ?? [],
+  organisation: row.organisation_id,
+  organisationName: row.organisation_name,
+  skinTone: row.skin_tone_id,
+  accountStatus: row.account_status,
+});
+
+export async function findAdminUser(tx: Queryable, id: string): Promise<AdminUser | null> {
+  if (!UUID.test(id)) return null;
+  const res = await tx.query<AdminUserRow>(
+    `select ${ADMIN_USER_SELECT}
+       from users u join roles r on r.id = u.role_id
+       left join organisations o on o.id = u.organisation_id
+      where u.id = $1`,
+    [id],
+  );
+  const row = res.rows[0];
+  return row ? toAdminUser(row) : null;
+}
+
+/** A role and whether it makes its holders global administrators (it can create organisations). */
+export interface RoleInfo {
+  id: number;
+  name: string;
+  isGlobal: boolean;
+}
+
+const GLOBAL_ROLE_SQL = (role: string) => `exists (
+  select 1 from role_permissions rp join permissions p on p.id = rp.permission_id
+   where rp.role_id = ${role} and p.codename = 'global.create_org')`;
+
+export async function findRole(tx: Queryable, id: number): Promise<RoleInfo | null> {
+  const res = await tx.query<{ id: number; name: string; is_global: boolean }>(
+    `select r.id, r.name, ${GLOBAL_ROLE_SQL('r.id')} as is_global from roles r where r.id = $1`,
+    [id],
+  );
+  const row = res.rows[0];
+  return row ? { id: row.id, name: row.name, isGlobal: row.is_global } : null;
+}
+
+/**
+ * The global administrators, locked until `tx` ends: two administrators removing each other at
+ * the same time queue here, and the second sees the first one's change.
+ */
+export async function lockGlobalAdmins(tx: Queryable): Promise<string[]> {
+  const res = await tx.query<{ id: string }>(
+    `select u.id::text as id from users u where ${GLOBAL_ROLE_SQL('u.role_id')}
+      order by u.id for update of u`,
+  );
+  return res.rows.map((r) => r.id);
+}
+
+/** Which of these e-mails (lower-case) a user already has. */
+export async function emailsInUse(tx: Queryable, emails: readonly string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const res = await tx.query<{ email: string }>(
+    'select lower(email) as email from users where lower(email) = any($1::text[])',
+    [emails],
+  );
+  return new Set(res.rows.map((r) => r.email));
+}
+
+export interface NewUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** One statement for the whole list: a bulk add of 10 000 rows is one round trip. */
+export async function insertUsers(
+  tx: Queryable,
+  users: readonly NewUser[],
+  organisationId: number,
+  roleId: number,
+  language: string,
+): Promise<void> {
+  if (users.length === 0) return;
+  await tx.query(
+    `insert into users (id, email, first_name, last_name, organisation_id, role_id, language,
+                        account_status)
+     select id, email, first_name, last_name, $5, $6, $7, 'provisioning'
+       from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])
+         as n(id, email, first_name, last_name)`,
+    [
+      users.map((u) => u.id),
+      users.map((u) => u.email),
+      users.map((u) => u.firstName),
+      users.map((u) => u.lastName),
+      organisationId,
+      roleId,
+      language,
+    ],
+  );
+}
+
+/** The account's id at the identity provider, once known; null = not created (yet). */
+export async function identitySubOf(tx: Queryable, id: string): Promise<string | null> {
+  const res = await tx.query<{ sub: string | null }>(
+    `select coalesce(identity_sub, case when account_status = 'active' then id::text end) as sub
+       from users where id = $1`,
+    [id],
+  );
+  return res.rows[0]?.sub ?? null;
+}
+
+export async function setAccount(
+  tx: Queryable,
+  id: string,
+  change: { sub?: string; status?: AccountStatus },
+): Promise<void> {
+  await tx.query(
+    `update users set identity_sub = coalesce($2, identity_sub),
+                      account_status = coalesce($3, account_status)
+      where id = $1`,
+    [id, change.sub ?? null, change.status ?? null],
+  );
+}

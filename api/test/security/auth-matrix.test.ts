@@ -20,6 +20,7 @@ import {
   multipart,
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
+import { userAdminFixtures } from '../routes/api/v1/user/security-fixtures';
 
 /**
  * Every route the API registers × every way to call it without the right to: never 2xx, never 5xx.
@@ -369,6 +370,7 @@ const fixtures: Record<string, Fixture> = {
       ];
     },
   },
+  ...userAdminFixtures(() => ctx.t),
 };
 
 type Kind = 'bearer' | 'session' | 'public' | 'signed';

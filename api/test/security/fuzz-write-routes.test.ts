@@ -482,8 +482,258 @@ const simulatorRoute = (path: string, body: fc.Arbitrary<Raw>) =>
     },
   });
 
+// User and file administration (issue #8): the bulk add, user edit and delete, seats and the
+// users CSV upload. Mostly as Demo Hospital's administrator, whose refusals are the interesting
+// ones; sometimes as the global administrator.
+const userAdminActor = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(account('org admin', 'Demo Hospital').sub) },
+  fc.constant(account('sys admin').sub),
+);
+const csvText = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(
+        fc.tuple(
+          fc.oneof(fc.constantFrom('Ann', '', ' ', '=cmd()'), text),
+          fc.oneof(fc.constantFrom('Lee', ''), text),
+          fc.oneof(
+            fc.uuid().map((u) => `${u}@fuzz.test`),
+            fc.constantFrom(learner.email, 'x@', ''),
+            text,
+          ),
+        ),
+        { maxLength: 4 },
+      )
+      .map((rows) =>
+        [
+          'firstName,lastName,email',
+          ...rows.map((r) => r.map((v) => JSON.stringify(v)).join(',')),
+        ].join('\n'),
+      ),
+  },
+  text,
+);
+const csvBoundary = '----fuzzcsvboundary7MA4YWxkTrZu0gW';
+function csvMultipart(
+  parts: Array<{ name: string; fileName: string; mime: string; bytes: Buffer }>,
+) {
+  const esc = (v: string) => v.replace(/[\r\n"]/g, (c) => encodeURIComponent(c));
+  return Buffer.concat([
+    ...parts.map((p) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${csvBoundary}\r\nContent-Disposition: form-data; name="${esc(p.name)}"; filename="${esc(p.fileName)}"\r\nContent-Type: ${esc(p.mime) || 'x/y'}\r\n\r\n`,
+        ),
+        p.bytes,
+        Buffer.from('\r\n'),
+      ]),
+    ),
+    Buffer.from(`--${csvBoundary}--\r\n`),
+  ]);
+}
+const csvUploadForm: fc.Arbitrary<Raw> = (() => {
+  const part = fc.record({
+    name: fc.oneof({ weight: 4, arbitrary: fc.constant('file') }, text),
+    fileName: fc.oneof(
+      { weight: 3, arbitrary: fc.constant('users.csv') },
+      fc.constantFrom('users.png', '../users.csv', 'CON.csv', 'a<b>.csv', 'users.csv.', ''),
+      text,
+    ),
+    mime: fc.oneof(
+      { weight: 3, arbitrary: fc.constant('text/csv') },
+      fc.constantFrom('application/vnd.ms-excel', 'text/html', 'image/png'),
+      text,
+    ),
+    bytes: fc.oneof(
+      { weight: 3, arbitrary: csvText.map((s) => Buffer.from(s)) },
+      fc.constantFrom(Buffer.alloc(0), Buffer.from('<html><script>alert(1)</script>'), PNG),
+      fc.uint8Array({ maxLength: 128 }).map((a) => Buffer.from(a)),
+    ),
+  });
+  const contentType = `multipart/form-data; boundary=${csvBoundary}`;
+  return fc.oneof(
+    { weight: 6, arbitrary: part.map((p) => ({ body: csvMultipart([p]), contentType })) },
+    fc.array(part, { maxLength: 3 }).map((ps) => ({ body: csvMultipart(ps), contentType })),
+    fc.integer({ min: 1, max: 120 }).map((n) => ({
+      body: csvMultipart([
+        {
+          name: 'file',
+          fileName: 'u.csv',
+          mime: 'text/csv',
+          bytes: Buffer.from('firstName,lastName,email\n'),
+        },
+      ]).subarray(0, n),
+      contentType,
+    })),
+    payloadOf({}),
+  );
+})();
+/** Licences and users made for these runs, by reference. */
+const userAdminCache = new Map<string, number>();
+async function fuzzLicense(ctx: Ctx, ref: string): Promise<string> {
+  if (ref !== '@demo' && ref !== '@other' && ref !== '@expired') return ref;
+  const cached = userAdminCache.get(ref);
+  if (cached !== undefined) return String(cached);
+  const res = await ctx.t.db.query<{ id: number }>(
+    `insert into license_blocks (organisation_id, license_name, number_of_seats, start_date,
+                                 expiry_date, duration_id)
+     values ((select id from organisations where name = $1), $2, 100000, current_date - 10,
+             current_date + $3::integer,
+             (select id from lookups where field = 'license_duration' and code = 'P1Y'))
+     returning id`,
+    [
+      ref === '@other' ? 'Other College' : 'Demo Hospital',
+      `Fuzz ${ref}`,
+      ref === '@expired' ? -1 : 300,
+    ],
+  );
+  userAdminCache.set(ref, res.rows[0]!.id);
+  return String(res.rows[0]!.id);
+}
+/** `@demo`/`@other`: a fresh user of that organisation (with a seat of its licence). */
+async function fuzzUser(ctx: Ctx, ref: string): Promise<string> {
+  if (ref !== '@demo' && ref !== '@other') return ref;
+  const id = randomUUID();
+  await ctx.t.db.query(
+    `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+     values ($1, $2, 'Fuzz', 'User', (select id from organisations where name = $3), 1)`,
+    [id, `${id}@fuzz.test`, ref === '@demo' ? 'Demo Hospital' : 'Other College'],
+  );
+  await ctx.t.db
+    .query('insert into license_block_users (license_block_id, user_id) values ($1, $2)', [
+      Number(await fuzzLicense(ctx, ref)),
+      id,
+    ])
+    .catch(() => undefined);
+  return id;
+}
+// Fresh users only (and the caller, whose own deletion is refused): changing the demo accounts
+// would change what the other routes' runs see.
+const fuzzUserRef = segment(fc.constantFrom('@demo', '@demo', '@other'));
+const fuzzDeleteRef = segment(fc.constantFrom('@demo', '@demo', '@other', '@self'));
+const roleIdArb = fc.oneof(
+  fc.constantFrom(1, 2, 3, 4),
+  fc.integer({ min: -2, max: 10 }),
+  hugeNumber,
+);
+
+const userAdminFuzzers: Record<string, Fuzzer> = {
+  'POST /api/v1/file/upload/user': fuzzer({
+    input: fc.record({ as: userAdminActor, query, body: csvUploadForm }),
+    async request(_ctx, input) {
+      return {
+        method: 'POST',
+        url: `/api/v1/file/upload/user${input.query}`,
+        ...withBody(await userHeaders(input.as), input.body),
+      };
+    },
+  }),
+  'POST /api/v1/user': fuzzer({
+    input: fc.record({
+      as: userAdminActor,
+      csv: csvText,
+      query,
+      payload: fc.record({
+        file: fc.oneof(
+          { weight: 4, arbitrary: fc.constant('@upload') },
+          fc.uuid().map(String),
+          text,
+        ),
+        license: fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom('@demo', '@other', '@expired') },
+          fc.integer({ min: -2, max: 100_000 }),
+          hugeNumber,
+        ),
+        role: roleIdArb,
+        extra: fc.option(wild),
+      }),
+    }),
+    async request(ctx, input) {
+      const headers = await userHeaders(input.as);
+      let file: unknown = input.payload.file;
+      if (file === '@upload') {
+        const form = csvMultipart([
+          { name: 'file', fileName: 'users.csv', mime: 'text/csv', bytes: Buffer.from(input.csv) },
+        ]);
+        const res = await ctx.t.app.inject({
+          method: 'POST',
+          url: '/api/v1/file/upload/user',
+          headers: { ...headers, 'content-type': `multipart/form-data; boundary=${csvBoundary}` },
+          payload: form,
+        });
+        file = res.statusCode === 201 ? res.json<{ id: string }>().id : randomUUID();
+      }
+      const license =
+        typeof input.payload.license === 'string'
+          ? Number(await fuzzLicense(ctx, input.payload.license))
+          : input.payload.license;
+      const body: Record<string, unknown> = { file, license, role: input.payload.role };
+      if (input.payload.extra !== null) body.extra = input.payload.extra;
+      return {
+        method: 'POST',
+        url: `/api/v1/user${input.query}`,
+        ...withBody(headers, json(body)),
+      };
+    },
+  }),
+  'PUT /api/v1/user/:id': fuzzer({
+    input: fc.record({
+      as: userAdminActor,
+      id: fuzzUserRef,
+      query,
+      payload: payloadOf(
+        {
+          firstName: fc.oneof(fc.constantFrom('Ann', ' ', ''), text),
+          lastName: text,
+          email: fc.oneof(fc.constantFrom(learner.email, 'new@fuzz.test', 'nope'), text),
+          userRole: roleIdArb,
+        },
+        { firstName: 'Ann', lastName: 'Lee', email: 'renamed@fuzz.test', userRole: 2 },
+      ),
+    }),
+    async request(ctx, input) {
+      const id = await fuzzUser(ctx, input.id);
+      // A fresh user may take the valid body's e-mail only once; later runs see it taken.
+      return {
+        method: 'PUT',
+        url: `/api/v1/user/${id}${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+  'DELETE /api/v1/user/:id': fuzzer({
+    input: fc.record({ as: userAdminActor, id: fuzzDeleteRef, query, payload: payloadOf({}) }),
+    async request(ctx, input) {
+      return {
+        method: 'DELETE',
+        url: `/api/v1/user/${input.id === '@self' ? input.as : await fuzzUser(ctx, input.id)}${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+  'DELETE /api/v1/user/:id/license-block/:licenseId': fuzzer({
+    input: fc.record({
+      as: userAdminActor,
+      id: fuzzUserRef,
+      license: segment(fc.constantFrom('@demo', '@other')),
+      query,
+    }),
+    async request(ctx, input) {
+      const id = await fuzzUser(ctx, input.id);
+      const license = await fuzzLicense(ctx, input.license);
+      return {
+        method: 'DELETE',
+        url: `/api/v1/user/${id}/license-block/${license}${input.query}`,
+        headers: await userHeaders(input.as),
+      };
+    },
+  }),
+};
+
 /** Keyed by `METHOD url` as the registry has it; a write route without one fails the suite. */
 const fuzzers: Record<string, Fuzzer> = {
+  ...userAdminFuzzers,
   'PUT /api/v1/user/:id/cookie-preference': fuzzer({
     input: fc.record({
       id: userId,

@@ -6,7 +6,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../../src/db/driver';
 import { MAX_UPLOAD_BYTES } from '../../src/lib/upload-rules';
 import { MAX_DATA_CHARS } from '../../src/routes/api/v1/simulator/evidence-form';
-import { buildTestApp, TEST_STORAGE_DIR, type TestApp } from '../helper';
+import {
+  account,
+  buildTestApp,
+  signToken,
+  TEST_STORAGE_DIR,
+  xsrfHeaders,
+  type TestApp,
+} from '../helper';
 import {
   createSession,
   dataPart,
@@ -58,11 +65,23 @@ interface UploadTarget {
   /** Extensions and type of a file the route accepts. */
   fileName: string;
   fileType: string;
+  /** Extension of accepted files, for the name tests. */
+  ext: string;
+  /** A small file the route accepts. */
+  sample: Buffer;
+  /** A file the route accepts of exactly `size` bytes. */
+  ofSize(size: number): Buffer;
+  /** The answer to HTML sent under an accepted name and type. */
+  typeError: string;
+  /** The route reads the evidence `data` text field (the 64 KB field test). */
+  dataField?: boolean;
   /** Everything but the file that a valid form needs. */
   otherParts(): FormPart[];
   /** Sends a multipart body (already encoded) to a fresh, ready target. */
   open(t: TestApp): Promise<(body: Multipart) => Promise<LightMyRequestResponse>>;
 }
+
+const USERS_CSV = Buffer.from('firstName,lastName,email\nUp,Load,upload@example.test\n');
 
 /** One entry per upload route; the first test fails when a route is missing here. */
 const TARGETS: readonly UploadTarget[] = [
@@ -71,6 +90,11 @@ const TARGETS: readonly UploadTarget[] = [
     fileField: 'image',
     fileName: 'knee-ap.png',
     fileType: 'image/png',
+    ext: 'png',
+    sample: PNG,
+    ofSize: (size) => Buffer.concat([PNG, Buffer.alloc(size - PNG.length, 0)]),
+    typeError: 'Invalid file type. Allowed types are: image/png, image/jpeg.',
+    dataField: true,
     otherParts: () => [dataPart(xrayEvidence())],
     async open(t) {
       const session = await createSession(t);
@@ -80,6 +104,31 @@ const TARGETS: readonly UploadTarget[] = [
           method: 'POST',
           url: '/api/v1/simulator/session/evidence',
           headers: { ...sessionHeader(session.token), 'content-type': body.contentType },
+          payload: body.payload,
+        });
+    },
+  },
+  {
+    route: 'POST /api/v1/file/upload/user',
+    fileField: 'file',
+    fileName: 'users.csv',
+    fileType: 'text/csv',
+    ext: 'csv',
+    sample: USERS_CSV,
+    // Blank lines are skipped, so any size is a valid users CSV.
+    ofSize: (size) => Buffer.concat([USERS_CSV, Buffer.alloc(size - USERS_CSV.length, 0x0a)]),
+    typeError: 'Invalid file type. Allowed types are: text/csv.',
+    otherParts: () => [],
+    async open(t) {
+      const headers = {
+        authorization: `Bearer ${await signToken(account('org admin', 'Demo Hospital').sub)}`,
+        ...xsrfHeaders(),
+      };
+      return (body) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/file/upload/user',
+          headers: { ...headers, 'content-type': body.contentType },
           payload: body.payload,
         });
     },
@@ -127,9 +176,8 @@ describe('uploads', () => {
         type,
         data,
       });
-      /** A valid image of exactly `size` bytes (only the signature is checked). */
-      const imageOfSize = (size: number) =>
-        Buffer.concat([PNG, Buffer.alloc(size - PNG.length, 0)]);
+      const imageOfSize = target.ofSize;
+      const PNG = target.sample;
 
       /** Sends the form; answers the response after checking that nothing was stored. */
       const refused = async (parts: FormPart[], status: number) => {
@@ -162,30 +210,30 @@ describe('uploads', () => {
         });
       });
 
-      test('HTML with a .png name and an image type is refused as an invalid file type', async () => {
+      test('HTML with an accepted name and type is refused as an invalid file type', async () => {
         const html = Buffer.from('<!doctype html><script>alert(document.domain)</script>');
         const res = await refused([...target.otherParts(), file(html)], 400);
         assert.deepEqual(res.json(), {
-          [target.fileField]: ['Invalid file type. Allowed types are: image/png, image/jpeg.'],
+          [target.fileField]: [target.typeError],
         });
       });
 
       test('names with a path, markup or control characters are invalid', async () => {
         const names = [
-          '../knee.png',
-          '../../etc/passwd.png',
-          'a/../../knee.png',
-          '..\\knee.png',
-          '/abs.png',
-          '<script>.png',
-          'knee<img src=x onerror=alert(1)>.png',
-          'knee>.png',
-          'nul\u0000byte.png',
-          'bell\u0007.png',
-          'esc\u001b[31m.png',
-          'del\u007f.png',
-          'c1\u0085.png',
-          'tab\t.png',
+          `../knee.${target.ext}`,
+          `../../etc/passwd.${target.ext}`,
+          `a/../../knee.${target.ext}`,
+          `..\\knee.${target.ext}`,
+          `/abs.${target.ext}`,
+          `<script>.${target.ext}`,
+          `knee<img src=x onerror=alert(1)>.${target.ext}`,
+          `knee>.${target.ext}`,
+          `nul\u0000byte.${target.ext}`,
+          `bell\u0007.${target.ext}`,
+          `esc\u001b[31m.${target.ext}`,
+          `del\u007f.${target.ext}`,
+          `c1\u0085.${target.ext}`,
+          `tab\t.${target.ext}`,
         ];
         for (const name of names) {
           const res = await refused([...target.otherParts(), file(PNG, name)], 400);
@@ -202,58 +250,69 @@ describe('uploads', () => {
           const capitalised = device[0] + device.slice(1).toLowerCase();
           for (const name of [
             device,
-            `${device.toLowerCase()}.png`,
-            `${capitalised}.png`,
-            `${device}.tar.png`,
+            `${device.toLowerCase()}.${target.ext}`,
+            `${capitalised}.${target.ext}`,
+            `${device}.tar.${target.ext}`,
           ]) {
             const res = await refused([...target.otherParts(), file(PNG, name)], 400);
             assert.deepEqual(res.json(), { [target.fileField]: ['File name is invalid.'] }, name);
           }
         }
         // Only the whole first segment is reserved: these are ordinary names.
-        for (const name of ['console.png', 'com10.png', 'auxiliary.png']) {
+        for (const name of [
+          `console.${target.ext}`,
+          `com10.${target.ext}`,
+          `auxiliary.${target.ext}`,
+        ]) {
           const res = await send(rawMultipart([...target.otherParts(), file(PNG, name)]));
           assert.equal(res.statusCode, 201, `${name}: ${res.body}`);
         }
       });
 
       test('a second file part is refused, whatever its field name', async () => {
-        for (const second of [file(PNG), { ...file(PNG), name: 'other', fileName: 'other.png' }]) {
+        for (const second of [
+          file(PNG),
+          { ...file(PNG), name: 'other', fileName: `other.${target.ext}` },
+        ]) {
           const res = await refused([...target.otherParts(), file(PNG), second], 400);
           assert.deepEqual(res.json(), { [target.fileField]: ['Only one file may be uploaded.'] });
         }
       });
 
-      test('a form field over 64 KB is refused while streaming; 64 KB exactly is accepted', async () => {
-        const json = JSON.stringify(lessonEvidence());
-        // JSON allows trailing blanks, so the field can be padded to any size and stay valid.
-        const padded = (size: number) => json + ' '.repeat(size - Buffer.byteLength(json));
-        const ok = await send(rawMultipart([{ name: 'data', value: padded(MAX_DATA_CHARS) }]));
-        assert.equal(ok.statusCode, 201, ok.body);
+      test(
+        'a form field over 64 KB is refused while streaming; 64 KB exactly is accepted',
+        { skip: !target.dataField },
+        async () => {
+          const json = JSON.stringify(lessonEvidence());
+          // JSON allows trailing blanks, so the field can be padded to any size and stay valid.
+          const padded = (size: number) => json + ' '.repeat(size - Buffer.byteLength(json));
+          const ok = await send(rawMultipart([{ name: 'data', value: padded(MAX_DATA_CHARS) }]));
+          assert.equal(ok.statusCode, 201, ok.body);
 
-        const res = await refused([{ name: 'data', value: padded(MAX_DATA_CHARS + 1) }], 400);
-        assert.deepEqual(res.json(), {
-          data: [`Ensure this field has no more than ${MAX_DATA_CHARS} characters.`],
-        });
-        const typed = await refused(
-          [{ name: 'data', value: padded(MAX_DATA_CHARS + 1), type: 'application/json' }],
-          400,
-        );
-        assert.deepEqual(Object.keys(typed.json()), ['data']);
-        // As a file part, the field would escape the field limit.
-        const asFile = await refused(
-          [
-            {
-              name: 'data',
-              fileName: 'data.json',
-              type: 'application/json',
-              data: Buffer.from(json),
-            },
-          ],
-          400,
-        );
-        assert.deepEqual(asFile.json(), { data: ['Send data as a text field, not as a file.'] });
-      });
+          const res = await refused([{ name: 'data', value: padded(MAX_DATA_CHARS + 1) }], 400);
+          assert.deepEqual(res.json(), {
+            data: [`Ensure this field has no more than ${MAX_DATA_CHARS} characters.`],
+          });
+          const typed = await refused(
+            [{ name: 'data', value: padded(MAX_DATA_CHARS + 1), type: 'application/json' }],
+            400,
+          );
+          assert.deepEqual(Object.keys(typed.json()), ['data']);
+          // As a file part, the field would escape the field limit.
+          const asFile = await refused(
+            [
+              {
+                name: 'data',
+                fileName: 'data.json',
+                type: 'application/json',
+                data: Buffer.from(json),
+              },
+            ],
+            400,
+          );
+          assert.deepEqual(asFile.json(), { data: ['Send data as a text field, not as a file.'] });
+        },
+      );
     });
   }
 });

@@ -11,6 +11,7 @@ import { forbidden, notFound, orNotFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
+import { fileUploadRoutes } from './upload';
 
 /**
  * Administrators' uploads: user CSVs belong to whoever adds users, configuration files to whoever
@@ -26,6 +27,7 @@ const ADMIN_KINDS: Readonly<
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files, entitlements } = app.repos;
+  await app.register(fileUploadRoutes);
 
   app.get(
     '/:id/download/:kind',

@@ -1,0 +1,272 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AdminUser,
+  AdminUserInput,
+  AdminUserParams,
+  BulkUserErrors,
+  BulkUserInput,
+  BulkUserResult,
+  LicenseBlock,
+  NON_FIELD_ERRORS,
+  Paged,
+  PERMISSION_DENIED,
+  USER_ADMIN_MESSAGES as M,
+  UserLicenseParams,
+  UserListQuery,
+  type FieldErrors,
+} from '@portal/contract';
+import { deleteAccountItem, updateAccountItem } from '../../../../identity/provisioning';
+import { emailError, nameError } from '../../../../lib/csv/users-csv';
+import { badRequest, forbidden, notFound } from '../../../../lib/http-errors';
+import { isGlobalAdmin } from '../../../../lib/object-access';
+import { errorResponses } from '../../../../lib/route-schemas';
+import { currentUser } from '../../../../plugins/app/auth';
+import { recordAudit } from '../../../../repositories/audit-repository';
+import { unassignUser } from '../../../../repositories/license-repository';
+import { enqueue } from '../../../../repositories/outbox-repository';
+import {
+  emailsInUse,
+  findAdminUser,
+  findRole,
+  identitySubOf,
+  lockGlobalAdmins,
+  type AuthUser,
+} from '../../../../repositories/user-repository';
+import { bulkAddUsers } from './bulk-add';
+import { listUserLicenses } from './user-licenses';
+
+const tags = ['user'];
+
+/** Global administrators see every user; everyone else only their own organisation's. */
+export function canSeeUser(actor: AuthUser, user: { organisation: number | null }): boolean {
+  return (
+    isGlobalAdmin(actor) ||
+    (actor.organisationId !== null && user.organisation === actor.organisationId)
+  );
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
+
+/**
+ * Administration of users (spec §2, §7): the bulk add from a CSV, one user's details, edit and
+ * delete, and their licences. Registered under /api/v1/user beside the user's own routes.
+ */
+export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { users } = app.repos;
+
+  /** The user if the caller may see them, else 404 (other organisations' users do not exist). */
+  async function visibleUser(actor: AuthUser, id: string): Promise<AdminUser> {
+    const user = await findAdminUser(app.db, id);
+    if (!user || !canSeeUser(actor, user)) throw notFound();
+    return user;
+  }
+
+  /** Only global administrators touch a global administrator's account. */
+  async function assertMayChange(actor: AuthUser, user: AdminUser) {
+    const role = await findRole(app.db, user.userRole);
+    if (role?.isGlobal && !isGlobalAdmin(actor)) throw forbidden(PERMISSION_DENIED);
+    return role;
+  }
+
+  app.post(
+    '',
+    {
+      config: { permissions: ['global.create_user'] },
+      schema: {
+        tags,
+        summary: 'Add the users of an uploaded CSV to a licence, all or none',
+        description:
+          'The file must be an upload of POST /api/v1/file/upload/user by the caller, not yet used. ' +
+          'A 400 lists every bad row of the file under `rows` as {row, field, message}.',
+        body: BulkUserInput,
+        response: { 201: BulkUserResult, ...errorResponses, 400: BulkUserErrors },
+      },
+    },
+    async (request, reply) => {
+      const result = await bulkAddUsers(app, currentUser(request), request.body);
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { permissions: ['global.view_user'] },
+      schema: { tags, params: AdminUserParams, response: { 200: AdminUser, ...errorResponses } },
+    },
+    async (request) => visibleUser(currentUser(request), request.params.id),
+  );
+
+  app.put(
+    '/:id',
+    {
+      config: { permissions: ['global.update_user'] },
+      schema: {
+        tags,
+        summary: "Change a user's names, e-mail and role; the account follows",
+        params: AdminUserParams,
+        body: AdminUserInput,
+        response: { 200: AdminUser, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const actor = currentUser(request);
+      const before = await visibleUser(actor, request.params.id);
+      const currentRole = await assertMayChange(actor, before);
+
+      const body = request.body;
+      const firstName = body.firstName.trim();
+      const lastName = body.lastName.trim();
+      const email = body.email.trim().toLowerCase();
+      const errors: FieldErrors = {};
+      const check = (field: string, error: string | null) => {
+        if (error) errors[field] = [error];
+      };
+      check('firstName', nameError(firstName));
+      check('lastName', nameError(lastName));
+      check('email', emailError(email));
+      const role = await findRole(app.db, body.userRole);
+      if (!role) errors.userRole = [M.invalidChoice];
+      else if (role.isGlobal !== (currentRole?.isGlobal ?? false) && !isGlobalAdmin(actor)) {
+        errors.userRole = [M.sysAdminOnly];
+      }
+      if (Object.keys(errors).length > 0 || !role) throw badRequest(errors);
+
+      const after = await app.db.transaction(async (tx) => {
+        if (currentRole?.isGlobal && !role.isGlobal) {
+          const admins = await lockGlobalAdmins(tx);
+          if (!admins.some((id) => id !== before.id))
+            throw badRequest({ userRole: [M.lastGlobalAdmin] });
+        }
+        if (email !== before.email.toLowerCase() && (await emailsInUse(tx, [email])).size > 0) {
+          throw badRequest({ email: [M.emailTaken] });
+        }
+        try {
+          await tx.query(
+            `update users set first_name = $2, last_name = $3, email = $4, role_id = $5,
+                              updated_at = now()
+              where id = $1`,
+            [before.id, firstName, lastName, email, role.id],
+          );
+        } catch (error) {
+          if (isUniqueViolation(error)) throw badRequest({ email: [M.emailTaken] });
+          throw error;
+        }
+        const changed = (await findAdminUser(tx, before.id))!;
+        if (
+          changed.email !== before.email ||
+          changed.firstName !== before.firstName ||
+          changed.lastName !== before.lastName
+        ) {
+          await enqueue(tx, [updateAccountItem(changed)]);
+        }
+        await recordAudit(tx, {
+          actor,
+          action: 'update',
+          entityType: 'user',
+          entityId: before.id,
+          organisationId: before.organisation,
+          before,
+          after: changed,
+        });
+        return changed;
+      });
+      // Role and names are part of the signed-in user: their next call must see the change.
+      users.forget(after.id);
+      app.outboxWorker.kick();
+      return after;
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: { permissions: ['global.remove_user'] },
+      schema: {
+        tags,
+        summary: 'Delete a user and their account; their seats are freed',
+        params: AdminUserParams,
+        response: { 204: { type: 'null' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      const user = await visibleUser(actor, request.params.id);
+      if (user.id === actor.id) throw badRequest({ [NON_FIELD_ERRORS]: [M.deleteSelf] });
+      const role = await assertMayChange(actor, user);
+
+      await app.db.transaction(async (tx) => {
+        if (role?.isGlobal) {
+          const admins = await lockGlobalAdmins(tx);
+          if (!admins.some((id) => id !== user.id)) {
+            throw badRequest({ [NON_FIELD_ERRORS]: [M.lastGlobalAdmin] });
+          }
+        }
+        const sub = await identitySubOf(tx, user.id);
+        // Seats go with the user (cascade), and the seat counts follow (migration 0005).
+        const deleted = await tx.query('delete from users where id = $1', [user.id]);
+        if (deleted.rowCount === 0) throw notFound();
+        await enqueue(tx, [deleteAccountItem({ id: user.id, email: user.email, sub })]);
+        await recordAudit(tx, {
+          actor,
+          action: 'delete',
+          entityType: 'user',
+          entityId: user.id,
+          organisationId: user.organisation,
+          before: user,
+          after: null,
+        });
+      });
+      users.forget(user.id);
+      app.outboxWorker.kick();
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/:id/license-block',
+    {
+      config: { permissions: ['global.view_user'] },
+      schema: {
+        tags,
+        summary: 'The licences a user holds a seat of',
+        params: AdminUserParams,
+        querystring: UserListQuery,
+        response: { 200: Paged(LicenseBlock), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await visibleUser(currentUser(request), request.params.id);
+      return listUserLicenses(app.db, user.id, request.query);
+    },
+  );
+
+  app.delete(
+    '/:id/license-block/:licenseId',
+    {
+      config: { permissions: ['global.unassign_license'] },
+      schema: {
+        tags,
+        summary: "Free the user's seat of a licence",
+        params: UserLicenseParams,
+        response: { 204: { type: 'null' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      const user = await visibleUser(actor, request.params.id);
+      const removed = await app.db.transaction((tx) =>
+        unassignUser(tx, {
+          licenseBlockId: request.params.licenseId,
+          userId: user.id,
+          organisationId: isGlobalAdmin(actor) ? null : actor.organisationId,
+          actor,
+        }),
+      );
+      if (!removed) throw notFound();
+      // Entitlements come from seats; the user's next call must not see the old ones.
+      users.forget(user.id);
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,233 @@
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { BulkUserResult } from '@portal/contract';
+import {
+  IdentityCallError,
+  type AccountFields,
+  type IdentityAdmin,
+} from '../../../../../src/identity/identity-admin';
+import { createOutboxWorker } from '../../../../../src/identity/provisioning';
+import { buildTestApp, type TestApp } from '../../../../helper';
+import {
+  bulkAdd,
+  createLicense,
+  csvOf,
+  headers,
+  orgAdmin,
+  orgId,
+  roleId,
+  uploaded,
+} from './user-admin-fixtures';
+
+type Method = 'findByEmail' | 'create' | 'sendInvitation' | 'update' | 'remove';
+
+/**
+ * An identity provider in memory that counts what it did and fails on request: a failure either
+ * before acting (`delivered: false`, like an error answer) or after acting (like a timeout that
+ * hid the answer), which is what a crash in the middle of a call looks like.
+ */
+class FakeIdentity implements IdentityAdmin {
+  accounts = new Map<string, AccountFields>();
+  invitations: string[] = [];
+  creates = 0;
+  /** Updates and removals in the order they happened. */
+  changes: string[] = [];
+  private failures: Array<{ method: Method; after: boolean }> = [];
+
+  failNext(method: Method, options: { afterActing?: boolean } = {}) {
+    this.failures.push({ method, after: options.afterActing ?? false });
+  }
+
+  private async step<T>(method: Method, act: () => T): Promise<T> {
+    const index = this.failures.findIndex((f) => f.method === method);
+    const failure = index >= 0 ? this.failures.splice(index, 1)[0] : undefined;
+    if (failure && !failure.after) throw new IdentityCallError(`${method}: HTTP 503`, 503, false);
+    const result = act();
+    if (failure) throw new IdentityCallError(`${method}: timeout`, null, 'unknown');
+    return result;
+  }
+
+  findByEmail(email: string) {
+    return this.step('findByEmail', () => {
+      for (const [id, a] of this.accounts) if (a.email === email) return { id };
+      return null;
+    });
+  }
+  create(fields: AccountFields) {
+    return this.step('create', () => {
+      this.creates++;
+      const id = randomUUID();
+      this.accounts.set(id, { ...fields });
+      return { id };
+    });
+  }
+  sendInvitation(id: string) {
+    return this.step('sendInvitation', () => {
+      assert.ok(this.accounts.has(id), 'invitation to an existing account');
+      this.invitations.push(this.accounts.get(id)!.email);
+    });
+  }
+  update(id: string, fields: AccountFields) {
+    return this.step('update', () => {
+      if (!this.accounts.has(id)) return false;
+      this.changes.push(`update ${fields.email}`);
+      this.accounts.set(id, { ...fields });
+      return true;
+    });
+  }
+  remove(id: string) {
+    return this.step('remove', () => {
+      this.changes.push(`remove ${this.accounts.get(id)?.email}`);
+      return this.accounts.delete(id);
+    });
+  }
+}
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('identity provisioning through the outbox', () => {
+  let t: TestApp;
+  let identity: FakeIdentity;
+  let license: number;
+  let learnerRole: number;
+
+  before(async () => {
+    t = await buildTestApp();
+    license = await createLicense(t.db, await orgId(t.db, 'Demo Hospital'), { seats: 100 });
+    learnerRole = await roleId(t.db, 'learner');
+  });
+  after(() => t.close());
+  beforeEach(() => {
+    identity = new FakeIdentity();
+  });
+
+  // No waiting between attempts: each drain retries what failed before.
+  const worker = () =>
+    createOutboxWorker({ db: t.db, identityAdmin: identity, log: silent, retryDelayMs: () => 0 });
+
+  async function addUsers(emails: string[]): Promise<string[]> {
+    const file = await uploaded(t, orgAdmin.sub, csvOf(emails.map((e) => ['First', 'Last', e])));
+    const res = await bulkAdd(t, orgAdmin.sub, { file, license, role: learnerRole });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json<BulkUserResult>().users.map((u) => u.id);
+  }
+
+  const statusOf = async (id: string) =>
+    (
+      await t.db.query<{ account_status: string; identity_sub: string | null }>(
+        'select account_status, identity_sub from users where id = $1',
+        [id],
+      )
+    ).rows[0];
+
+  test('creates each account once, invites once, and records the account id', async () => {
+    const [a, b] = await addUsers(['one@outbox.test', 'two@outbox.test']);
+    const result = await worker().drain();
+    assert.deepEqual(result, { done: 2, failed: 0 });
+    assert.equal(identity.creates, 2);
+    assert.deepEqual(identity.invitations.sort(), ['one@outbox.test', 'two@outbox.test']);
+    for (const id of [a!, b!]) {
+      const user = await statusOf(id);
+      assert.equal(user?.account_status, 'invited');
+      assert.ok(user?.identity_sub && identity.accounts.has(user.identity_sub));
+    }
+    // The user signs in with the provider's id as `sub`.
+    const sub = (await statusOf(a!))!.identity_sub!;
+    const whoami = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/user/whoami',
+      headers: await headers(sub),
+    });
+    assert.equal(whoami.statusCode, 200, whoami.body);
+    assert.equal(whoami.json<{ id: string }>().id, a);
+    assert.deepEqual(await worker().drain(), { done: 0, failed: 0 }, 'nothing left to do');
+  });
+
+  test('a failing identity call is retried; an account made before a lost answer is not made twice', async () => {
+    const [id] = await addUsers(['retry@outbox.test']);
+    identity.failNext('create', { afterActing: true });
+    identity.failNext('sendInvitation');
+    const w = worker();
+    assert.deepEqual(await w.runOnce(), { done: 0, failed: 1 }, 'create answered with a timeout');
+    assert.equal(identity.creates, 1);
+    assert.deepEqual(await w.runOnce(), { done: 0, failed: 1 }, 'invitation refused with 503');
+    assert.deepEqual(await w.runOnce(), { done: 1, failed: 0 });
+    assert.equal(identity.creates, 1, 'found by e-mail instead of created again');
+    assert.equal(identity.accounts.size, 1);
+    assert.deepEqual(identity.invitations, ['retry@outbox.test']);
+    assert.equal((await statusOf(id!))?.account_status, 'invited');
+    const row = await t.db.query<{ attempts: number; done: boolean }>(
+      `select attempts, done_at is not null as done from outbox where key = $1`,
+      [`user:${id}`],
+    );
+    assert.deepEqual(row.rows, [{ attempts: 3, done: true }]);
+  });
+
+  test('an invitation whose outcome is unknown is never sent a second time', async () => {
+    const [id] = await addUsers(['once@outbox.test']);
+    identity.failNext('sendInvitation', { afterActing: true });
+    const w = worker();
+    assert.deepEqual(await w.runOnce(), { done: 0, failed: 1 });
+    assert.deepEqual(await w.drain(), { done: 1, failed: 0 });
+    assert.deepEqual(identity.invitations, ['once@outbox.test']);
+    const row = await t.db.query<{ last_error: string }>(
+      `select last_error from outbox where key = $1`,
+      [`user:${id}`],
+    );
+    assert.match(row.rows[0]!.last_error, /not resent/);
+  });
+
+  test('after repeated failures the account shows failed, and recovers when the provider does', async () => {
+    const [id] = await addUsers(['flaky@outbox.test']);
+    const w = worker();
+    for (let i = 0; i < 3; i++) {
+      identity.failNext('findByEmail');
+      assert.deepEqual(await w.runOnce(), { done: 0, failed: 1 });
+    }
+    assert.equal((await statusOf(id!))?.account_status, 'failed');
+    assert.deepEqual(await w.drain(), { done: 1, failed: 0 });
+    assert.equal((await statusOf(id!))?.account_status, 'invited');
+  });
+
+  test('edit and delete follow the create in order; a user deleted before provisioning gets no account', async () => {
+    const [kept] = await addUsers(['kept@outbox.test', 'gone@outbox.test']);
+    await worker().drain();
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/user/${kept}`,
+      headers: await headers(orgAdmin.sub),
+      payload: {
+        firstName: 'Renamed',
+        lastName: 'Last',
+        email: 'kept2@outbox.test',
+        userRole: learnerRole,
+      },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/user/${kept}`,
+      headers: await headers(orgAdmin.sub),
+    });
+    assert.equal(del.statusCode, 204, del.body);
+    await worker().drain();
+    assert.deepEqual(identity.changes, ['update kept2@outbox.test', 'remove kept2@outbox.test']);
+    assert.deepEqual(
+      [...identity.accounts.values()].map((a) => a.email),
+      ['gone@outbox.test'],
+    );
+
+    const [late] = await addUsers(['late@outbox.test']);
+    const delLate = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/user/${late}`,
+      headers: await headers(orgAdmin.sub),
+    });
+    assert.equal(delLate.statusCode, 204);
+    const creates = identity.creates;
+    await worker().drain();
+    assert.equal(identity.creates, creates, 'no account for a user deleted before provisioning');
+    assert.ok(!identity.invitations.includes('late@outbox.test'));
+  });
+});
