@@ -35,6 +35,9 @@ import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
 import { userAdminRoutes } from './routes/api/v1/user/admin';
 import { organisationUserRoutes } from './routes/api/v1/user/organisation-users';
 import type { IdentityAdmin } from './identity/identity-admin';
+import { organisationRoutes } from './routes/api/v1/organisation/index';
+import { licenseBlockRoutes } from './routes/api/v1/license-block/index';
+import { auditRoutes } from './routes/api/v1/audit/index';
 
 export interface BuildAppOptions {
   config: Config;
@@ -101,6 +104,9 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(storageRoutes, { prefix: '/api/v1/storage' });
   await app.register(userAdminRoutes, { prefix: '/api/v1/user' });
   await app.register(organisationUserRoutes, { prefix: '/api/v1/organisation' });
+  await app.register(organisationRoutes, { prefix: '/api/v1/organisation' });
+  await app.register(licenseBlockRoutes, { prefix: '/api/v1/organisation' });
+  await app.register(auditRoutes, { prefix: '/api/v1/audit' });
 
   return app;
 }

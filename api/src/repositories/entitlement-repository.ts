@@ -8,12 +8,27 @@ export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** `license_duration` code of a licence that has not started (spec §2: start date read-only). */
+export const INACTIVE_DURATION = 'inactive';
+
+/**
+ * The one rule of when a licence grants anything (spec: an expired or inactive licence grants
+ * nothing): active, its duration not "inactive", and `day` (a `$n::date` placeholder) within its
+ * start and expiry dates. `lb` is the licence's alias. The catalogue, launch modes, downloads and
+ * the licence lists all use it.
+ */
+export function currentLicenseSql(lb: string, day: string): string {
+  return `(${lb}.is_active
+    and ${day} between ${lb}.start_date and ${lb}.expiry_date
+    and not exists (select 1 from lookups dur
+                     where dur.id = ${lb}.duration_id and dur.code = '${INACTIVE_DURATION}'))`;
+}
+
 const modeOrder = (a: SimulationMode, b: SimulationMode) =>
   SIMULATION_MODES.indexOf(a) - SIMULATION_MODES.indexOf(b);
 
 /**
- * What a user may launch. An organisation's current licence blocks (active, today within start and
- * expiry) make their products visible to all its members; launching in a mode also needs a seat in
+ * What a user may launch. An organisation's current licence blocks (`currentLicenseSql`) make their products visible to all its members; launching in a mode also needs a seat in
  * a current block that grants that product in that mode. Global administrators see everything.
  */
 export function createEntitlementRepository(db: Queryable) {
@@ -34,8 +49,7 @@ export function createEntitlementRepository(db: Queryable) {
                     join license_block_entitlements lbe on lbe.license_block_id = lb.id
                     join entitlements e on e.id = lbe.entitlement_id
                    where lb.organisation_id = $1
-                     and lb.is_active
-                     and $2::date between lb.start_date and lb.expiry_date
+                     and ${currentLicenseSql('lb', '$2::date')}
                      and e.product_id = p.id)
           order by p.sort, p.id`,
         [user.organisationId, isoDay(today)],
@@ -62,8 +76,7 @@ export function createEntitlementRepository(db: Queryable) {
            join entitlements e on e.id = lbe.entitlement_id
           where lbu.user_id = $1
             and lb.organisation_id = $2
-            and lb.is_active
-            and $3::date between lb.start_date and lb.expiry_date
+            and ${currentLicenseSql('lb', '$3::date')}
             and e.product_id = $4`,
         [user.id, user.organisationId, isoDay(today), productId],
       );

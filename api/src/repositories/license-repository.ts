@@ -6,28 +6,12 @@ import {
   type LicenseBlockListQuery,
   type LicensedUser,
   type LicensedUserListQuery,
-  type LookupItem,
 } from '@portal/contract';
 import type { Db, Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import { recordAudit, type AuditActor } from './audit-repository';
-import { isoDay } from './entitlement-repository';
-
-/** `license_duration` code of a licence that has not started (spec §2: start date read-only). */
-export const INACTIVE_DURATION = 'inactive';
-
-/**
- * The one rule of when a licence grants anything: active, its duration not "inactive", and `day`
- * (a `$n::date` placeholder) within its start and expiry dates. `lb` is the licence's alias.
- * Entitlements, the catalogue and the licence lists all use it.
- */
-export function currentLicenseSql(lb: string, day: string): string {
-  return `(${lb}.is_active
-    and ${day} between ${lb}.start_date and ${lb}.expiry_date
-    and not exists (select 1 from lookups dur
-                     where dur.id = ${lb}.duration_id and dur.code = '${INACTIVE_DURATION}'))`;
-}
+import { currentLicenseSql, INACTIVE_DURATION, isoDay } from './entitlement-repository';
 
 export type AssignResult =
   | { ok: true; assigned: number }
@@ -224,6 +208,8 @@ export const toLicensedUser = (row: LicensedUserRow): LicensedUser => ({
 
 const MIN_DAY = '1900-01-01';
 const MAX_DAY = '9999-12-31';
+/** A computed expiry past year 9999 has five year digits, which sort before '9999' as text. */
+const isPastMaxDay = (day: string) => day.length > MAX_DAY.length || day > MAX_DAY;
 
 /** A PostgreSQL check violation of the seat limit (a concurrent writer took the last seats). */
 export function isSeatLimitViolation(error: unknown): boolean {
@@ -347,7 +333,7 @@ export function createLicenseRepository(db: Db) {
         const { errors, durationCode, entitlements } = await validate(tx, input);
         if (Object.keys(errors).length > 0) throw badRequest(errors);
         const expiry = await expiryOf(tx, input, durationCode);
-        if (expiry > MAX_DAY) throw badRequest({ startDate: [M.dateOutOfRange] });
+        if (isPastMaxDay(expiry)) throw badRequest({ startDate: [M.dateOutOfRange] });
         const inserted = await tx.query<{ id: number }>(
           `insert into license_blocks (organisation_id, license_name, sales_reference,
              number_of_seats, start_date, expiry_date, is_active, duration_id)
@@ -414,7 +400,7 @@ export function createLicenseRepository(db: Db) {
         }
         if (Object.keys(errors).length > 0) throw badRequest(errors);
         const expiry = await expiryOf(tx, input, durationCode);
-        if (expiry > MAX_DAY) throw badRequest({ startDate: [M.dateOutOfRange] });
+        if (isPastMaxDay(expiry)) throw badRequest({ startDate: [M.dateOutOfRange] });
         await tx.query(
           `update license_blocks
               set license_name = $3, sales_reference = $4, number_of_seats = $5, start_date = $6,
@@ -488,31 +474,6 @@ export function createLicenseRepository(db: Db) {
         tieBreaker: 'u.id',
         map: toLicensedUser,
       });
-    },
-
-    /**
-     * `organisation_licenses` lookup: the organisation's licences a user can be given now (active,
-     * not expired, duration set), with the seats left in the description.
-     */
-    async lookup(organisationId: number, today: Date = new Date()): Promise<LookupItem[]> {
-      const res = await db.query<{ id: number; name: string; free: number; expiry: string }>(
-        `select lb.id, lb.license_name as name, lb.number_of_seats - lb.seats_used as free,
-                to_char(lb.expiry_date, 'DD/MM/YYYY') as expiry
-           from license_blocks lb
-          where lb.organisation_id = $1
-            and lb.is_active
-            and $2::date <= lb.expiry_date
-            and not exists (select 1 from lookups dur
-                             where dur.id = lb.duration_id and dur.code = '${INACTIVE_DURATION}')
-          order by lower(lb.license_name), lb.id`,
-        [organisationId, isoDay(today)],
-      );
-      return res.rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        description: `${r.free} seats available, expires ${r.expiry}`,
-        code: null,
-      }));
     },
   };
 }

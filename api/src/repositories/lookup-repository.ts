@@ -1,5 +1,6 @@
 import type { LookupItem } from '@portal/contract';
 import type { Db } from '../db/driver';
+import { INACTIVE_DURATION, isoDay } from './entitlement-repository';
 import type { StaticLookupField } from '../seed/reference-data';
 
 interface LookupRow {
@@ -57,6 +58,41 @@ export function createLookupRepository(db: Db) {
           order by p.sort, p.id, case e.mode when 'VR' then 0 else 1 end`,
       );
       return res.rows.map(toItem);
+    },
+
+    /**
+     * `organisation_licenses`: the organisation's licences users can be given now (active, not
+     * expired, duration not "inactive"; a licence may be filled before it starts), with the seats
+     * left and the expiry in the description, e.g. "8 of 10 seats available, expires 31/12/2027".
+     */
+    async listOrganisationLicenses(
+      organisationId: number,
+      today: Date = new Date(),
+    ): Promise<LookupItem[]> {
+      const res = await db.query<{
+        id: number;
+        name: string;
+        free: number;
+        seats: number;
+        expiry: string;
+      }>(
+        `select lb.id, lb.license_name as name, lb.number_of_seats - lb.seats_used as free,
+                lb.number_of_seats as seats, to_char(lb.expiry_date, 'DD/MM/YYYY') as expiry
+           from license_blocks lb
+          where lb.organisation_id = $1
+            and lb.is_active
+            and $2::date <= lb.expiry_date
+            and not exists (select 1 from lookups dur
+                             where dur.id = lb.duration_id and dur.code = '${INACTIVE_DURATION}')
+          order by lower(lb.license_name), lb.id`,
+        [organisationId, isoDay(today)],
+      );
+      return res.rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        description: `${r.free} of ${r.seats} seats available, expires ${r.expiry}`,
+        code: null,
+      }));
     },
 
     async listProducts(): Promise<LookupItem[]> {

@@ -20,6 +20,12 @@ import {
   multipart,
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
+import {
+  licenseInput,
+  licenseOf,
+  organisationId,
+  organisationInput,
+} from '../routes/api/v1/organisation/admin-fixtures';
 import { userAdminFixtures } from '../routes/api/v1/user/security-fixtures';
 
 /**
@@ -210,6 +216,151 @@ const evidenceImageKey = async (report: CreatedReport) => {
   return key;
 };
 
+/** Administration (issue #8): organisations, their licences and the audit log. */
+const sysAdmin = account('sys admin');
+interface AdminCtx {
+  org: Record<'demo' | 'other', number>;
+  license: Record<'demo' | 'other', number>;
+}
+let admin: AdminCtx;
+
+async function adminContext(t: TestApp): Promise<AdminCtx> {
+  return {
+    org: {
+      demo: await organisationId(t.db, 'Demo Hospital'),
+      other: await organisationId(t.db, 'Other College'),
+    },
+    license: {
+      demo: await licenseOf(t.db, 'Demo Hospital'),
+      other: await licenseOf(t.db, 'Other College'),
+    },
+  };
+}
+
+const orgUrl = (org: number, rest = '') => `/api/v1/organisation/${org}${rest}`;
+const licenseUrl = (org: number, license: number, rest = '') =>
+  orgUrl(org, `/license-block/${license}${rest}`);
+
+/**
+ * A licence route: the control as `actor` on a Demo Hospital licence; refused for another
+ * organisation's licence, and for its id under Demo Hospital's path.
+ */
+const licenseRoute = (
+  actor: Account,
+  rest: string,
+  payload?: () => Promise<Record<string, unknown>>,
+): Fixture => ({
+  actor,
+  build: async () => ({
+    url: licenseUrl(admin.org.demo, admin.license.demo, rest),
+    ...(payload ? { payload: await payload() } : {}),
+  }),
+  foreign: async () => [
+    ...(actor === orgAdmin
+      ? [
+          {
+            as: orgAdmin,
+            what: "another organisation's licence",
+            req: {
+              url: licenseUrl(admin.org.other, admin.license.other, rest),
+              ...(payload ? { payload: await payload() } : {}),
+            },
+          },
+        ]
+      : []),
+    {
+      as: actor,
+      what: "another organisation's licence under the own organisation's path",
+      req: {
+        url: licenseUrl(admin.org.demo, admin.license.other, rest),
+        ...(payload ? { payload: await payload() } : {}),
+      },
+    },
+  ],
+});
+
+const adminFixtures = (): Record<string, Fixture> => ({
+  'GET /api/v1/organisation': {
+    actor: orgAdmin,
+    build: async () => ({ url: '/api/v1/organisation' }),
+  },
+  'POST /api/v1/organisation': {
+    actor: sysAdmin,
+    build: async () => ({
+      url: '/api/v1/organisation',
+      payload: { ...(await organisationInput(ctx.t.db)) },
+    }),
+  },
+  'GET /api/v1/organisation/:id': {
+    actor: orgAdmin,
+    build: async () => ({ url: orgUrl(admin.org.demo) }),
+    foreign: async () => [
+      { as: orgAdmin, what: 'another organisation', req: { url: orgUrl(admin.org.other) } },
+    ],
+  },
+  'PUT /api/v1/organisation/:id': {
+    actor: orgAdmin,
+    build: async () => ({
+      url: orgUrl(admin.org.demo),
+      payload: { ...(await organisationInput(ctx.t.db, { name: 'Demo Hospital' })) },
+    }),
+    foreign: async () => [
+      {
+        as: orgAdmin,
+        what: 'another organisation',
+        req: {
+          url: orgUrl(admin.org.other),
+          payload: { ...(await organisationInput(ctx.t.db, { name: 'Other College' })) },
+        },
+      },
+    ],
+  },
+  'GET /api/v1/organisation/:id/license-block': {
+    actor: orgAdmin,
+    build: async () => ({ url: orgUrl(admin.org.demo, '/license-block') }),
+    foreign: async () => [
+      {
+        as: orgAdmin,
+        what: "another organisation's licences",
+        req: { url: orgUrl(admin.org.other, '/license-block') },
+      },
+    ],
+  },
+  'POST /api/v1/organisation/:id/license-block': {
+    actor: sysAdmin,
+    build: async () => ({
+      url: orgUrl(admin.org.demo, '/license-block'),
+      payload: { ...(await licenseInput(ctx.t.db)) },
+    }),
+    foreign: async () => [
+      {
+        as: orgAdmin,
+        what: "another organisation's licences (without create_license_block)",
+        req: {
+          url: orgUrl(admin.org.other, '/license-block'),
+          payload: { ...(await licenseInput(ctx.t.db)) },
+        },
+      },
+    ],
+  },
+  'GET /api/v1/organisation/:id/license-block/:licenseId': licenseRoute(orgAdmin, ''),
+  'PUT /api/v1/organisation/:id/license-block/:licenseId': licenseRoute(sysAdmin, '', async () => ({
+    ...(await licenseInput(ctx.t.db, { numberOfSeats: 50 })),
+  })),
+  'GET /api/v1/organisation/:id/license-block/:licenseId/user': licenseRoute(orgAdmin, '/user'),
+  'GET /api/v1/audit': {
+    actor: orgAdmin,
+    build: async () => ({ url: `/api/v1/audit?organisation=${admin.org.demo}` }),
+    foreign: async () => [
+      {
+        as: orgAdmin,
+        what: "another organisation's audit entries",
+        req: { url: `/api/v1/audit?organisation=${admin.org.other}` },
+      },
+    ],
+  },
+});
+
 /** Keyed by `METHOD url` exactly as the registry has it; HEAD routes use their GET's fixture. */
 const fixtures: Record<string, Fixture> = {
   'GET /healthz': { build: async () => ({ url: '/healthz' }) },
@@ -331,7 +482,19 @@ const fixtures: Record<string, Fixture> = {
       },
     ],
   },
-  'GET /api/v1/lookup': { build: async () => ({ url: '/api/v1/lookup?field=language' }) },
+  'GET /api/v1/lookup': {
+    build: async () => ({ url: '/api/v1/lookup?field=language' }),
+    learnerDenied: async () => ({
+      url: `/api/v1/lookup?field=organisation_licenses&organisation=${admin.org.demo}`,
+    }),
+    foreign: async () => [
+      {
+        as: orgAdmin,
+        what: "another organisation's licences",
+        req: { url: `/api/v1/lookup?field=organisation_licenses&organisation=${admin.org.other}` },
+      },
+    ],
+  },
   'GET /api/v1/storage/*': {
     build: async () => {
       const key = await evidenceImageKey(ctx.reports.learner);
@@ -370,6 +533,7 @@ const fixtures: Record<string, Fixture> = {
       ];
     },
   },
+  ...adminFixtures(),
   ...userAdminFixtures(() => ctx.t),
 };
 
@@ -708,6 +872,7 @@ describe('auth matrix', () => {
       ).simulation_configuration,
       learnerPermissions: (await t.app.repos.users.findAuthUser(learner.sub))?.permissions ?? [],
     } satisfies Omit<Ctx, 't'>);
+    admin = await adminContext(t);
     await t.app.ready();
   });
   after(() => ctx.t.close());

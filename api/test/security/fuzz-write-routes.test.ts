@@ -14,6 +14,7 @@ import {
   PNG,
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
+import { LOOKUP_SEED } from '../../src/seed/reference-data';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
@@ -482,6 +483,165 @@ const simulatorRoute = (path: string, body: fc.Arbitrary<Raw>) =>
     },
   });
 
+// Administration (issue #8). Mostly as the global administrator, who may write everything, so
+// runs reach the routes' own checks; sometimes as Demo Hospital's administrator.
+const sysAdmin = account('sys admin');
+const orgAdmin = account('org admin', 'Demo Hospital');
+const adminActor = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(sysAdmin.sub) },
+  fc.constant(orgAdmin.sub),
+);
+const lookupId = (field: string, code: string) => {
+  const found = LOOKUP_SEED.find((l) => l.field === field && l.code === code);
+  assert.ok(found, `${field} ${code}`);
+  return found.id;
+};
+const lookupIdArb = fc.oneof(
+  fc.constantFrom(...LOOKUP_SEED.map((l) => l.id)),
+  fc.integer({ min: -5, max: 30_000 }),
+  hugeNumber,
+);
+const validOrganisation = {
+  name: 'Fuzz Clinic',
+  country: lookupId('country', 'GB'),
+  mainContact: 'Dr. Fuzz',
+  learningManagementSystem: lookupId('learning_management_system', 'moodle'),
+  defaultLanguage: lookupId('language', 'en'),
+  radiationUnitSystem: lookupId('radiation_units', 'si'),
+  measurementStandard: lookupId('measurement_standard', 'metric'),
+};
+const organisationBody = (valid: Record<string, unknown>) =>
+  payloadOf(
+    {
+      name: fc.oneof(fc.constantFrom('Demo Hospital', 'other college', '  ', 'Fuzz Clinic'), text),
+      isActive: fc.boolean(),
+      city: fc.oneof(fc.constant(null), text),
+      country: lookupIdArb,
+      mainContact: text,
+      primaryTechnicalContact: fc.oneof(fc.constant(null), text),
+      learningManagementSystem: lookupIdArb,
+      defaultLanguage: lookupIdArb,
+      radiationUnitSystem: lookupIdArb,
+      measurementStandard: lookupIdArb,
+    },
+    valid,
+  );
+const day = fc.oneof(
+  fc.constantFrom(
+    '2026-01-01',
+    '2024-02-29',
+    '2025-02-29',
+    '0000-01-01',
+    '9999-12-31',
+    '1899-12-31',
+  ),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  text,
+);
+const validLicense = {
+  licenseName: 'Fuzz licence',
+  numberOfSeats: 5,
+  startDate: '2026-01-01',
+  duration: lookupId('license_duration', 'P1Y'),
+  entitlements: [1],
+};
+const licenseBody = payloadOf(
+  {
+    licenseName: text,
+    salesReference: fc.oneof(fc.constant(null), text),
+    numberOfSeats: fc.oneof(fc.integer({ min: -2, max: 60 }), hugeNumber),
+    startDate: day,
+    expiryDate: fc.oneof(fc.constant(null), day),
+    isActive: fc.boolean(),
+    duration: lookupIdArb,
+    entitlements: fc.oneof(
+      fc.array(fc.oneof(fc.integer({ min: -1, max: 12 }), hugeNumber), { maxLength: 6 }),
+      wild,
+    ),
+  },
+  validLicense,
+);
+/** `@demo`/`@other`: Demo Hospital's or Other College's id (or their first licence's). */
+const adminRef = segment(fc.constantFrom('@demo', '@demo', '@other'));
+/** Resolved once: PUT runs rename the organisations, so their names cannot find them later. */
+const adminIdCache = new Map<string, string>();
+async function adminIds(ctx: Ctx, ref: string, kind: 'organisation' | 'license') {
+  if (ref !== '@demo' && ref !== '@other') return ref;
+  const key = `${kind}${ref}`;
+  const cached = adminIdCache.get(key);
+  if (cached) return cached;
+  const name = ref === '@demo' ? 'Demo Hospital' : 'Other College';
+  const res = await ctx.t.db.query<{ id: number }>(
+    kind === 'organisation'
+      ? 'select id from organisations where name = $1'
+      : `select lb.id from license_blocks lb join organisations o on o.id = lb.organisation_id
+          where o.name = $1 order by lb.id limit 1`,
+    [name],
+  );
+  const id = String(res.rows[0]!.id);
+  adminIdCache.set(key, id);
+  return id;
+}
+
+const adminFuzzers: Record<string, Fuzzer> = {
+  'POST /api/v1/organisation': fuzzer({
+    input: fc.record({ as: adminActor, query, payload: organisationBody(validOrganisation) }),
+    async request(_ctx, input) {
+      return {
+        method: 'POST',
+        url: `/api/v1/organisation${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+  'PUT /api/v1/organisation/:id': fuzzer({
+    // Demo Hospital's own name, so that the valid body saves (as the administrator's form would).
+    input: fc.record({
+      as: adminActor,
+      id: adminRef,
+      query,
+      payload: organisationBody({ ...validOrganisation, name: 'Demo Hospital' }),
+    }),
+    async request(ctx, input) {
+      const id = await adminIds(ctx, input.id, 'organisation');
+      return {
+        method: 'PUT',
+        url: `/api/v1/organisation/${id}${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+  'POST /api/v1/organisation/:id/license-block': fuzzer({
+    input: fc.record({ as: adminActor, id: adminRef, query, payload: licenseBody }),
+    async request(ctx, input) {
+      const id = await adminIds(ctx, input.id, 'organisation');
+      return {
+        method: 'POST',
+        url: `/api/v1/organisation/${id}/license-block${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+  'PUT /api/v1/organisation/:id/license-block/:licenseId': fuzzer({
+    input: fc.record({
+      as: adminActor,
+      id: adminRef,
+      licenseId: adminRef,
+      query,
+      payload: licenseBody,
+    }),
+    async request(ctx, input) {
+      const id = await adminIds(ctx, input.id, 'organisation');
+      const licenseId = await adminIds(ctx, input.licenseId, 'license');
+      return {
+        method: 'PUT',
+        url: `/api/v1/organisation/${id}/license-block/${licenseId}${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+};
+
 // User and file administration (issue #8): the bulk add, user edit and delete, seats and the
 // users CSV upload. Mostly as Demo Hospital's administrator, whose refusals are the interesting
 // ones; sometimes as the global administrator.
@@ -844,6 +1004,7 @@ const fuzzers: Record<string, Fuzzer> = {
       };
     },
   }),
+  ...adminFuzzers,
 };
 
 describe('fuzzing the write routes', () => {
@@ -866,6 +1027,10 @@ describe('fuzzing the write routes', () => {
       reports: { mine: await report(learner.sub), other: await report(otherLearner.sub) },
     };
     checksumSql = await checksumQuery(t.db);
+    for (const ref of ['@demo', '@other']) {
+      await adminIds(ctx, ref, 'organisation');
+      await adminIds(ctx, ref, 'license');
+    }
     await t.app.ready();
   });
   after(() => ctx.t.close());

@@ -6,6 +6,7 @@ import { createEvidenceRepository } from '../../repositories/evidence-repository
 import { createFileRepository } from '../../repositories/file-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
+import { createOrganisationRepository } from '../../repositories/organisation-repository';
 import { createProductRepository } from '../../repositories/product-repository';
 import { createReportRepository } from '../../repositories/report-repository';
 import { createSessionRepository } from '../../repositories/session-repository';
@@ -26,6 +27,7 @@ function createRepositories(
     // long; on PostgreSQL other API processes may change a status, so it lives under a poll.
     sessions: createSessionRepository(db, { statusCacheMs: db.kind === 'postgres' ? 800 : 30_000 }),
     evidence: createEvidenceRepository(db),
+    organisations: createOrganisationRepository(db),
     licenses: createLicenseRepository(db),
     audit: createAuditRepository(db),
   };

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LookupList, LookupQuery, type LookupItem } from '@portal/contract';
-import { fieldError } from '../../../../lib/http-errors';
+import {
+  hasAnyPermission,
+  LookupList,
+  LookupQuery,
+  type LookupItem,
+  type Permission,
+} from '@portal/contract';
+import { fieldError, notFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
@@ -8,6 +14,11 @@ import { STATIC_LOOKUP_FIELDS, type StaticLookupField } from '../../../../seed/r
 
 const isStatic = (field: string): field is StaticLookupField =>
   (STATIC_LOOKUP_FIELDS as readonly string[]).includes(field);
+
+const ORGANISATION_LICENSES_PERMISSIONS: readonly Permission[] = [
+  'global.create_user',
+  'global.view_license_block',
+];
 
 export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { lookups } = app.repos;
@@ -37,8 +48,14 @@ export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         case 'organisation_licenses':
           if (organisation === undefined)
             throw fieldError('organisation', 'This field is required.');
-          // Licence blocks arrive with a later issue; until then no organisation has any.
-          return [];
+          // The bulk user add picks a licence from it: only those who may add users or see
+          // licences, and only of their own organisation (global administrators: any), else 404
+          // as for every other organisation object.
+          if (!hasAnyPermission(user.permissions, ORGANISATION_LICENSES_PERMISSIONS)) {
+            throw notFound();
+          }
+          if (!isGlobalAdmin(user) && user.organisationId !== organisation) throw notFound();
+          return lookups.listOrganisationLicenses(organisation);
         case 'practice_view_category':
           if (productId === undefined) throw fieldError('product_id', 'This field is required.');
           return [];
