@@ -2,6 +2,19 @@
 // type-check: `check-types` does that), jsdom with Node's fetch/streams restored for MSW.
 const path = require('node:path');
 
+/**
+ * jest-axe's `toHaveNoViolations`, registered for the packages that have jest-axe (a dev dependency
+ * of those that run axe checks; resolved from the package, as the root does not have it).
+ * @param {string} dir
+ */
+function axeMatcher(dir) {
+  try {
+    return [require.resolve('jest-axe/extend-expect', { paths: [dir] })];
+  } catch {
+    return [];
+  }
+}
+
 /** @param {string} dir the package folder */
 module.exports = (dir) => ({
   rootDir: dir,
@@ -23,6 +36,6 @@ module.exports = (dir) => ({
   // ESM-only packages in node_modules that jest must transpile too.
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?(until-async|@mswjs|msw|@bundled-es-modules))'],
   moduleNameMapper: { '\\.(css|png|svg|jpg)$': path.join(__dirname, 'tools/jest-file-stub.cjs') },
-  setupFilesAfterEnv: [path.join(__dirname, 'tools/jest-setup.cjs')],
+  setupFilesAfterEnv: [path.join(__dirname, 'tools/jest-setup.cjs'), ...axeMatcher(dir)],
   testEnvironmentOptions: { customExportConditions: [''] },
 });

@@ -5,6 +5,8 @@ const FOCUSABLE = [
   'input:not([disabled]):not([type="hidden"])',
   'select:not([disabled])',
   'textarea:not([disabled])',
+  // A <details> summary takes focus: without it a dialog's trap would skip the disclosure.
+  'details > summary:first-of-type',
   'iframe',
   'audio[controls]',
   'video[controls]',

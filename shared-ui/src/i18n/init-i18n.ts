@@ -41,6 +41,14 @@ export function buildI18nOptions({ lng, loadPath, resources }: InitI18nOptions =
 let initialising: Promise<i18n> | undefined;
 
 /**
+ * Screen readers choose their voice and pronunciation from `<html lang>` (WCAG 3.1.1), so it must
+ * follow the interface language, not stay on the page's static "en".
+ */
+function syncDocumentLanguage(lng: string | undefined) {
+  if (lng && typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+
+/**
  * Initialises the shared i18next instance once (shared-ui and i18next are federation singletons,
  * so host and remotes see the same one). Later calls return the same promise.
  */
@@ -49,6 +57,7 @@ export function initI18n(options: InitI18nOptions = {}): Promise<i18n> {
   const config = buildI18nOptions(options);
   if (!options.resources) i18next.use(HttpBackend);
   i18next.use(initReactI18next);
+  i18next.on('languageChanged', syncDocumentLanguage);
   initialising = i18next.init(config).then(() => i18next);
   return initialising;
 }

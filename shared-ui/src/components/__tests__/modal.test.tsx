@@ -40,6 +40,25 @@ describe('Modal', () => {
     expect(deny).toHaveFocus();
   });
 
+  it('keeps a details summary inside in the focus cycle', async () => {
+    const { user } = renderApp(
+      <Modal open title="Cookies">
+        <details>
+          <summary>Preferences</summary>
+          <p>Essential cookies</p>
+        </details>
+        <Button>Allow all</Button>
+      </Modal>,
+    );
+    const summary = screen.getByText('Preferences');
+    const allow = screen.getByRole('button', { name: 'Allow all' });
+    expect(summary).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(allow).toHaveFocus();
+    await user.tab();
+    expect(summary).toHaveFocus();
+  });
+
   it('does not close on a backdrop click or Escape when not dismissible', async () => {
     const { user } = renderApp(<Harness />);
     await user.click(screen.getByRole('button', { name: 'Open' }));

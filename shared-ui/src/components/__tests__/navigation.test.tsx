@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import { axe } from 'jest-axe';
 import { useState } from 'react';
 import { Breadcrumbs } from '../breadcrumbs';
 import { ConfirmDialog } from '../confirm-dialog';
@@ -33,6 +34,13 @@ describe('Breadcrumbs', () => {
     unmount();
     renderApp(<Breadcrumbs items={items} />);
     expect(screen.getByRole('navigation')).toHaveTextContent(/^Lena Learner$/);
+  });
+
+  it('passes axe', async () => {
+    const { container } = renderApp(
+      <Breadcrumbs items={items} hasPermission={held(['global.create_user', 'global.client_access_admin_section'])} />,
+    );
+    expect(await axe(container)).toHaveNoViolations();
   });
 });
 
@@ -77,6 +85,14 @@ describe('Tabs', () => {
     await user.tab();
     expect(screen.getByRole('button', { name: 'After' })).toHaveFocus();
   });
+
+  it('passes axe, also after another tab is selected', async () => {
+    const { container, user } = renderApp(<Tabs tabs={tabs} label="Organisation" />);
+    expect(await axe(container)).toHaveNoViolations();
+    await user.click(screen.getByRole('tab', { name: 'Users' }));
+    expect(screen.getByRole('tabpanel', { name: 'Users' })).toBeInTheDocument();
+    expect(await axe(container)).toHaveNoViolations();
+  });
 });
 
 describe('TabLinks', () => {
@@ -106,6 +122,14 @@ describe('TabLinks', () => {
   it('hides the tabs a user may not open', () => {
     renderApp(<TabLinks tabs={tabs} hasPermission={held(['global.view_user'])} />, { route: '/admin/organisation/1' });
     expect(screen.getAllByRole('link').map((l) => l.textContent)).toEqual(['Details', 'Users']);
+  });
+
+  it('passes axe', async () => {
+    const { container } = renderApp(
+      <TabLinks tabs={tabs} hasPermission={held(['global.view_license_block', 'global.view_user'])} />,
+      { route: '/admin/organisation/1/license/4' },
+    );
+    expect(await axe(container)).toHaveNoViolations();
   });
 });
 
@@ -151,6 +175,18 @@ describe('ConfirmDialog', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     expect(onConfirm).not.toHaveBeenCalled();
   });
+
+  it('passes axe while open, idle and busy', async () => {
+    // The dialog is portalled to <body>, outside the render container.
+    const { user, unmount } = renderApp(<Confirm />);
+    await user.click(screen.getByRole('button', { name: 'Delete user' }));
+    expect(await axe(document.body)).toHaveNoViolations();
+    unmount();
+    const busy = renderApp(<Confirm busy />);
+    await busy.user.click(screen.getByRole('button', { name: 'Delete user' }));
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    expect(await axe(document.body)).toHaveNoViolations();
+  });
 });
 
 describe('StatusPill', () => {
@@ -163,5 +199,15 @@ describe('StatusPill', () => {
     );
     expect(screen.getByText('Active')).toBeInTheDocument();
     expect(screen.getByText('Inactive')).toBeInTheDocument();
+  });
+
+  it('passes axe', async () => {
+    const { container } = renderApp(
+      <>
+        <StatusPill active />
+        <StatusPill active={false} />
+      </>,
+    );
+    expect(await axe(container)).toHaveNoViolations();
   });
 });

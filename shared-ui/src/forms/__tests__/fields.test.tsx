@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import { axe } from 'jest-axe';
 import { renderApp, i18nReady } from '../../test/render';
 import { CheckboxField, CheckboxGroupField, DateField, Form, SelectField, TextField, composeValidators, minInteger } from '..';
 
@@ -69,6 +70,36 @@ describe('form fields', () => {
     expect(field).toHaveAccessibleDescription('This field may not be blank.');
     await user.type(field, 'A');
     expect(field).not.toHaveAttribute('aria-invalid');
+  });
+});
+
+describe('every field', () => {
+  const everyField = (
+    <>
+      <TextField name="firstName" label="First name" required help="As on your ID." />
+      <SelectField name="role" label="Role" required placeholder="Select…" options={[{ value: 'learner', label: 'Learner' }]} />
+      <CheckboxField name="isActive" label="Active" />
+      <CheckboxGroupField
+        name="entitlements"
+        legend="Entitlements"
+        required
+        options={[
+          { value: 1, label: 'Radiography VR' },
+          { value: 2, label: 'Radiography Desktop' },
+        ]}
+      />
+      <DateField name="startDate" label="Start date" required />
+    </>
+  );
+
+  it('passes axe empty and with every error shown', async () => {
+    const { container, user } = renderForm(everyField);
+    expect(await axe(container)).toHaveNoViolations();
+    await user.type(screen.getByRole('textbox', { name: /Start date/ }), '31/02/2026');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('textbox', { name: /Start date/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('group', { name: /Entitlements/ })).toHaveAccessibleDescription('Select at least one option.');
+    expect(await axe(container)).toHaveNoViolations();
   });
 });
 

@@ -1,6 +1,7 @@
 import { File as NodeFile } from 'node:buffer';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { axe } from 'jest-axe';
 import { http, HttpResponse, delay } from 'msw';
 import { setupServer } from 'msw/node';
 import { renderApp, i18nReady } from '../../test/render';
@@ -113,6 +114,35 @@ describe('FileUpload', () => {
     remove.focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.queryByText('users.csv')).not.toBeInTheDocument());
+  });
+});
+
+describe('FileUpload and axe', () => {
+  it('passes axe empty, uploading, uploaded, saved and with an error', async () => {
+    server.use(
+      http.post(URL_, async () => {
+        await delay(100);
+        return HttpResponse.json(stored, { status: 201 });
+      }),
+    );
+    const { container, user, input, unmount } = renderUpload();
+    expect(await axe(container)).toHaveNoViolations();
+
+    await user.upload(input(), csv());
+    expect(await screen.findByRole('progressbar', { name: 'Upload of users.csv' })).toBeInTheDocument();
+    expect(await axe(container)).toHaveNoViolations();
+    expect(await screen.findByText('Uploaded')).toBeInTheDocument();
+    expect(await axe(container)).toHaveNoViolations();
+
+    const refusing = userEvent.setup({ applyAccept: false });
+    await refusing.upload(input(), csv('users.txt', 'x', 'text/plain'));
+    expect(input()).toHaveAttribute('aria-invalid', 'true');
+    expect(await axe(container)).toHaveNoViolations();
+    unmount();
+
+    const saved = renderUpload({ initialValues: { file: { ...stored, state: 'saved' } } });
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+    expect(await axe(saved.container)).toHaveNoViolations();
   });
 });
 

@@ -66,4 +66,13 @@ describe('initI18n', () => {
     expect(initI18n({ lng: 'de' })).toBe(first);
     expect((await first).language).toBe('en');
   });
+
+  it('keeps <html lang> on the interface language, for screen readers', async () => {
+    document.documentElement.lang = 'en';
+    const i18n = await initI18n();
+    await i18n.changeLanguage('de');
+    expect(document.documentElement.lang).toBe('de');
+    await i18n.changeLanguage('en');
+    expect(document.documentElement.lang).toBe('en');
+  });
 });
