@@ -77,6 +77,8 @@ export function serviceDefinitions() {
         IDENTITY_ADMIN_URL: env.IDENTITY_ADMIN_URL ?? IDENTITY_URL,
         IDENTITY_ADMIN_CLIENT_ID: env.IDENTITY_ADMIN_CLIENT_ID ?? 'portal-api',
         IDENTITY_ADMIN_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
+        // Invitations return here; the identity provider accepts only its registered portal origins.
+        PORTAL_URL: HOST_URL,
       },
       health: `${url(PORTS.api)}/healthz`,
     },

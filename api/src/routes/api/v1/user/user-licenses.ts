@@ -1,7 +1,7 @@
 import type { LicenseBlock, PagedQuery, PagedResult } from '@portal/contract';
 import type { Queryable } from '../../../../db/driver';
 import { pagedList } from '../../../../lib/paged-list';
-import { isoDay } from '../../../../repositories/entitlement-repository';
+import { currentLicenseSql, isoDay } from '../../../../repositories/entitlement-repository';
 
 interface Row {
   id: number;
@@ -33,10 +33,7 @@ export function listUserLicenses(
       lb.is_active, lb.duration_id, lb.organisation_id,
       array(select lbe.entitlement_id from license_block_entitlements lbe
              where lbe.license_block_id = lb.id order by lbe.entitlement_id) as entitlements,
-      -- The licence grants its entitlements today (the rule of the licence lists).
-      (lb.is_active and $2::date between lb.start_date and lb.expiry_date
-       and not exists (select 1 from lookups d
-                        where d.id = lb.duration_id and d.code = 'inactive')) as is_current`,
+      ${currentLicenseSql('lb', '$2::date')} as is_current`,
     // $2 is read by the select list; the condition types it for the count query, which has none.
     where: {
       sql: 's.user_id = $1::uuid and $2::date is not null',
