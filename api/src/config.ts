@@ -1,6 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { ConfigError, readEnv } from '@portal/service-kit';
-import { isIP } from 'node:net';
+import { Type, type StaticDecode } from '@sinclair/typebox';
+import { ConfigError, Env, readEnv } from '@portal/service-kit';
 import { fileURLToPath } from 'node:url';
 
 const DEFAULT_PGLITE_DIR = fileURLToPath(new URL('../.data/pglite', import.meta.url));
@@ -22,7 +21,9 @@ export const ConfigSchema = Type.Object({
   SEED_DEMO: Type.Boolean({ default: false }),
   // Proxies whose X-Forwarded-* headers are believed: a hop count, or a comma list of addresses,
   // CIDR ranges and the names loopback, linklocal, uniquelocal. Unset = none (the socket's peer).
-  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  // Never "trust all": any client could then claim any address and walk around the per-address
+  // rate limits (the grammar is service-kit's, shared with the static servers).
+  TRUST_PROXY: Env.TrustProxy(),
   // Requests per window: per user (token subject; a simulator's session) and per address.
   RATE_LIMIT_ENABLED: Type.Boolean({ default: true }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
@@ -64,7 +65,7 @@ export const ConfigSchema = Type.Object({
   ),
 });
 
-export type RawConfig = Static<typeof ConfigSchema>;
+export type RawConfig = StaticDecode<typeof ConfigSchema>;
 
 export interface Config {
   port: number;
@@ -124,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),
     oidcClientId: raw.OIDC_CLIENT_ID,
     seedDemo: raw.SEED_DEMO,
-    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    trustProxy: raw.TRUST_PROXY,
     rateLimitEnabled: raw.RATE_LIMIT_ENABLED,
     rateLimitWindowMs: raw.RATE_LIMIT_WINDOW_SECONDS * 1000,
     rateLimitPolling: raw.RATE_LIMIT_POLLING,
@@ -181,32 +182,3 @@ function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
   };
 }
 
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function isProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
-}
-
-/**
- * `true` (trust every hop) is refused on purpose: behind it any client could claim any address
- * with X-Forwarded-For and walk around the per-address rate limits.
- */
-export function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
-  if (value === undefined) return false;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) === 0 ? false : Number(text);
-  const entries = text.split(',').map((e) => e.trim().toLowerCase());
-  const bad = entries.filter((e) => !isProxyEntry(e));
-  if (bad.length > 0) {
-    throw new ConfigError(
-      `Invalid environment:\n  TRUST_PROXY: expected a hop count or a comma list of addresses, ` +
-        `CIDR ranges, loopback, linklocal or uniquelocal; not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
-    );
-  }
-  return entries;
-}
