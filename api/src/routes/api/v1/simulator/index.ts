@@ -118,7 +118,10 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const session = currentSession(request);
       if (session.status !== 'in_progress') throw notOpen(session.status);
       if (!request.isMultipart()) {
-        throw fieldError(NON_FIELD_ERRORS, 'Send multipart/form-data with the fields data and image.');
+        throw fieldError(
+          NON_FIELD_ERRORS,
+          'Send multipart/form-data with the fields data and image.',
+        );
       }
 
       const form = await readEvidenceForm(request);
