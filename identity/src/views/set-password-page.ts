@@ -16,7 +16,10 @@ export interface SetPasswordPageOptions {
   error?: string;
 }
 
-/** Keycloak's "Update password" page: new password, confirmation, each problem under its field. */
+/**
+ * Keycloak's "Update password" page: new password, confirmation, each problem under its field.
+ * The username travels in a hidden e-mail input, not type="hidden", which password managers skip.
+ */
 export function setPasswordPage({
   action,
   nonce,
@@ -47,7 +50,7 @@ ${error ? `<p id="form-error" class="error" role="alert">${escapeHtml(error)}</p
 <form method="post" action="${escapeHtml(action)}" novalidate>
 <input type="hidden" name="key" value="${escapeHtml(key)}">
 <input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
-<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(email)}">
+<input type="email" name="username" autocomplete="username" value="${escapeHtml(email)}" hidden readonly>
 ${field('password', text.password, ['password-rules'])}
 <p id="password-rules" class="hint">${escapeHtml(text.rules)}</p>
 ${field('confirmation', text.confirmation, [])}
