@@ -1,9 +1,19 @@
 import { test as base } from '@playwright/test';
+import { AdminLicencePage } from './pages/admin-licence-page';
+import { AdminOrganisationPage } from './pages/admin-organisation-page';
+import { AdminUsersPage } from './pages/admin-users-page';
 import { PortalPage } from './pages/portal-page';
 import { ReportPage } from './pages/report-page';
 import { SimulationPage } from './pages/simulation-page';
 
-export const test = base.extend<{ portal: PortalPage; simulations: SimulationPage; reports: ReportPage }>({
+export const test = base.extend<{
+  portal: PortalPage;
+  simulations: SimulationPage;
+  reports: ReportPage;
+  organisations: AdminOrganisationPage;
+  licences: AdminLicencePage;
+  users: AdminUsersPage;
+}>({
   portal: async ({ page }, use) => {
     await use(new PortalPage(page));
   },
@@ -12,6 +22,15 @@ export const test = base.extend<{ portal: PortalPage; simulations: SimulationPag
   },
   reports: async ({ page }, use) => {
     await use(new ReportPage(page));
+  },
+  organisations: async ({ page }, use) => {
+    await use(new AdminOrganisationPage(page));
+  },
+  licences: async ({ page }, use) => {
+    await use(new AdminLicencePage(page));
+  },
+  users: async ({ page }, use) => {
+    await use(new AdminUsersPage(page));
   },
 });
 export { expect } from '@playwright/test';
