@@ -1,5 +1,5 @@
 import { LESSON_PARTS_PER_LESSON, type SessionStatus, type SimulatorSession, type TubeSettings } from '@portal/contract';
-import { captureNext, defaultTube, exposureScore, planFor, reportSummary, type CaptureSummary, type SessionPlan } from '../capture/evidence';
+import { captureNext, defaultTube, exposureScore, planFor, reportSummary, type CaptureSummary, type SessionPlan } from '@portal/xray';
 import { createSessionClient } from '../session-client';
 
 export interface HeadlessSessionOptions {

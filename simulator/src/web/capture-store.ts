@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TubeSettings } from '@portal/contract';
-import type { CaptureSummary } from '../capture/evidence';
+import type { CaptureSummary } from '@portal/xray';
 
 export interface StoredCapture {
   /** Random, unguessable: the image URL is the only key to the picture. */

@@ -1,5 +1,5 @@
 import { LESSON_PARTS_PER_LESSON, NON_FIELD_ERRORS, type FieldErrors, type SimulatorSession, type TubeSettings } from '@portal/contract';
-import type { SessionPlan } from '../capture/evidence';
+import type { SessionPlan } from '@portal/xray';
 import type { StoredCapture } from './capture-store';
 import { document, html, type SafeHtml } from './html';
 

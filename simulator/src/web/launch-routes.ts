@@ -5,7 +5,7 @@ import {
   type FieldErrors,
   type SimulatorSession,
 } from '@portal/contract';
-import { captureImage, captureLessonPart, defaultTube, exposureScore, planFor, reportSummary, type SessionPlan } from '../capture/evidence';
+import { captureImage, captureLessonPart, defaultTube, exposureScore, planFor, reportSummary, type SessionPlan } from '@portal/xray';
 import { createSessionClient, SessionApiError, type SessionClient } from '../session-client';
 import type { CaptureStore } from './capture-store';
 import { completePage, messagePage, sessionPage, TUBE_FIELDS } from './launch-page';

@@ -4,8 +4,8 @@ import {
   type SimulatorSession,
   type TubeSettings,
 } from '@portal/contract';
-import { bodyAreaFor, type BodyArea } from '../xray/body-areas';
-import { LESSON_FIELD_CM, lessonFor, lessonPartDoses, lessonTube, type LessonPlan } from '../xray/lesson-doses';
+import { bodyAreaFor, type BodyArea } from './body-areas';
+import { LESSON_FIELD_CM, lessonFor, lessonPartDoses, lessonTube, type LessonPlan } from './lesson-doses';
 import {
   deviationIndex,
   doseAreaProduct,
@@ -13,9 +13,9 @@ import {
   rateExposure,
   roundTo,
   type ExposureRating,
-} from '../xray/physics';
-import { hashSeed } from '../xray/random';
-import { renderRadiograph, type Side } from '../xray/render';
+} from './physics';
+import { hashSeed } from './random';
+import { renderRadiograph, type Radiograph, type RenderOptions, type Side } from './render';
 
 /** What a session captures: X-ray images of a body area, or the parts of a radiation-safety lesson. */
 export type SessionPlan = { kind: 'xray'; area: BodyArea } | { kind: 'lesson'; lesson: LessonPlan };
@@ -53,14 +53,28 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+export interface CaptureOptions {
+  /**
+   * Makes the picture; renderRadiograph by default. A caller making many captures (the API's
+   * demo seed) may answer from a few pictures rendered once per body area, side and technique.
+   */
+  render?: (options: RenderOptions) => Radiograph;
+}
+
 /**
  * Image number `sequence` (from 0) of the session, taken with `tube`. The session uuid and the
  * number seed the image, so the same capture renders the same picture again.
  */
-export function captureImage(session: Pick<SimulatorSession, 'uuid' | 'configuration'>, area: BodyArea, tube: TubeSettings, sequence: number): Capture {
+export function captureImage(
+  session: Pick<SimulatorSession, 'uuid' | 'configuration'>,
+  area: BodyArea,
+  tube: TubeSettings,
+  sequence: number,
+  { render = renderRadiograph }: CaptureOptions = {},
+): Capture {
   const seed = `${session.uuid}:${sequence}`;
   const side: Side = hashSeed(`${seed}:side`) % 2 === 0 ? 'right' : 'left';
-  const radiograph = renderRadiograph({ area, tube, side, seed });
+  const radiograph = render({ area, tube, side, seed });
   const deviation = roundTo(deviationIndex(tube, area.defaults, area.softRefCm), 1);
   const exposure = rateExposure(deviation);
   const dap = roundTo(doseAreaProduct(tube, area.fieldCm), 2);

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { EvidenceSubmission } from '@portal/contract';
-import { captureImage, captureLessonPart, exposureScore, planFor, reportSummary } from '../src/capture/evidence';
-import { BODY_AREAS } from '../src/xray/body-areas';
-import { LESSONS } from '../src/xray/lesson-doses';
+import { captureImage, captureLessonPart, exposureScore, planFor, reportSummary } from '../src/capture';
+import { BODY_AREAS } from '../src/body-areas';
+import { LESSONS } from '../src/lesson-doses';
 
 const session = { uuid: '7d3c1d2e-5a7b-4c53-9f0e-1a2b3c4d5e6f', configuration: 'radiography.lower-limb.knee', categoryName: 'Knee' };
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BODY_AREAS } from '../src/xray/body-areas';
-import { LESSONS, lessonFor, lessonPartDoses } from '../src/xray/lesson-doses';
-import { deviationIndex, doseAreaProduct, entranceSurfaceDoseUGy, rateExposure } from '../src/xray/physics';
+import { BODY_AREAS } from '../src/body-areas';
+import { LESSONS, lessonFor, lessonPartDoses } from '../src/lesson-doses';
+import { deviationIndex, doseAreaProduct, entranceSurfaceDoseUGy, rateExposure } from '../src/physics';
 
 test('DAP follows the documented formula', () => {
   // 0.05 · (65/80)² · 5 · (100/110)² · 18 · 24
