@@ -1,8 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_INT4, PagedQuery } from './common';
 
-/** What an administrator did; `assign`/`unassign` are seats of a licence. */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'assign', 'unassign'] as const;
+/**
+ * What was done: an administrator's write (`assign`/`unassign` are seats of a licence, `invite`
+ * sends a user's set-password invitation again) or `activate`, a user's first sign-in, which
+ * turns their invited account active (the user is the actor).
+ */
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'assign',
+  'unassign',
+  'activate',
+  'invite',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What it was done to. `license_block_user` is a seat (entity id `<licenceId>:<userId>`). */

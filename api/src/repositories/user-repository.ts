@@ -18,6 +18,7 @@ interface AuthUserRow {
   is_brightspace_auth_required: boolean;
   brightspace_user_mismatch: boolean;
   permissions: string[] | null;
+  account_status: AccountStatus;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -58,7 +59,7 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
       const res = await db.query<AuthUserRow>(
         `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
                 u.organisation_id, o.name as organisation_name,
-                u.is_brightspace_auth_required, u.brightspace_user_mismatch,
+                u.is_brightspace_auth_required, u.brightspace_user_mismatch, u.account_status,
                 array(select p.codename from role_permissions rp
                         join permissions p on p.id = rp.permission_id
                        where rp.role_id = u.role_id order by p.codename) as permissions
@@ -71,6 +72,9 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
       );
       const row = res.rows[0];
       if (!row) return null;
+      // Only an account made through the provider's admin API can be anything but active, and
+      // only its own `sub` finds it (the where clause above): this is its first sign-in.
+      if (row.account_status !== 'active') await activateAccount(db, sub);
       return {
         id: row.id,
         email: row.email,
@@ -330,15 +334,52 @@ export async function identitySubOf(tx: Queryable, id: string): Promise<string |
   return res.rows[0]?.sub ?? null;
 }
 
+/**
+ * The provisioning worker's record of the account: its id at the provider, and how far the
+ * invitation got. `status` never overwrites `active`: a user may follow the invitation link and
+ * sign in before the worker that sent it has written `invited` (or, retrying a lost answer,
+ * `failed`), and signing in is the last word on the account.
+ */
 export async function setAccount(
   tx: Queryable,
   id: string,
-  change: { sub?: string; status?: AccountStatus },
+  change: { sub?: string; status?: Exclude<AccountStatus, 'active'> },
 ): Promise<void> {
   await tx.query(
     `update users set identity_sub = coalesce($2, identity_sub),
-                      account_status = coalesce($3, account_status)
+                      account_status = case when account_status = 'active' then account_status
+                                            else coalesce($3, account_status) end
       where id = $1`,
     [id, change.sub ?? null, change.status ?? null],
   );
+}
+
+/**
+ * The first authenticated request of an account the provider made for us (token `sub` =
+ * `identity_sub`): the user set their password and signed in, so the account is `active`. One
+ * statement, so that it is atomic on its own: the conditional update takes the row's lock and
+ * re-reads the status, so of two first requests at once only one changes the row and records
+ * it; the audit entry (by the user themselves) is written by the same statement. True when this
+ * call made the change.
+ */
+export async function activateAccount(db: Queryable, sub: string): Promise<boolean> {
+  const res = await db.query(
+    `with previous as (
+       select id, account_status from users
+        where identity_sub = $1 and account_status <> 'active'
+          for update),
+     activated as (
+       update users u set account_status = 'active', updated_at = now()
+         from previous p
+        where u.id = p.id and u.account_status <> 'active'
+       returning u.id, u.first_name, u.last_name, u.email, u.organisation_id, p.account_status)
+     insert into audit_log (actor_id, actor_name, actor_email, action, entity_type, entity_id,
+                            organisation_id, before, after)
+     select a.id, trim(a.first_name || ' ' || a.last_name), a.email, 'activate', 'user', a.id::text,
+            a.organisation_id, jsonb_build_object('accountStatus', a.account_status),
+            jsonb_build_object('accountStatus', 'active')
+       from activated a`,
+    [sub],
+  );
+  return res.rowCount > 0;
 }

@@ -34,6 +34,8 @@ class FakeIdentity implements IdentityAdmin {
   /** Updates and removals in the order they happened. */
   changes: string[] = [];
   private failures: Array<{ method: Method; after: boolean }> = [];
+  /** Runs once the invitation went out, before the call returns (the user may be that quick). */
+  afterInvitation: ((id: string) => Promise<void>) | null = null;
 
   failNext(method: Method, options: { afterActing?: boolean } = {}) {
     this.failures.push({ method, after: options.afterActing ?? false });
@@ -62,11 +64,17 @@ class FakeIdentity implements IdentityAdmin {
       return { id };
     });
   }
-  sendInvitation(id: string) {
-    return this.step('sendInvitation', () => {
-      assert.ok(this.accounts.has(id), 'invitation to an existing account');
-      this.invitations.push(this.accounts.get(id)!.email);
-    });
+  async sendInvitation(id: string) {
+    const sent = this.invitations.length;
+    try {
+      await this.step('sendInvitation', () => {
+        assert.ok(this.accounts.has(id), 'invitation to an existing account');
+        this.invitations.push(this.accounts.get(id)!.email);
+      });
+    } finally {
+      // Also when the answer is lost after the mail went out.
+      if (this.invitations.length > sent) await this.afterInvitation?.(id);
+    }
   }
   update(id: string, fields: AccountFields) {
     return this.step('update', () => {
@@ -229,5 +237,90 @@ describe('identity provisioning through the outbox', () => {
     await worker().drain();
     assert.equal(identity.creates, creates, 'no account for a user deleted before provisioning');
     assert.ok(!identity.invitations.includes('late@outbox.test'));
+  });
+  const whoami = async (sub: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v1/user/whoami', headers: await headers(sub) });
+
+  const activations = async (id: string) =>
+    (
+      await t.db.query<{
+        actor_id: string;
+        before: unknown;
+        after: unknown;
+        organisation_id: number;
+      }>(
+        `select actor_id::text as actor_id, before, after, organisation_id from audit_log
+          where action = 'activate' and entity_id = $1`,
+        [id],
+      )
+    ).rows;
+
+  test('the first sign-in turns an invited account active, once, and records it', async () => {
+    const [id] = await addUsers(['first@outbox.test']);
+    await worker().drain();
+    const sub = (await statusOf(id!))!.identity_sub!;
+    assert.equal((await statusOf(id!))?.account_status, 'invited');
+
+    // Several first requests at once (a page loads whoami, lookups, …): one change, one entry.
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => whoami(sub)));
+    for (const res of answers) assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await statusOf(id!))?.account_status, 'active');
+    const entries = await activations(id!);
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0]!.actor_id, id, 'the user activated their own account');
+    assert.equal(entries[0]!.organisation_id, await orgId(t.db, 'Demo Hospital'));
+    assert.deepEqual(entries[0]!.before, { accountStatus: 'invited' });
+    assert.deepEqual(entries[0]!.after, { accountStatus: 'active' });
+
+    assert.equal((await whoami(sub)).statusCode, 200);
+    assert.equal((await activations(id!)).length, 1, 'later requests change nothing');
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/user/${id}`,
+      headers: await headers(orgAdmin.sub),
+    });
+    assert.equal(listed.json<{ accountStatus: string }>().accountStatus, 'active');
+  });
+
+  test('the user id as sub does not activate an account the provider made', async () => {
+    const [id] = await addUsers(['notsub@outbox.test']);
+    await worker().drain();
+    assert.equal((await whoami(id!)).statusCode, 403);
+    assert.equal((await statusOf(id!))?.account_status, 'invited');
+  });
+
+  test('a worker finishing after the first sign-in leaves the account active', async () => {
+    const [id] = await addUsers(['quick@outbox.test']);
+    // The user follows the link and signs in while the worker is still in the invitation call.
+    let signedIn = 0;
+    identity.afterInvitation = async (sub) => {
+      const res = await whoami(sub);
+      assert.equal(res.statusCode, 200, res.body);
+      signedIn++;
+    };
+    assert.deepEqual(await worker().drain(), { done: 1, failed: 0 });
+    assert.equal(signedIn, 1);
+    assert.equal((await statusOf(id!))?.account_status, 'active');
+    assert.equal((await activations(id!)).length, 1);
+  });
+
+  test('repeated failures after the first sign-in do not mark the account failed', async () => {
+    const [id] = await addUsers(['lost@outbox.test']);
+    // The invitation went out and the answer was lost: the user signs in meanwhile.
+    identity.failNext('sendInvitation', { afterActing: true });
+    identity.afterInvitation = async (sub) => {
+      assert.equal((await whoami(sub)).statusCode, 200);
+    };
+    const w = createOutboxWorker({
+      db: t.db,
+      identityAdmin: identity,
+      log: silent,
+      retryDelayMs: () => 0,
+      failedAfterAttempts: 0,
+    });
+    assert.deepEqual(await w.runOnce(), { done: 0, failed: 1 });
+    assert.equal((await statusOf(id!))?.account_status, 'active');
+    assert.deepEqual(await w.drain(), { done: 1, failed: 0 });
+    assert.equal((await statusOf(id!))?.account_status, 'active');
   });
 });

@@ -131,6 +131,15 @@ describe('provisioning against the bundled identity provider', () => {
       assert.equal(whoami.statusCode, 200, whoami.body);
       assert.equal(whoami.json<{ id: string }>().id, row.id);
     }
+    // That first sign-in made the accounts active.
+    const signedIn = await t.db.query<{ account_status: string }>(
+      'select account_status from users where id = any($1::uuid[])',
+      [ids],
+    );
+    assert.deepEqual(
+      signedIn.rows.map((r) => r.account_status),
+      ['active', 'active'],
+    );
 
     // Editing the e-mail follows to the account; deleting the user removes it.
     const first = rows.rows[0]!;
