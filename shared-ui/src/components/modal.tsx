@@ -1,32 +1,37 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import styled from 'styled-components';
 import { getTabbable } from './focus';
 
-const Backdrop = styled.div`
-  position: fixed;
-  inset: 0;
-  z-index: ${({ theme }) => theme.zIndices.modal};
-  display: flex;
-  align-items: center;
-  justify-content: center;
-  padding: ${({ theme }) => theme.space.md};
-  background: ${({ theme }) => theme.colors.backdrop};
-`;
-
-const Dialog = styled.div`
-  width: 100%;
+/**
+ * The native `<dialog>` opened with showModal(): the browser puts it in the top layer and makes the
+ * rest of the page inert (no clicks, no focus, hidden from assistive technology), which a
+ * hand-rolled overlay cannot fully do.
+ */
+const Dialog = styled.dialog`
+  width: calc(100% - 2 * ${({ theme }) => theme.space.md});
   max-width: 560px;
   max-height: calc(100vh - 32px);
   overflow-y: auto;
-  padding: ${({ theme }) => theme.space.lg};
+  padding: 0;
+  border: none;
   border-radius: ${({ theme }) => theme.radii.md};
   background: ${({ theme }) => theme.colors.surface};
+  color: ${({ theme }) => theme.colors.text};
   box-shadow: ${({ theme }) => theme.shadows.lg};
+
+  &::backdrop {
+    background: ${({ theme }) => theme.colors.backdrop};
+  }
 
   &:focus {
     outline: none;
   }
+`;
+
+/** The dialog's whole visible box: a click on the dialog element itself is a click on the backdrop. */
+const Body = styled.div`
+  padding: ${({ theme }) => theme.space.lg};
 `;
 
 const Title = styled.h2`
@@ -44,52 +49,66 @@ export interface ModalProps {
   dismissible?: boolean;
 }
 
-/** Open dialogs, innermost last: only the innermost one traps focus. */
-const openDialogs: HTMLElement[] = [];
-
 /**
- * A modal dialog: focus moves inside when it opens, Tab and Shift+Tab cycle within it, and focus
- * returns to where it was when it closes. An element marked `data-autofocus` gets the first focus.
+ * A modal dialog: focus moves inside when it opens, Tab and Shift+Tab cycle within it (the browser
+ * would otherwise let Tab leave for its own toolbar), and focus returns to where it was when it
+ * closes. An element marked `data-autofocus` gets the first focus.
  */
 export function Modal({ open, title, children, onClose, dismissible = false }: ModalProps) {
   const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const latest = useRef({ dismissible, onClose });
+  latest.current = { dismissible, onClose };
+  /** Set while we close it ourselves, so our own close() is not taken for the user's. */
+  const closingRef = useRef(false);
+
+  useLayoutEffect(() => {
+    const dialog = dialogRef.current;
+    if (!open || !dialog) return;
+    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    const initial = dialog.querySelector<HTMLElement>('[data-autofocus]') ?? getTabbable(dialog)[0] ?? dialog;
+    initial.focus();
+
+    return () => {
+      closingRef.current = true;
+      if (dialog.open) dialog.close();
+      closingRef.current = false;
+      if (previouslyFocused?.isConnected) previouslyFocused.focus();
+    };
+  }, [open]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!open || !dialog) return;
-    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    openDialogs.push(dialog);
-
-    const initial = dialog.querySelector<HTMLElement>('[data-autofocus]') ?? getTabbable(dialog)[0] ?? dialog;
-    initial.focus();
-
-    // Focus that escapes by other means than Tab (a click on the page behind, a script) comes back.
-    const onFocusIn = (event: FocusEvent) => {
-      if (openDialogs[openDialogs.length - 1] !== dialog) return;
-      if (event.target instanceof Node && !dialog.contains(event.target)) {
-        (getTabbable(dialog)[0] ?? dialog).focus();
-      }
+    // Escape is a "close request": refused for a dialog that needs an answer, otherwise reported.
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      if (latest.current.dismissible) latest.current.onClose?.();
     };
-    document.addEventListener('focusin', onFocusIn);
-
-    const { overflow } = document.body.style;
-    document.body.style.overflow = 'hidden';
-
+    // Browsers let a repeated Escape close a dialog even when cancel is refused (abuse protection).
+    // A dialog that needs an answer opens again; one the user may dismiss reports it.
+    const onNativeClose = () => {
+      if (closingRef.current || !dialog.isConnected) return;
+      if (latest.current.dismissible) latest.current.onClose?.();
+      else dialog.showModal();
+    };
+    dialog.addEventListener('cancel', onCancel);
+    dialog.addEventListener('close', onNativeClose);
     return () => {
-      document.removeEventListener('focusin', onFocusIn);
-      openDialogs.splice(openDialogs.indexOf(dialog), 1);
-      if (openDialogs.length === 0) document.body.style.overflow = overflow;
-      if (previouslyFocused?.isConnected) previouslyFocused.focus();
+      dialog.removeEventListener('cancel', onCancel);
+      dialog.removeEventListener('close', onNativeClose);
     };
   }, [open]);
 
   if (!open) return null;
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (event.key === 'Escape') {
+      // Handled here so that an enclosing page never sees it, in browsers that fire cancel or not.
+      event.preventDefault();
       event.stopPropagation();
       if (dismissible) onClose?.();
       return;
@@ -113,25 +132,25 @@ export function Modal({ open, title, children, onClose, dismissible = false }: M
     }
   };
 
+  const onMouseDown = (event: MouseEvent<HTMLDialogElement>) => {
+    if (event.target === event.currentTarget && dismissible) onClose?.();
+  };
+
   return createPortal(
-    <Backdrop
-      data-testid="modal-backdrop"
-      onMouseDown={(event) => {
-        if (event.target === event.currentTarget && dismissible) onClose?.();
-      }}
+    <Dialog
+      ref={dialogRef}
+      aria-modal="true"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      data-testid="modal-dialog"
+      onKeyDown={onKeyDown}
+      onMouseDown={onMouseDown}
     >
-      <Dialog
-        ref={dialogRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
+      <Body>
         <Title id={titleId}>{title}</Title>
         {children}
-      </Dialog>
-    </Backdrop>,
+      </Body>
+    </Dialog>,
     document.body,
   );
 }

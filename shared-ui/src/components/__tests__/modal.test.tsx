@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { Button } from '../button';
 import { ConfirmDialog } from '../confirm-dialog';
@@ -24,6 +24,9 @@ describe('Modal', () => {
     await user.click(screen.getByRole('button', { name: 'Open' }));
     const dialog = screen.getByRole('dialog', { name: 'Cookies' });
     expect(dialog).toHaveAttribute('aria-modal', 'true');
+    // A native dialog opened as modal: the browser makes the rest of the page inert.
+    expect(dialog.tagName).toBe('DIALOG');
+    expect(dialog).toHaveAttribute('open');
     expect(screen.getByRole('button', { name: 'Allow all' })).toHaveFocus();
   });
 
@@ -62,9 +65,28 @@ describe('Modal', () => {
   it('does not close on a backdrop click or Escape when not dismissible', async () => {
     const { user } = renderApp(<Harness />);
     await user.click(screen.getByRole('button', { name: 'Open' }));
-    await user.click(screen.getByTestId('modal-backdrop'));
+    await user.click(screen.getByTestId('modal-dialog'));
     await user.keyboard('{Escape}');
     expect(screen.getByRole('dialog', { name: 'Cookies' })).toBeInTheDocument();
+  });
+
+  it('opens again when the browser closes a dialog that needs an answer (a repeated Escape)', async () => {
+    const { user } = renderApp(<Harness />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cookies' }) as HTMLDialogElement;
+    const cancel = new Event('cancel', { cancelable: true });
+    dialog.dispatchEvent(cancel);
+    expect(cancel.defaultPrevented).toBe(true);
+    act(() => dialog.close());
+    expect(dialog.open).toBe(true);
+  });
+
+  it('reports a close by the browser when dismissible', async () => {
+    const { user } = renderApp(<Harness dismissible />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cookies' }) as HTMLDialogElement;
+    act(() => dialog.close());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('closes on Escape and on a backdrop click when dismissible', async () => {
@@ -73,7 +95,7 @@ describe('Modal', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Open' }));
-    await user.click(screen.getByTestId('modal-backdrop'));
+    await user.click(screen.getByTestId('modal-dialog'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 import { ADMIN_PERMISSIONS, currentUser, USER_ID } from '../../../testing/fixtures';
@@ -74,5 +74,38 @@ describe('Layout', () => {
     await user.keyboard('{Escape}');
     expect(menu).toHaveAttribute('aria-expanded', 'false');
     expect(menu).toHaveFocus();
+  });
+
+  it('offers a skip link as the first Tab stop that moves focus to the main content', async () => {
+    const { user } = renderApp({ server, route: '/support' });
+    await screen.findByRole('heading', { level: 1 });
+
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(skip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
+  });
+
+  it('moves focus to the new page heading and announces its title after navigation', async () => {
+    const { user, router } = renderApp({ server, route: '/support' });
+    await screen.findByRole('heading', { level: 1 });
+    const announcer = screen.getByTestId('route-announcer');
+    // The first page is announced by the browser itself.
+    expect(announcer).toBeEmptyDOMElement();
+
+    await openSidebar(user);
+    await user.click(within(screen.getByRole('navigation', { name: 'Main navigation' })).getByRole('link', { name: 'Downloads' }));
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Downloads' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(router.state.location.pathname).toMatch(/downloads/);
+    expect(announcer).toHaveTextContent('Downloads - Simulation Portal');
+  });
+
+  it('keeps the version label in a footer landmark', async () => {
+    renderApp({ server, route: '/support' });
+    const footer = await screen.findByRole('contentinfo');
+    expect(footer).toHaveTextContent('Version 1.6.177-test');
   });
 });

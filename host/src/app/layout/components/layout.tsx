@@ -1,12 +1,15 @@
+import { useRef } from 'react';
 import styled from 'styled-components';
 import { useAuth } from '@portal/shared-auth';
-import { Outlet, PageSpinner, useTranslation } from '@portal/shared-ui';
+import { Outlet, PageSpinner, useTranslation, VisuallyHidden } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../runtime-config';
 import { useCookiePreference } from '../../../features/cookie-consent/api/get-cookie-preference';
 import { CookieConsent } from '../../../features/cookie-consent/components/cookie-consent';
 import { useBrightspaceGuard } from '../../../features/brightspace/use-brightspace-guard';
 import { useSlideOver } from '../use-slide-over';
+import { RouteAnnouncer } from './route-announcer';
 import { Sidebar, SIDEBAR_WIDTH } from './sidebar';
+import { SkipLink } from './skip-link';
 
 const TopBar = styled.header`
   display: flex;
@@ -50,17 +53,34 @@ const Main = styled.main`
     margin-left: ${SIDEBAR_WIDTH};
     padding: ${({ theme }) => `${theme.space.xl} ${theme.space.xxl}`};
   }
+
+  /* Focused by the skip link and on navigation only to start reading there, not as a control. */
+  &:focus,
+  & h1:focus {
+    outline: none;
+  }
 `;
 
-const Version = styled.div`
-  position: fixed;
-  right: ${({ theme }) => theme.space.sm};
-  bottom: ${({ theme }) => theme.space.xs};
+/**
+ * The version label: fixed bottom right on wide screens; on phones it follows the content, where a
+ * fixed label would cover the last line.
+ */
+const Footer = styled.footer`
+  padding: ${({ theme }) => `0 ${theme.space.md} ${theme.space.sm}`};
+  text-align: right;
   font-size: ${({ theme }) => theme.fontSizes.sm};
   color: ${({ theme }) => theme.colors.textMuted};
+
+  ${({ theme }) => theme.media.lg} {
+    position: fixed;
+    right: ${({ theme }) => theme.space.sm};
+    bottom: ${({ theme }) => theme.space.xs};
+    padding: 0;
+  }
 `;
 
 const SIDEBAR_ID = 'portal-sidebar';
+const MAIN_ID = 'main-content';
 
 /** The main authenticated area (spec §2): sidebar, content, cookie consent, version label. */
 export function Layout() {
@@ -69,12 +89,14 @@ export function Layout() {
   const { version } = useRuntimeConfig();
   const cookiePreference = useCookiePreference(user?.id);
   const slideOver = useSlideOver();
+  const mainRef = useRef<HTMLElement>(null);
   useBrightspaceGuard();
 
   if (!user || (!cookiePreference.data && !cookiePreference.error)) return <PageSpinner />;
 
   return (
     <>
+      <SkipLink targetId={MAIN_ID} targetRef={mainRef} />
       <TopBar>
         <MenuButton
           type="button"
@@ -88,14 +110,18 @@ export function Layout() {
       </TopBar>
       {slideOver.open && <Backdrop onClick={() => slideOver.close(false)} />}
       <Sidebar id={SIDEBAR_ID} ref={slideOver.panelRef} open={slideOver.open} />
-      <Main>
+      <Main id={MAIN_ID} ref={mainRef} tabIndex={-1}>
         <CookieConsent
           userId={user.id}
           needsConsent={cookiePreference.data?.allowEssentialCookies !== true}
         />
         <Outlet />
       </Main>
-      <Version aria-label={t('layout.version')}>{version}</Version>
+      <RouteAnnouncer mainRef={mainRef} />
+      <Footer>
+        <VisuallyHidden>{t('layout.version')} </VisuallyHidden>
+        <span>{version}</span>
+      </Footer>
     </>
   );
 }

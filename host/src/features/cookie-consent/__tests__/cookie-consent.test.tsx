@@ -18,7 +18,7 @@ describe('Cookie consent', () => {
     const { user } = renderApp({ server, route: '/support', cookiePreference: { allowEssentialCookies: false } });
 
     const dialog = await screen.findByRole('dialog', { name: 'Cookie preferences' });
-    await user.click(screen.getByTestId('modal-backdrop'));
+    await user.click(screen.getByTestId('modal-dialog'));
     await user.keyboard('{Escape}');
     expect(dialog).toBeInTheDocument();
     expect(screen.getByText('Essential cookies')).toBeInTheDocument();
