@@ -5,6 +5,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { readdirSync } from 'node:fs';
@@ -92,7 +94,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
-    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks, '@eslint-community/eslint-comments': eslintComments },
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
@@ -111,7 +113,16 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: layerZones({ tests: false }) }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // A rule switched off in place says why, after `--`.
+      '@eslint-community/eslint-comments/require-description': ['error', { ignore: ['eslint-enable'] }],
+      '@eslint-community/eslint-comments/no-unused-disable': 'error',
     },
+  },
+  {
+    // WCAG in the editor: the plugin's recommended rules on every component. A disable needs a
+    // reason in its comment (eslint-comments style: `-- why`).
+    files: ['**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
   },
   {
     // Playwright fixtures call `use`, which is not React's hook.

@@ -17,7 +17,7 @@ export const fileTypeInvalid = (allowed: readonly string[]) =>
 
 // Characters Windows forbids in names, and every control character (C0, DEL and C1); the files
 // end up on learners' and administrators' disks when downloaded.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
 const FORBIDDEN_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/;
 const RESERVED_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 

@@ -15,8 +15,7 @@ export function LanguageSync() {
     if (stored && stored !== i18n.resolvedLanguage && stored !== i18n.language) {
       void i18n.changeLanguage(stored);
     }
-    // i18n is deliberately left out: see above.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the stored language only: see above
   }, [stored]);
 
   return null;

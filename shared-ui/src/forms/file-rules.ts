@@ -22,7 +22,7 @@ export type FileProblem =
   | { code: 'tooLarge' }
   | { code: 'oneFileOnly' };
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
 const FORBIDDEN_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/;
 const RESERVED_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 

@@ -69,6 +69,6 @@ export type Theme = typeof theme;
 
 declare module 'styled-components' {
   // Types `props.theme` in every styled component of every app that imports shared-ui.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- module augmentation needs an interface, see above
   export interface DefaultTheme extends Theme {}
 }

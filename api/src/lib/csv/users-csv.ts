@@ -32,7 +32,7 @@ const EMAIL =
   /^[^\s@"(),:;<>[\\\]]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
 // Control characters (C0, DEL, C1) and the bidirectional overrides that make a name read
 // differently on screen than it is stored.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export function emailError(email: string): string | null {

@@ -89,7 +89,7 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
                 placeholder={t('reports.analysis.selectStatus')}
                 options={options}
                 required
-                // The form opens on a click or from the action route; the first field takes focus.
+                // eslint-disable-next-line jsx-a11y/no-autofocus -- the form opens on the user's own click (or the analysis route): focus follows them into it
                 autoFocus
                 error={fieldErrors(meta)}
               />

@@ -64,7 +64,7 @@ export function useLaunchSession({
       active = false;
     };
     // The request is this visit's; a new visit is a new mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one request per visit, see above
   }, []);
 
   const uuid =
