@@ -32,6 +32,24 @@ export const AdminUser = Type.Composite([
 ]);
 export type AdminUser = Static<typeof AdminUser>;
 
+/**
+ * A repeated resend within this time answers the invitation already on its way instead of
+ * sending another e-mail (a double click, two administrators, an impatient retry).
+ */
+export const INVITATION_RESEND_MINUTES = 10;
+
+/**
+ * POST /api/v1/user/{id}/invitation (202): the set-password invitation of an invited user goes
+ * out again through the outbox. `queued` false: one queued or sent within the last
+ * INVITATION_RESEND_MINUTES answers, from `queuedAt`, and no second e-mail is sent. A user who has
+ * signed in (`active`) or whose account is still being set up answers 400.
+ */
+export const InvitationResult = Type.Object({
+  queuedAt: Type.String({ format: 'date-time' }),
+  queued: Type.Boolean(),
+});
+export type InvitationResult = Static<typeof InvitationResult>;
+
 export const AdminUserParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 export type AdminUserParams = Static<typeof AdminUserParams>;
 
@@ -162,5 +180,8 @@ export const USER_ADMIN_MESSAGES = {
   /** `{reason}`: the parser's own description, with its line. */
   unreadable: 'The file could not be read as CSV: {reason}',
   deleteSelf: 'You cannot delete your own account.',
+  invitationAccepted: 'This user has already signed in, so there is no invitation to send again.',
+  invitationPending:
+    'The account is still being set up; its invitation goes out as soon as it is ready.',
   lastGlobalAdmin: 'The last global administrator cannot be deleted or lose the role.',
 } as const;

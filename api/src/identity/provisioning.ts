@@ -18,6 +18,7 @@ export const IDENTITY_KINDS = {
   create: 'identity.create_user',
   update: 'identity.update_user',
   remove: 'identity.delete_user',
+  invite: 'identity.send_invitation',
 } as const;
 
 const keyOf = (userId: string) => `user:${userId}`;
@@ -71,6 +72,13 @@ export function deleteAccountItem(user: {
     payload: { userId: user.id, email: user.email, sub: user.sub },
   };
 }
+
+/** The invitation once more (POST /user/{id}/invitation), after any create or update before it. */
+export function invitationItem(user: { id: string }): OutboxItem {
+  return { kind: IDENTITY_KINDS.invite, key: keyOf(user.id), payload: { userId: user.id } };
+}
+
+const UNKNOWN_OUTCOME = 'invitation outcome unknown (worker stopped while sending); not resent';
 
 /** Steps of a create item, kept in the item's `progress`. */
 interface CreateProgress {
@@ -140,7 +148,6 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
   async function create(item: ClaimedItem): Promise<void> {
     const payload = item.payload as unknown as AccountPayload;
     let progress = { ...item.progress } as CreateProgress;
-    const save = (next: CreateProgress) => outbox.saveProgress(db, item.id, { ...next });
 
     if (typeof progress.sub !== 'string') {
       if (!(await userExists(payload.userId))) {
@@ -173,34 +180,46 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       });
     }
     const sub = progress.sub as string;
+    const sent = await sendOnce(item, progress, sub);
+    await finishCreate(
+      item.id,
+      payload.userId,
+      { ...progress, invitation: sent === 'sent' ? 'sent' : 'sending' },
+      sent === 'sent' ? null : UNKNOWN_OUTCOME,
+    );
+  }
 
+  /**
+   * Sends the invitation of an item unless an earlier attempt may have sent it: `sending` is
+   * saved before the call and cleared only when the call certainly did not arrive, so an attempt
+   * that finds it does not send again (nobody gets two e-mails for one request). Throws when the
+   * call failed; the item is retried.
+   */
+  async function sendOnce(
+    item: ClaimedItem,
+    progress: CreateProgress,
+    sub: string,
+  ): Promise<'sent' | 'unknown'> {
     if (progress.invitation === 'sending') {
       log.warn(
-        { userId: payload.userId, outboxId: item.id },
+        { userId: (item.payload as { userId?: unknown }).userId, outboxId: item.id },
         'the worker stopped while sending this invitation; it is not sent again',
       );
-      await finishCreate(
-        item.id,
-        payload.userId,
-        progress,
-        'invitation outcome unknown (worker stopped while sending); not resent',
-      );
-      return;
+      return 'unknown';
     }
-    if (progress.invitation !== 'sent') {
-      progress = { ...progress, invitation: 'sending' };
-      await save(progress);
-      try {
-        await admin.sendInvitation(sub);
-      } catch (error) {
-        const failed = toIdentityCallError(error, 'send invitation');
-        // Refused or never reached: certainly not sent, so the next attempt may send it.
-        if (failed.delivered === false) await save({ ...progress, invitation: undefined });
-        throw failed;
+    if (progress.invitation === 'sent') return 'sent';
+    await outbox.saveProgress(db, item.id, { ...progress, invitation: 'sending' });
+    try {
+      await admin.sendInvitation(sub);
+    } catch (error) {
+      const failed = toIdentityCallError(error, 'send invitation');
+      // Refused or never reached: certainly not sent, so the next attempt may send it.
+      if (failed.delivered === false) {
+        await outbox.saveProgress(db, item.id, { ...progress, invitation: undefined });
       }
-      progress = { ...progress, invitation: 'sent' };
+      throw failed;
     }
-    await finishCreate(item.id, payload.userId, progress, null);
+    return 'sent';
   }
 
   async function finishCreate(
@@ -245,10 +264,41 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     await outbox.complete(item.id, { sub }, removed ? null : 'the account was already gone');
   }
 
+  /** The invitation again, for a user still `invited`; one who signed in meanwhile gets none. */
+  async function invite(item: ClaimedItem): Promise<void> {
+    const { userId } = item.payload as { userId: string };
+    const res = await db.query<{ status: string }>(
+      'select account_status as status from users where id = $1',
+      [userId],
+    );
+    const status = res.rows[0]?.status;
+    if (status === undefined) {
+      await outbox.complete(item.id, {}, 'user deleted; no invitation');
+      return;
+    }
+    if (status === 'active') {
+      await outbox.complete(item.id, {}, 'the user has signed in; no invitation');
+      return;
+    }
+    const sub = (await identitySubOf(db, userId)) ?? (await subFromCreate(item.key));
+    if (!sub) {
+      await outbox.complete(item.id, {}, 'no account to invite');
+      return;
+    }
+    const progress = { ...item.progress } as CreateProgress;
+    const sent = await sendOnce(item, progress, sub);
+    await outbox.complete(
+      item.id,
+      { ...progress, sub, invitation: sent === 'sent' ? 'sent' : 'sending' },
+      sent === 'sent' ? null : UNKNOWN_OUTCOME,
+    );
+  }
+
   const handlers: Record<string, (item: ClaimedItem) => Promise<void>> = {
     [IDENTITY_KINDS.create]: create,
     [IDENTITY_KINDS.update]: update,
     [IDENTITY_KINDS.remove]: remove,
+    [IDENTITY_KINDS.invite]: invite,
   };
 
   async function process(item: ClaimedItem): Promise<boolean> {

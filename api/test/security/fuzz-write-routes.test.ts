@@ -751,18 +751,30 @@ async function fuzzLicense(ctx: Ctx, ref: string): Promise<string> {
   userAdminCache.set(ref, res.rows[0]!.id);
   return String(res.rows[0]!.id);
 }
-/** `@demo`/`@other`: a fresh user of that organisation (with a seat of its licence). */
+/**
+ * `@demo`/`@other`: a fresh user of that organisation (with a seat of its licence); `@invited`: a
+ * fresh Demo Hospital user whose account is invited and has not signed in yet.
+ */
 async function fuzzUser(ctx: Ctx, ref: string): Promise<string> {
-  if (ref !== '@demo' && ref !== '@other') return ref;
+  if (ref !== '@demo' && ref !== '@other' && ref !== '@invited') return ref;
   const id = randomUUID();
+  const invited = ref === '@invited';
   await ctx.t.db.query(
-    `insert into users (id, email, first_name, last_name, organisation_id, role_id)
-     values ($1, $2, 'Fuzz', 'User', (select id from organisations where name = $3), 1)`,
-    [id, `${id}@fuzz.test`, ref === '@demo' ? 'Demo Hospital' : 'Other College'],
+    `insert into users (id, email, first_name, last_name, organisation_id, role_id,
+                        account_status, identity_sub)
+     values ($1, $2, 'Fuzz', 'User', (select id from organisations where name = $3), 1,
+             case when $4 then 'invited' else 'active' end, $5)`,
+    [
+      id,
+      `${id}@fuzz.test`,
+      ref === '@other' ? 'Other College' : 'Demo Hospital',
+      invited,
+      invited ? id : null,
+    ],
   );
   await ctx.t.db
     .query('insert into license_block_users (license_block_id, user_id) values ($1, $2)', [
-      Number(await fuzzLicense(ctx, ref)),
+      Number(await fuzzLicense(ctx, invited ? '@demo' : ref)),
       id,
     ])
     .catch(() => undefined);
@@ -772,6 +784,7 @@ async function fuzzUser(ctx: Ctx, ref: string): Promise<string> {
 // would change what the other routes' runs see.
 const fuzzUserRef = segment(fc.constantFrom('@demo', '@demo', '@other'));
 const fuzzDeleteRef = segment(fc.constantFrom('@demo', '@demo', '@other', '@self'));
+const fuzzInviteRef = segment(fc.constantFrom('@invited', '@invited', '@demo', '@other'));
 const roleIdArb = fc.oneof(
   fc.constantFrom(1, 2, 3, 4),
   fc.integer({ min: -2, max: 10 }),
@@ -868,6 +881,16 @@ const userAdminFuzzers: Record<string, Fuzzer> = {
       return {
         method: 'DELETE',
         url: `/api/v1/user/${input.id === '@self' ? input.as : await fuzzUser(ctx, input.id)}${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+  'POST /api/v1/user/:id/invitation': fuzzer({
+    input: fc.record({ as: userAdminActor, id: fuzzInviteRef, query, payload: payloadOf({}) }),
+    async request(ctx, input) {
+      return {
+        method: 'POST',
+        url: `/api/v1/user/${await fuzzUser(ctx, input.id)}/invitation${input.query}`,
         ...withBody(await userHeaders(input.as), input.payload),
       };
     },

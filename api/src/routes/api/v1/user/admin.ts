@@ -6,6 +6,8 @@ import {
   BulkUserErrors,
   BulkUserInput,
   BulkUserResult,
+  INVITATION_RESEND_MINUTES,
+  InvitationResult,
   LicenseBlock,
   NON_FIELD_ERRORS,
   Paged,
@@ -15,7 +17,12 @@ import {
   UserListQuery,
   type FieldErrors,
 } from '@portal/contract';
-import { deleteAccountItem, updateAccountItem } from '../../../../identity/provisioning';
+import {
+  deleteAccountItem,
+  IDENTITY_KINDS,
+  invitationItem,
+  updateAccountItem,
+} from '../../../../identity/provisioning';
 import { emailError, nameError } from '../../../../lib/csv/users-csv';
 import { badRequest, forbidden, notFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
@@ -220,6 +227,65 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       users.forget(user.id);
       app.outboxWorker.kick();
       return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/:id/invitation',
+    {
+      config: { permissions: ['global.update_user'] },
+      schema: {
+        tags,
+        summary: "Send an invited user's set-password invitation again",
+        description:
+          'For an invitation that was lost, or whose sending had an unknown outcome. Queued ' +
+          `through the outbox; a repeat within ${INVITATION_RESEND_MINUTES} minutes answers the ` +
+          'invitation already on its way (`queued` false) and sends no second e-mail. 400 for a ' +
+          'user who has signed in or whose account is still being set up.',
+        params: AdminUserParams,
+        response: { 202: InvitationResult, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      const user = await visibleUser(actor, request.params.id);
+      await assertMayChange(actor, user);
+      const result = await app.db.transaction(async (tx): Promise<InvitationResult> => {
+        // Locked: two resends at once queue here, and the second finds the first one's item.
+        const locked = await tx.query<{ status: string }>(
+          'select account_status as status from users where id = $1 for update',
+          [user.id],
+        );
+        const status = locked.rows[0]?.status;
+        if (status === undefined) throw notFound();
+        if (status === 'active') {
+          throw badRequest({ [NON_FIELD_ERRORS]: [M.invitationAccepted] });
+        }
+        if (status !== 'invited') throw badRequest({ [NON_FIELD_ERRORS]: [M.invitationPending] });
+        const recent = await tx.query<{ at: Date | string }>(
+          `select created_at as at from outbox
+            where key = $1 and kind = $2
+              and (done_at is null or created_at > now() - $3::integer * interval '1 minute')
+            order by id desc limit 1`,
+          [invitationItem(user).key, IDENTITY_KINDS.invite, INVITATION_RESEND_MINUTES],
+        );
+        const previous = recent.rows[0];
+        if (previous) return { queuedAt: new Date(previous.at).toISOString(), queued: false };
+        await enqueue(tx, [invitationItem(user)]);
+        await recordAudit(tx, {
+          actor,
+          action: 'invite',
+          entityType: 'user',
+          entityId: user.id,
+          organisationId: user.organisation,
+          before: null,
+          after: { email: user.email, accountStatus: status },
+        });
+        const now = await tx.query<{ at: Date | string }>('select now() as at');
+        return { queuedAt: new Date(now.rows[0]!.at).toISOString(), queued: true };
+      });
+      if (result.queued) app.outboxWorker.kick();
+      return reply.code(202).send(result);
     },
   );
 

@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { BulkUserResult } from '@portal/contract';
+import { USER_ADMIN_MESSAGES, type BulkUserResult, type InvitationResult } from '@portal/contract';
 import {
   IdentityCallError,
   type AccountFields,
@@ -17,6 +17,7 @@ import {
   orgAdmin,
   orgId,
   roleId,
+  sysAdmin,
   uploaded,
 } from './user-admin-fixtures';
 
@@ -322,5 +323,99 @@ describe('identity provisioning through the outbox', () => {
     assert.equal((await statusOf(id!))?.account_status, 'active');
     assert.deepEqual(await w.drain(), { done: 1, failed: 0 });
     assert.equal((await statusOf(id!))?.account_status, 'active');
+  });
+  const resend = async (id: string, as = orgAdmin.sub) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/user/${id}/invitation`,
+      headers: await headers(as),
+    });
+  const inviteItems = async (id: string) =>
+    (
+      await t.db.query<{ done: boolean; last_error: string | null }>(
+        `select done_at is not null as done, last_error from outbox
+          where key = $1 and kind = 'identity.send_invitation' order by id`,
+        [`user:${id}`],
+      )
+    ).rows;
+
+  test('resending an invitation sends it once more, once, and records who asked', async () => {
+    const [id] = await addUsers(['again@outbox.test']);
+    await worker().drain();
+    assert.deepEqual(identity.invitations, ['again@outbox.test']);
+
+    // A double click: both answer, one e-mail.
+    const [first, second] = await Promise.all([resend(id!), resend(id!)]);
+    assert.equal(first!.statusCode, 202, first!.body);
+    assert.equal(second!.statusCode, 202, second!.body);
+    const answers = [first!.json<InvitationResult>(), second!.json<InvitationResult>()];
+    assert.deepEqual(answers.map((a) => a.queued).sort(), [false, true]);
+    assert.equal(answers[0]!.queuedAt, answers[1]!.queuedAt);
+    assert.equal((await inviteItems(id!)).length, 1);
+
+    assert.deepEqual(await worker().drain(), { done: 1, failed: 0 });
+    assert.deepEqual(identity.invitations, ['again@outbox.test', 'again@outbox.test']);
+    assert.deepEqual(await inviteItems(id!), [{ done: true, last_error: null }]);
+    assert.equal((await statusOf(id!))?.account_status, 'invited');
+
+    // Within the resend interval a sent invitation answers too: no third e-mail.
+    const later = await resend(id!);
+    assert.equal(later.statusCode, 202);
+    assert.equal(later.json<InvitationResult>().queued, false);
+    assert.deepEqual(await worker().drain(), { done: 0, failed: 0 });
+    assert.equal(identity.invitations.length, 2);
+
+    const entries = await t.db.query<{ actor_email: string; after: unknown }>(
+      `select actor_email, after from audit_log where action = 'invite' and entity_id = $1`,
+      [id],
+    );
+    assert.deepEqual(entries.rows, [
+      {
+        actor_email: orgAdmin.email,
+        after: { email: 'again@outbox.test', accountStatus: 'invited' },
+      },
+    ]);
+
+    // Past the interval another one may go.
+    await t.db.query(
+      `update outbox set created_at = created_at - interval '11 minutes' where key = $1`,
+      [`user:${id}`],
+    );
+    assert.equal((await resend(id!, sysAdmin.sub)).json<InvitationResult>().queued, true);
+  });
+
+  test('an active user, or one still being set up, is refused with the reason', async () => {
+    const [id] = await addUsers(['refused@outbox.test']);
+    const pending = await resend(id!);
+    assert.equal(pending.statusCode, 400);
+    assert.deepEqual(pending.json(), {
+      non_field_errors: [USER_ADMIN_MESSAGES.invitationPending],
+    });
+    await worker().drain();
+    const sub = (await statusOf(id!))!.identity_sub!;
+    assert.equal((await whoami(sub)).statusCode, 200);
+    const active = await resend(id!);
+    assert.equal(active.statusCode, 400);
+    assert.deepEqual(active.json(), {
+      non_field_errors: [USER_ADMIN_MESSAGES.invitationAccepted],
+    });
+    assert.deepEqual(await inviteItems(id!), []);
+  });
+
+  test('a resent invitation is not sent once the user has signed in, nor twice on a lost answer', async () => {
+    const [signsIn, lost] = await addUsers(['meanwhile@outbox.test', 'lostagain@outbox.test']);
+    await worker().drain();
+    assert.equal((await resend(signsIn!)).statusCode, 202);
+    assert.equal((await resend(lost!)).statusCode, 202);
+    assert.equal((await whoami((await statusOf(signsIn!))!.identity_sub!)).statusCode, 200);
+    identity.failNext('sendInvitation', { afterActing: true });
+    const w = worker();
+    assert.deepEqual(await w.runOnce(), { done: 1, failed: 1 });
+    assert.deepEqual(await w.drain(), { done: 1, failed: 0 });
+    const count = (email: string) => identity.invitations.filter((e) => e === email).length;
+    assert.equal(count('meanwhile@outbox.test'), 1, 'only the first invitation');
+    assert.equal(count('lostagain@outbox.test'), 2, 'the resent one went out once');
+    assert.match((await inviteItems(signsIn!))[0]!.last_error ?? '', /signed in/);
+    assert.match((await inviteItems(lost!))[0]!.last_error ?? '', /not resent/);
   });
 });

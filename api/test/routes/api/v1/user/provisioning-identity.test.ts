@@ -115,6 +115,22 @@ describe('provisioning against the bundled identity provider', () => {
     ]);
     assert.ok(elapsed < 5_000, `invitations within seconds (${elapsed} ms)`);
 
+    // Ivo's mail got lost: the administrator sends it again, through the provider once more.
+    const resent = await app.inject({
+      method: 'POST',
+      url: `/api/v1/user/${ids[1]}/invitation`,
+      headers: {
+        authorization: `Bearer ${await signToken(orgAdmin.sub)}`,
+        cookie: 'XSRF-TOKEN=x',
+        'x-xsrf-token': 'x',
+      },
+    });
+    assert.equal(resent.statusCode, 202, resent.body);
+    await provisioned([ids[1]!]);
+    const again = (await outbox()).filter((m) => m.to === 'ivo@provision.test');
+    assert.equal(again.length, 2);
+    assert.match(again[1]!.text, /http/, 'the new mail has a set-password link');
+
     const rows = await t.db.query<{ id: string; identity_sub: string; account_status: string }>(
       'select id::text as id, identity_sub, account_status from users where id = any($1::uuid[])',
       [ids],
@@ -172,8 +188,8 @@ describe('provisioning against the bundled identity provider', () => {
     ]);
     assert.equal(
       (await outbox()).filter((m) => m.to.includes('@provision.test')).length,
-      2,
-      'no second invitation',
+      3,
+      'no invitation beyond the two first ones and the one resent',
     );
   });
 });

@@ -51,14 +51,19 @@ export function userAdminFixtures(app: () => TestApp): Record<string, Fixture> {
       };
     })());
 
-  /** A fresh user of the organisation (deleting one consumes it), optionally with a seat. */
-  const freshUser = async (organisation: 'demo' | 'other', license?: number) => {
+  /**
+   * A fresh user of the organisation (deleting one consumes it), optionally with a seat;
+   * `invited`: their account has not been signed in to yet.
+   */
+  const freshUser = async (organisation: 'demo' | 'other', license?: number, invited = false) => {
     const c = await ctx();
     const id = randomUUID();
     await app().db.query(
-      `insert into users (id, email, first_name, last_name, organisation_id, role_id)
-       values ($1, $2, 'Matrix', 'User', $3, $4)`,
-      [id, `${id}@matrix.test`, c[organisation], c.learnerRole],
+      `insert into users (id, email, first_name, last_name, organisation_id, role_id,
+                          account_status, identity_sub)
+       values ($1, $2, 'Matrix', 'User', $3, $4,
+               case when $5 then 'invited' else 'active' end, $6)`,
+      [id, `${id}@matrix.test`, c[organisation], c.learnerRole, invited, invited ? id : null],
     );
     if (license !== undefined) {
       await app().db.query(
@@ -149,6 +154,19 @@ export function userAdminFixtures(app: () => TestApp): Record<string, Fixture> {
           as: orgAdmin,
           what: "another organisation's user",
           req: { url: `/api/v1/user/${await freshUser('other')}` },
+        },
+      ],
+    },
+    'POST /api/v1/user/:id/invitation': {
+      actor: orgAdmin,
+      build: async () => ({
+        url: `/api/v1/user/${await freshUser('demo', undefined, true)}/invitation`,
+      }),
+      foreign: async () => [
+        {
+          as: orgAdmin,
+          what: "another organisation's invited user",
+          req: { url: `/api/v1/user/${await freshUser('other', undefined, true)}/invitation` },
         },
       ],
     },
