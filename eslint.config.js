@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
+import i18next from 'eslint-plugin-i18next';
 import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -123,6 +124,24 @@ export default tseslint.config(
     // reason in its comment (eslint-comments style: `-- why`).
     files: ['**/*.tsx'],
     ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    // Every visible string is a translation key (issue #12: German complete): text in JSX, and the
+    // attributes a person reads or hears. Tests and test harnesses may use plain text.
+    files: ['**/*.tsx'],
+    ignores: ['**/__tests__/**', '**/test-utils/**', '**/testing/**', '**/test/**', 'e2e/**'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': ['error', { mode: 'jsx-text-only' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'JSXAttribute[name.name=/^(aria-label|aria-description|aria-roledescription|aria-valuetext|title|alt|placeholder|label)$/] > Literal[value=/[A-Za-z]/]',
+          message: 'A text people read or hear is a translation key: use t().',
+        },
+      ],
+    },
   },
   {
     // Playwright fixtures call `use`, which is not React's hook.

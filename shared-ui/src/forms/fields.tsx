@@ -10,6 +10,7 @@ import {
   SelectField as SelectControl,
   TextField as TextControl,
   useTranslateErrorMessage,
+  useTranslation,
   type CheckboxFieldProps as CheckboxControlProps,
   type SelectFieldProps as SelectControlProps,
   type TextFieldProps as TextControlProps,
@@ -76,6 +77,7 @@ export type DateFieldProps = FieldRules<string> &
  * was typed otherwise, which fails validation), so screens send it as it is.
  */
 export function DateField({ name, validate, required, help, ...rest }: DateFieldProps) {
+  const { t } = useTranslation();
   const { input, meta } = useField<string | TypedDate, HTMLElement, string>(name, {
     validate: composeValidators<string | TypedDate>(required && requiredRule, validDate, validate as Validator<string | TypedDate>),
     parse: parseDisplayDate,
@@ -88,7 +90,7 @@ export function DateField({ name, validate, required, help, ...rest }: DateField
       type="text"
       inputMode="numeric"
       autoComplete="off"
-      placeholder="dd/mm/yyyy"
+      placeholder={t('forms.date.placeholder')}
       required={required}
       help={help}
       // `format` has already turned the value into the text shown.
