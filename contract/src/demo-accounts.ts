@@ -4,6 +4,7 @@
  * as Keycloak does with its user ids. The data is JSON so plain scripts can read it too.
  */
 import demo from './demo-accounts.json';
+import cohort from './demo-cohort.json';
 
 export interface DemoAccount {
   sub: string;
@@ -17,3 +18,11 @@ export interface DemoAccount {
 
 export const DEMO_PASSWORD: string = demo.password;
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = demo.accounts as DemoAccount[];
+
+/**
+ * Learners of the demo activity (API setting SEED_DEMO_ACTIVITY): 42 at Demo Hospital, 14 at
+ * Other College, all with the role learner. The identity provider always knows them, with the
+ * demo password; the API adds them, with their licences and reports, only with that setting.
+ * They are not in DEMO_ACCOUNTS, whose five accounts the tests and the README name one by one.
+ */
+export const DEMO_COHORT: readonly DemoAccount[] = cohort.learners as DemoAccount[];

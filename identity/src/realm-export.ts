@@ -1,4 +1,4 @@
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
+import { DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 
 import { DEFAULT_ACTION_LIFESPAN_SECONDS } from './action-tokens';
 import { CLIENT_ID, SERVICE_CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
@@ -7,6 +7,7 @@ import { DEVICE_CODE_TTL_SECONDS, DEVICE_POLLING_INTERVAL_SECONDS } from './devi
 import { DEFAULT_LOCALE, LOCALES } from './locale';
 import { REALM_MANAGEMENT_CLIENT, realmDefaultRoles, SERVICE_CLIENT_ROLES } from './keycloak-claims';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-policy';
+import { SEEDED_ACCOUNTS } from './users';
 
 /**
  * The realm for a real Keycloak, built from the same accounts and settings as the local provider
@@ -142,7 +143,7 @@ export function buildRealmExport() {
 
 function demoUsers() {
   const [defaultRealmRole] = realmDefaultRoles(REALM);
-  return DEMO_ACCOUNTS.map((account) => ({
+  return SEEDED_ACCOUNTS.map((account) => ({
       id: account.sub,
       username: account.email,
       email: account.email,

@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Logger } from 'pino';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoAccount } from '@portal/contract/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_COHORT, DEMO_PASSWORD, type DemoAccount } from '@portal/contract/demo-accounts';
 
 import { dummyPasswordHash, hashPassword, isPasswordHash, verifyPassword } from './passwords';
 
@@ -89,6 +89,13 @@ interface UsersFile {
   /** Demo accounts a global administrator deleted: they must not come back at the next start. */
   deletedDemoIds: string[];
 }
+
+/**
+ * Accounts every provider starts with: the demo accounts and the demo activity's learners, all
+ * with the demo password and their fixed ids (the API's users have the same ids).
+ */
+export const SEEDED_ACCOUNTS: readonly DemoAccount[] = [...DEMO_ACCOUNTS, ...DEMO_COHORT];
+const SEEDED_IDS = new Set(SEEDED_ACCOUNTS.map((account) => account.sub));
 
 let demoHash: Promise<string> | undefined;
 /** One hash per process: the demo password is public, so sharing its salt hides nothing. */
@@ -185,7 +192,7 @@ export async function createUserStore({ dataDir, logger }: UserStoreOptions): Pr
     idByEmail.set(user.email, user.id);
   }
   for (const id of stored?.deletedDemoIds ?? []) deletedDemoIds.add(id);
-  const missingDemo = DEMO_ACCOUNTS.filter((account) => !byId.has(account.sub) && !deletedDemoIds.has(account.sub));
+  const missingDemo = SEEDED_ACCOUNTS.filter((account) => !byId.has(account.sub) && !deletedDemoIds.has(account.sub));
   if (missingDemo.length > 0) {
     const hash = await demoPasswordHash();
     for (const account of missingDemo) {
@@ -291,7 +298,7 @@ export async function createUserStore({ dataDir, logger }: UserStoreOptions): Pr
       if (!user) return false;
       byId.delete(id);
       idByEmail.delete(user.email);
-      if (DEMO_ACCOUNTS.some((account) => account.sub === id)) deletedDemoIds.add(id);
+      if (SEEDED_IDS.has(id)) deletedDemoIds.add(id);
       persist();
       return true;
     },

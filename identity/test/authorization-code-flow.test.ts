@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_COHORT } from '@portal/contract/demo-accounts';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 
 import type { IdentityApp } from '../src/app';
@@ -76,6 +76,21 @@ describe('authorization code flow with PKCE', () => {
     const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: app.issuer });
     assert.ok((payload.realm_access as { roles: string[] }).roles.includes('sys admin'));
     assert.deepEqual((payload.resource_access as Record<string, { roles: string[] }>).frontend, { roles: ['sys admin'] });
+  });
+
+  it('signs in the demo activity\'s learners (non-ASCII names too) with the demo password, as learners with their fixed ids', async () => {
+    const zoe = DEMO_COHORT.find((account) => account.firstName === 'Zoë')!;
+    const jurgen = DEMO_COHORT.find((account) => account.firstName === 'Jürgen')!;
+    for (const account of [zoe, jurgen]) {
+      const tokens = await signInForTokens(app, new Browser(PORTAL), account.email);
+      const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: app.issuer });
+      assert.equal(payload.sub, account.sub);
+      assert.deepEqual((payload.resource_access as Record<string, { roles: string[] }>).frontend, { roles: ['learner'] });
+      const idToken = (await jwtVerify(tokens.id_token, jwks, { issuer: app.issuer })).payload;
+      assert.equal(idToken.name, `${account.firstName} ${account.lastName}`);
+    }
+    const other = await signIn(app, new Browser(PORTAL), { email: zoe.email, password: 'not the demo password' }).catch((error: unknown) => error);
+    assert.ok(other instanceof Error, 'a wrong password signs nobody in');
   });
 
   it('accepts the email in any letter case', async () => {

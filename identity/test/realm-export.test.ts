@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
-import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_COHORT } from '@portal/contract/demo-accounts';
 
 import { buildRealmExport, realmExportJson } from '../src/realm-export';
 
@@ -12,7 +12,7 @@ describe('Keycloak realm export', () => {
     assert.equal(committed, realmExportJson());
   });
 
-  it('describes a public PKCE S256 client and the demo users with their fixed ids', () => {
+  it('describes a public PKCE S256 client and the demo users and demo learners with their fixed ids', () => {
     const realm = buildRealmExport();
     const [client] = realm.clients;
     assert.equal(client?.clientId, 'frontend');
@@ -27,7 +27,7 @@ describe('Keycloak realm export', () => {
     const demoUsers = realm.users.filter((user) => 'id' in user);
     assert.deepEqual(
       demoUsers.map((user) => ('id' in user ? user.id : undefined)),
-      DEMO_ACCOUNTS.map((account) => account.sub),
+      [...DEMO_ACCOUNTS, ...DEMO_COHORT].map((account) => account.sub),
     );
     assert.ok(demoUsers.every((user) => 'credentials' in user && user.credentials.every((credential) => credential.temporary)));
     assert.equal(realm.registrationEmailAsUsername, true);
