@@ -48,8 +48,9 @@ export function evidence(overrides: Partial<Evidence> = {}): Evidence {
     hasImage: true,
     evidenceData: {
       meta: { type: 'xray_image' },
-      settings: { bodyArea: 'Knee', projection: 'AP' },
-      console: { exposureIndex: 1450, grid: false },
+      // As the simulator sends them (@portal/xray), plus a key no translation knows yet.
+      settings: { bodyArea: 'knee', projection: 'AP', side: 'left', fieldWidthCm: 18 },
+      console: { deviationIndex: -0.4, exposure: 'good', meanPixelValue: 1450, grid: false },
       tube: { kV: 65, mAs: 4.5, sidCm: 110 },
       dose: { dapMGyCm2: 12.34 },
     },

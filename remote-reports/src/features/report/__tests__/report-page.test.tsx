@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
 import { evidence, imageUrl, report, REPORT_UUID, serveReport } from '../../../testing/report-fixtures';
@@ -42,10 +43,24 @@ describe('a report', () => {
     expect(within(first).getByText('4.5 mAs')).toBeInTheDocument();
     expect(within(first).getByText('110 cm')).toBeInTheDocument();
     expect(within(first).getByText('12.34 mGy*cm²')).toBeInTheDocument();
-    expect(within(first).getByText('bodyArea')).toBeInTheDocument();
-    expect(within(first).getByText('Knee')).toBeInTheDocument();
-    expect(within(first).getByText('1,450')).toBeInTheDocument();
-    expect(within(first).getByText('No')).toBeInTheDocument();
+    // Readouts by their names and units, not the simulator's keys.
+    const readouts = within(first)
+      .getAllByRole('term')
+      .map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
+    expect(readouts).toEqual(
+      expect.arrayContaining([
+        'Body area: Knee',
+        'Projection: AP',
+        'Side: Left',
+        'Field width: 18 cm',
+        'Deviation index: -0.4',
+        'Exposure: On target',
+        'Mean pixel value: 1,450',
+        // A key of a newer simulator: its name in words.
+        'Grid: No',
+      ]),
+    );
+    expect(within(first).queryByText('bodyArea')).not.toBeInTheDocument();
 
     const second = screen.getByRole('article', { name: 'Image 2: Hand PA' });
     expect(await within(second).findByRole('img', { name: 'X-ray image 2: Hand PA' })).toHaveAttribute('src', imageUrl(12));
@@ -94,5 +109,31 @@ describe('the no-report page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Session not saved' })).toBeInTheDocument();
     expect(screen.getByText(/No report was saved for this session/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to your reports' })).toHaveAttribute('href', '/lti/report');
+  });
+});
+
+describe('a report in German', () => {
+  afterEach(async () => {
+    await act(() => i18next.changeLanguage('en'));
+  });
+
+  it('labels readouts, units and values in German with German numbers', async () => {
+    serveReport(server, report({ evidence: [evidence({ id: 11 })] }));
+    renderRemote({ server, path: `/report/${REPORT_UUID}`, permissions: LEARNER });
+    await act(() => i18next.changeLanguage('de'));
+
+    const first = await screen.findByRole('article', { name: 'Bild 1: Knee AP' });
+    const readouts = within(first)
+      .getAllByRole('term')
+      .map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
+    expect(readouts).toEqual(
+      expect.arrayContaining([
+        'Körperregion: Knie',
+        'Seite: Links',
+        'Feldbreite: 18 cm',
+        'Belichtung: Im Zielbereich',
+        'Mittlerer Pixelwert: 1.450',
+      ]),
+    );
   });
 });

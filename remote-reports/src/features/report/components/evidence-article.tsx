@@ -3,6 +3,7 @@ import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import type { Evidence, LookupItem } from '@portal/contract';
 import { formatNumber } from '../../../lib/format';
+import { READOUTS, wordsOf } from '../readouts';
 import { AnalysisSection } from './analysis-section';
 
 const Article = styled.article`
@@ -85,15 +86,23 @@ function ReadoutList({ title, entries }: { title: string; entries: readonly [str
   );
 }
 
-/** Simulator readouts are free-form key/value pairs; booleans read as yes/no. */
-function useReadoutValue() {
+/**
+ * A readout as people read it: the translated label, the value in the interface language with its
+ * unit, yes/no for booleans and translated names for the values our simulators send.
+ */
+function useReadoutEntries() {
   const { t, i18n } = useTranslation();
-  return (value: string | number | boolean): string =>
-    typeof value === 'boolean'
-      ? t(value ? 'reports.evidence.yes' : 'reports.evidence.no')
-      : typeof value === 'number'
-        ? formatNumber(value, i18n.language)
-        : value;
+  return (readouts: Record<string, string | number | boolean>): [string, ReactNode][] =>
+    Object.entries(readouts).map(([key, value]) => {
+      const spec = Object.hasOwn(READOUTS, key) ? READOUTS[key] : undefined;
+      const label = spec ? t(spec.label) : wordsOf(key);
+      if (typeof value === 'boolean') return [label, t(value ? 'reports.evidence.yes' : 'reports.evidence.no')];
+      if (typeof value === 'number') {
+        const number = formatNumber(value, i18n.language);
+        return [label, spec?.unit ? `${number} ${t(spec.unit)}` : number];
+      }
+      return [label, spec?.values ? t(`${spec.values}.${value}`, { defaultValue: value }) : value];
+    });
 }
 
 export interface EvidenceArticleProps {
@@ -114,7 +123,7 @@ export interface EvidenceArticleProps {
 export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: EvidenceArticleProps) {
   const { t, i18n } = useTranslation();
   const headingId = useId();
-  const readout = useReadoutValue();
+  const readoutEntries = useReadoutEntries();
   const num = (value: number) => formatNumber(value, i18n.language);
   const { tube, dose, settings, console: consoleReadouts } = evidence.evidenceData;
   const title = t('reports.evidence.heading', { number, activity: evidence.practiceActivity });
@@ -150,11 +159,11 @@ export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: Evi
           <ReadoutList title={t('reports.evidence.dose')} entries={doseEntries} />
           <ReadoutList
             title={t('reports.evidence.settings')}
-            entries={Object.entries(settings).map(([key, value]) => [key, readout(value)])}
+            entries={readoutEntries(settings)}
           />
           <ReadoutList
             title={t('reports.evidence.console')}
-            entries={Object.entries(consoleReadouts).map(([key, value]) => [key, readout(value)])}
+            entries={readoutEntries(consoleReadouts)}
           />
         </Readouts>
       </Body>
