@@ -71,6 +71,10 @@ export function serviceDefinitions() {
         OIDC_ISSUER: ISSUER,
         // The demo accounts of the README (and of the e2e suite); the API's own default is off.
         SEED_DEMO: env.SEED_DEMO ?? 'true',
+        // Once, on the first start: 56 more learners, a licence expiring within 30 days and ~300
+        // reports with images over the last 90 days. Not on the e2e stack, whose specs count on
+        // the few reports of the demo accounts.
+        SEED_DEMO_ACTIVITY: env.SEED_DEMO_ACTIVITY ?? (TEST_MODE ? 'false' : 'true'),
         // The host's /api proxy runs on this machine: believe its X-Forwarded-For/-Proto.
         TRUST_PROXY: env.TRUST_PROXY ?? 'loopback',
         // Users are created in the identity provider through its admin API, as in Keycloak.

@@ -19,6 +19,9 @@ export const ConfigSchema = Type.Object({
   OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
   // Demo organisations and accounts with known passwords: only the demo and test stacks.
   SEED_DEMO: Type.Boolean({ default: false }),
+  // With SEED_DEMO: once, ~56 more learners, a licence running out within 30 days and ~300
+  // reports with evidence images over the last 90 days (`npm start`; not the e2e stack).
+  SEED_DEMO_ACTIVITY: Type.Boolean({ default: false }),
   // Proxies whose X-Forwarded-* headers are believed: a hop count, or a comma list of addresses,
   // CIDR ranges and the names loopback, linklocal, uniquelocal. Unset = none (the socket's peer).
   // Never "trust all": any client could then claim any address and walk around the per-address
@@ -75,6 +78,8 @@ export interface Config {
   oidcIssuer: string;
   oidcClientId: string;
   seedDemo: boolean;
+  /** Seed the demo activity once (needs seedDemo). */
+  seedDemoActivity: boolean;
   /** Fastify's `trustProxy`: false, a hop count, or addresses/CIDRs/names. */
   trustProxy: false | number | string[];
   rateLimitEnabled: boolean;
@@ -117,6 +122,10 @@ export { ConfigError };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: RawConfig = readEnv(ConfigSchema, env);
+  // The activity's learners belong to the demo organisations and use their licences.
+  if (raw.SEED_DEMO_ACTIVITY && !raw.SEED_DEMO) {
+    throw new ConfigError('Invalid environment:\n  SEED_DEMO_ACTIVITY: needs SEED_DEMO=true');
+  }
   return {
     port: raw.API_PORT,
     host: raw.API_HOST,
@@ -125,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),
     oidcClientId: raw.OIDC_CLIENT_ID,
     seedDemo: raw.SEED_DEMO,
+    seedDemoActivity: raw.SEED_DEMO_ACTIVITY,
     trustProxy: raw.TRUST_PROXY,
     rateLimitEnabled: raw.RATE_LIMIT_ENABLED,
     rateLimitWindowMs: raw.RATE_LIMIT_WINDOW_SECONDS * 1000,

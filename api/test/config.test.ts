@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     assert.equal(config.oidcIssuer, 'http://localhost:8180/realms/main');
     assert.equal(config.oidcClientId, 'frontend');
     assert.equal(config.seedDemo, false, 'no accounts with known passwords unless asked for');
+    assert.equal(config.seedDemoActivity, false);
     assert.equal(config.trustProxy, false, 'X-Forwarded-* believed from nobody');
     assert.equal(config.logLevel, 'info');
   });
@@ -75,6 +76,14 @@ describe('loadConfig', () => {
     );
     assert.equal(config.databaseUrl, 'postgres://u:p@db:5432/portal');
     assert.equal(config.logLevel, 'warn');
+  });
+
+  test('SEED_DEMO_ACTIVITY needs SEED_DEMO: its learners belong to the demo organisations', () => {
+    assert.equal(loadConfig({ SEED_DEMO: 'true', SEED_DEMO_ACTIVITY: 'true' }).seedDemoActivity, true);
+    assert.throws(
+      () => loadConfig({ SEED_DEMO_ACTIVITY: 'true' }),
+      (error: unknown) => error instanceof ConfigError && /SEED_DEMO_ACTIVITY: needs SEED_DEMO=true/.test(error.message),
+    );
   });
 
   test('an empty variable counts as unset', () => {

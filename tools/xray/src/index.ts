@@ -20,3 +20,4 @@ export { BODY_AREAS, bodyAreaFor, type BodyArea, type BodyAreaKey } from './body
 export { LESSONS, lessonFor, type LessonPlan } from './lesson-doses';
 export { deviationIndex, doseAreaProduct, rateExposure, type ExposureRating } from './physics';
 export { renderRadiograph, type Radiograph, type RenderOptions, type Side } from './render';
+export { createRandom, hashSeed, type Random } from './random';
