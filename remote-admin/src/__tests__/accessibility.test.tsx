@@ -11,6 +11,7 @@ import {
   paged,
   serveLicence,
   serveLookups,
+  serveInvitation,
   serveOrganisation,
   servePaged,
   serveUser,
@@ -64,5 +65,17 @@ describe('accessibility (axe) of the administration screens', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await expectNoViolations(document.body);
+  });
+
+  it('an invited user with the resend answered has no violations, and Enter on the button sends it', async () => {
+    const invited = adminUser({ id: 'b3c1c1a2-0000-4000-8000-000000000009', accountStatus: 'invited' });
+    serveUser(server, invited);
+    servePaged(server, `/api/v1/user/${invited.id}/license-block`, () => paged([]));
+    serveInvitation(server, invited.id, { queued: true, queuedAt: '2026-11-23T10:15:00Z' });
+    const { user, container } = renderRemote({ server, path: `/admin/organisation/1/user/${invited.id}`, permissions: ALL_ADMIN_PERMISSIONS });
+    (await screen.findByRole('button', { name: 'Resend invitation' })).focus();
+    await user.keyboard('{Enter}');
+    await screen.findByText('A new invitation is on its way to lena@demo.test.');
+    await expectNoViolations(container);
   });
 });

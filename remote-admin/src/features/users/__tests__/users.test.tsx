@@ -5,12 +5,14 @@ import { renderRemote } from '../../../testing/render-remote';
 import {
   adminUser,
   ALL_ADMIN_PERMISSIONS,
+  badRequest,
   invalidPage,
   licence,
   organisation,
   ORG_ADMIN_PERMISSIONS,
   paged,
   serveBulkAdd,
+  serveInvitation,
   serveLookups,
   serveOrganisation,
   servePaged,
@@ -248,5 +250,65 @@ describe('edit user', () => {
 
     expect(await screen.findByText('User Lena Learner deleted.')).toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Users' })).toBeInTheDocument();
+  });
+});
+
+describe('account and invitation', () => {
+  const INVITED = adminUser({ accountStatus: 'invited' });
+  const PATH = `/admin/organisation/1/user/${INVITED.id}`;
+  beforeEach(() => {
+    serveLookups(server);
+    servePaged(server, `/api/v1/user/${INVITED.id}/license-block`, () => paged([]));
+  });
+
+  it('shows an invited account and sends the invitation again with a success message', async () => {
+    serveUser(server, INVITED);
+    const { calls } = serveInvitation(server, INVITED.id, { queued: true, queuedAt: '2026-11-23T10:15:00Z' });
+    const { user } = renderRemote({ server, path: PATH, permissions: ALL_ADMIN_PERMISSIONS });
+
+    const account = await screen.findByRole('region', { name: 'Account' });
+    expect(account).toHaveTextContent('Account: Invited – the user has not signed in yet.');
+    await user.click(within(account).getByRole('button', { name: 'Resend invitation' }));
+
+    expect(await within(account).findByText('A new invitation is on its way to lena@demo.test.')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('says when an invitation was already on its way and none was sent again', async () => {
+    serveUser(server, INVITED);
+    const queuedAt = '2026-11-23T10:15:00Z';
+    serveInvitation(server, INVITED.id, { queued: false, queuedAt });
+    const { user } = renderRemote({ server, path: PATH, permissions: ALL_ADMIN_PERMISSIONS });
+
+    await user.click(await screen.findByRole('button', { name: 'Resend invitation' }));
+    // Shown in the browser's time zone, as dd/MM/yyyy HH:mm.
+    const local = new Date(queuedAt);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const shown = `${pad(local.getDate())}/${pad(local.getMonth() + 1)}/${local.getFullYear()} ${pad(local.getHours())}:${pad(local.getMinutes())}`;
+    expect(
+      await screen.findByText(`An invitation to lena@demo.test was already sent at ${shown}; another one can be sent 10 minutes after it.`),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the server's reason when the invitation is refused, and the failure when it cannot be sent", async () => {
+    serveUser(server, INVITED);
+    serveInvitation(server, INVITED.id, badRequest({ non_field_errors: ['This user has already signed in, so there is no invitation to send again.'] }));
+    const { user } = renderRemote({ server, path: PATH, permissions: ALL_ADMIN_PERMISSIONS });
+
+    await user.click(await screen.findByRole('button', { name: 'Resend invitation' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The invitation could not be sent:');
+    expect(alert).toHaveTextContent('This user has already signed in, so there is no invitation to send again.');
+
+    serveInvitation(server, INVITED.id, new Response(null, { status: 500 }));
+    await user.click(screen.getByRole('button', { name: 'Resend invitation' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The invitation could not be sent. Please try again later.'));
+  });
+
+  it('offers no resend for an active account', async () => {
+    serveUser(server, USER);
+    renderRemote({ server, path: `/admin/organisation/1/user/${USER.id}`, permissions: ALL_ADMIN_PERMISSIONS });
+    expect(await screen.findByRole('region', { name: 'Account' })).toHaveTextContent('Account: Active');
+    expect(screen.queryByRole('button', { name: 'Resend invitation' })).not.toBeInTheDocument();
   });
 });

@@ -21,6 +21,7 @@ import { paths } from '../../../config/paths';
 import { REMOVE_USER, UPDATE_USER, VIEW_USERS } from '../../../config/permissions';
 import { useDeleteUser } from '../api/delete-user';
 import { useUser } from '../api/get-user';
+import { AccountState } from './account-state';
 import { UserForm } from './user-form';
 import { UserLicences } from './user-licences';
 
@@ -47,6 +48,7 @@ export function EditUserPage() {
   return (
     <>
       <PageHeading level={2} title={user.fullName} actions={can(REMOVE_USER) && <DeleteUser user={user} organisationId={organisationId} />} />
+      <AccountState user={user} canResend={can(UPDATE_USER)} />
       <UserForm key={user.id} organisationId={organisationId} user={user} roles={roles.data} readOnly={!can(UPDATE_USER)} />
       <UserLicences user={user} />
     </>
