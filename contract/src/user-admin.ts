@@ -50,6 +50,18 @@ export const InvitationResult = Type.Object({
 });
 export type InvitationResult = Static<typeof InvitationResult>;
 
+/**
+ * The stable `code` of each `roles` lookup entry (GET /api/v1/lookup?field=roles). Front ends
+ * recognise a role by its code, never by its name, which is display text and may change.
+ */
+export const ROLE_CODES = {
+  learner: 'learner',
+  educator: 'educator',
+  orgAdmin: 'org_admin',
+  sysAdmin: 'sys_admin',
+} as const;
+export type RoleCode = (typeof ROLE_CODES)[keyof typeof ROLE_CODES];
+
 export const AdminUserParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 export type AdminUserParams = Static<typeof AdminUserParams>;
 

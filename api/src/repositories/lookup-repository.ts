@@ -1,7 +1,7 @@
 import type { LookupItem } from '@portal/contract';
 import type { Db } from '../db/driver';
 import { INACTIVE_DURATION, isoDay } from './entitlement-repository';
-import type { StaticLookupField } from '../seed/reference-data';
+import { roleCodeOf, type StaticLookupField } from '../seed/reference-data';
 
 interface LookupRow {
   id: number;
@@ -27,11 +27,12 @@ export function createLookupRepository(db: Db) {
       return res.rows.map(toItem);
     },
 
+    /** Each role with its stable code (ROLE_CODES), by which front ends recognise it. */
     async listRoles(): Promise<LookupItem[]> {
       const res = await db.query<LookupRow>(
         'select id, name, null::text as description, null::text as code from roles order by id',
       );
-      return res.rows.map(toItem);
+      return res.rows.map((row) => ({ ...toItem(row), code: roleCodeOf(row.id) }));
     },
 
     /** All organisations, or only `onlyId` when the caller may see just their own. */

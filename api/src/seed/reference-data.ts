@@ -1,5 +1,5 @@
 import { PERMISSIONS, type Permission } from '@portal/contract';
-import { ANALYSIS_STATUS } from '@portal/contract';
+import { ANALYSIS_STATUS, ROLE_CODES, type RoleCode } from '@portal/contract';
 import { COUNTRIES } from './countries';
 
 /**
@@ -101,12 +101,17 @@ for (const [key, id] of Object.entries(ANALYSIS_STATUS)) {
   }
 }
 
+/** `code`: the stable name of the role the `roles` lookup answers (contract ROLE_CODES). */
 export const ROLES = [
-  { id: 1, name: 'learner' },
-  { id: 2, name: 'educator' },
-  { id: 3, name: 'org admin' },
-  { id: 4, name: 'sys admin' },
+  { id: 1, name: 'learner', code: ROLE_CODES.learner },
+  { id: 2, name: 'educator', code: ROLE_CODES.educator },
+  { id: 3, name: 'org admin', code: ROLE_CODES.orgAdmin },
+  { id: 4, name: 'sys admin', code: ROLE_CODES.sysAdmin },
 ] as const;
+
+/** A role's code by its id; null for a role this code base did not seed. */
+export const roleCodeOf = (id: number): RoleCode | null =>
+  ROLES.find((r) => r.id === id)?.code ?? null;
 export type RoleName = (typeof ROLES)[number]['name'];
 
 const LEARNER: Permission[] = [

@@ -3,12 +3,6 @@ import { TABLE_PAGE_SIZE } from '@portal/contract';
 /** Spec §9: tables show 10 rows a page. */
 export const ADMIN_PAGE_SIZE = TABLE_PAGE_SIZE;
 
-/**
- * The `roles` lookup names its entries but gives them no code; spec §6 names this one. Used only
- * to know which choice of the role select needs a confirmation, never to decide what a user may do.
- */
-export const SYS_ADMIN_ROLE_NAME = 'sys admin';
-
 /** The `license_duration` lookup's code for a licence that has not started (spec §2). */
 export const INACTIVE_DURATION_CODE = 'inactive';
 

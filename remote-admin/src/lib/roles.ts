@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
-import type { LookupItem } from '@portal/contract';
+import { ROLE_CODES, type LookupItem } from '@portal/contract';
 import { useTranslation } from '@portal/shared-ui';
-import { SYS_ADMIN_ROLE_NAME } from '../config/constants';
 
 /** Spec §3: role names are shown through the userRoles translations, the name itself as fallback. */
 export function useRoleLabel(): (roleName: string) => string {
@@ -9,6 +8,9 @@ export function useRoleLabel(): (roleName: string) => string {
   return useCallback((roleName: string) => t(`admin.userRoles.${roleName}`, { defaultValue: roleName }), [t]);
 }
 
-/** Which `roles` lookup entry is the system administrator (see SYS_ADMIN_ROLE_NAME). */
-export const isSysAdminRole = (role: Pick<LookupItem, 'name'> | undefined): boolean =>
-  role?.name.trim().toLowerCase() === SYS_ADMIN_ROLE_NAME;
+/**
+ * Which `roles` lookup entry is the system administrator: by its stable code, never its display
+ * name. Used only to know which choice of the role select needs a confirmation, never to decide
+ * what a user may do.
+ */
+export const isSysAdminRole = (role: Pick<LookupItem, 'code'> | undefined): boolean => role?.code === ROLE_CODES.sysAdmin;

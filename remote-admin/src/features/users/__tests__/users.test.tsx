@@ -105,6 +105,24 @@ describe('bulk add', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('knows the sys admin role by its code, whatever its name', async () => {
+    serveLookups(server, {
+      roles: [
+        { id: 1, name: 'learner', code: 'learner', description: null },
+        { id: 4, name: 'Platform owner', code: 'sys_admin', description: null },
+        { id: 9, name: 'sys admin', code: 'auditor', description: null },
+      ],
+    });
+    const { user } = renderRemote({ server, path: PATH, permissions: ALL_ADMIN_PERMISSIONS });
+
+    const role = await screen.findByLabelText(/^Role/);
+    await user.selectOptions(role, 'System administrator');
+    expect(role).toHaveDisplayValue('System administrator');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.selectOptions(role, 'Platform owner');
+    expect(await screen.findByRole('dialog', { name: 'Give the system administrator role?' })).toBeInTheDocument();
+  });
+
   it('lists every refused row of the file under the form and keeps the page', async () => {
     serveLookups(server);
     const { sent } = serveBulkAdd(server, () => ({

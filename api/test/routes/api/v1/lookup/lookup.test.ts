@@ -70,6 +70,18 @@ describe('GET /api/v1/lookup', () => {
     });
   }
 
+  test('roles carry their stable codes', async () => {
+    assert.deepEqual(
+      (await items('field=roles')).map((r) => [r.name, r.code]),
+      [
+        ['learner', 'learner'],
+        ['educator', 'educator'],
+        ['org admin', 'org_admin'],
+        ['sys admin', 'sys_admin'],
+      ],
+    );
+  });
+
   test('skin tones are four hex colours', async () => {
     const list = await items('field=skinTone');
     assert.equal(list.length, 4);
