@@ -32,8 +32,13 @@ export interface AssignUsersInput {
 
 /** The licence row, locked until `tx` ends, with whether it is current `today`. */
 async function lockLicense(tx: Queryable, id: number, organisationId: number, today: Date) {
-  const res = await tx.query<{ number_of_seats: number; seats_used: number; current: boolean }>(
-    `select lb.number_of_seats, lb.seats_used,
+  const res = await tx.query<{
+    license_name: string;
+    number_of_seats: number;
+    seats_used: number;
+    current: boolean;
+  }>(
+    `select lb.license_name, lb.number_of_seats, lb.seats_used,
             (lb.is_active
              and $3::date <= lb.expiry_date
              and not exists (select 1 from lookups dur
@@ -94,8 +99,13 @@ export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promi
     entityType: 'license_block',
     entityId: input.licenseBlockId,
     organisationId: input.organisationId,
-    before: { seatsUsed: license.seats_used },
-    after: { seatsUsed: license.seats_used + needed.length, userIds: needed },
+    // The name in both, so the organisation's activity list can say which licence it was.
+    before: { licenseName: license.license_name, seatsUsed: license.seats_used },
+    after: {
+      licenseName: license.license_name,
+      seatsUsed: license.seats_used + needed.length,
+      userIds: needed,
+    },
   });
   return { ok: true, assigned: needed.length };
 }

@@ -105,6 +105,57 @@ describe('GET /api/v1/audit', () => {
     assert.equal((await get(orgAdmin, `/api/v1/audit?organisation=${created.id}`)).statusCode, 404);
   });
 
+  test("an organisation's list holds the entries about its users and licences, not others'", async () => {
+    const mark = (await get(sysAdmin, '/api/v1/audit')).json<PagedResult<AuditEntry>>().results[0]!
+      .id;
+    // A Demo Hospital learner renamed, a seat of a Demo Hospital licence freed and given back.
+    const res = await write(orgAdmin, 'PUT', `/api/v1/user/${learner.sub}`, {
+      firstName: 'Lena',
+      lastName: 'Renamed',
+      email: learner.email,
+      userRole: 1,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const seat = await t.db.query<{ license_block_id: number }>(
+      'select license_block_id from license_block_users where user_id = $1 limit 1',
+      [learner.sub],
+    );
+    const licenseId = seat.rows[0]!.license_block_id;
+    const freed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/user/${learner.sub}/license-block/${licenseId}`,
+      headers: { ...(await authHeader(orgAdmin.sub)), ...xsrfHeaders() },
+    });
+    assert.equal(freed.statusCode, 204, freed.body);
+
+    const newer = (list: AuditEntry[]) => list.filter((e) => e.id > mark);
+    const own = newer(entries(await get(orgAdmin, `/api/v1/audit?organisation=${demo}`)));
+    assert.deepEqual(
+      own.map((e) => [e.action, e.entityType]),
+      [
+        ['unassign', 'license_block_user'],
+        ['update', 'user'],
+      ],
+    );
+    assert.ok(own.every((e) => e.organisation === demo && e.organisationName === 'Demo Hospital'));
+    assert.equal((own[1]!.after as { lastName: string }).lastName, 'Renamed');
+    assert.equal(
+      newer(entries(await get(sysAdmin, `/api/v1/audit?organisation=${other}`))).length,
+      0,
+      "none of it in the other organisation's list",
+    );
+  });
+
+  test('another organisation is not found for an organisation administrator, in any form', async () => {
+    for (const url of [
+      `/api/v1/audit?organisation=${other}`,
+      `/api/v1/audit?organisation=${other}&entityType=user`,
+      `/api/v1/audit?organisation=${other}&page=2`,
+    ]) {
+      assert.equal((await get(orgAdmin, url)).statusCode, 404, url);
+    }
+  });
+
   test('learners and educators are refused', async () => {
     assert.equal((await get(learner, '/api/v1/audit')).statusCode, 403);
     assert.equal((await get(educator, '/api/v1/audit')).statusCode, 403);
