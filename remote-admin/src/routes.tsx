@@ -15,6 +15,7 @@ import {
   VIEW_ORGANISATIONS,
   VIEW_USERS,
 } from './config/permissions';
+import { ActivityPage } from './features/activity/components/activity-page';
 import { EditLicencePage } from './features/licences/components/edit-licence-page';
 import { LicencesPage } from './features/licences/components/licences-page';
 import { NewLicencePage } from './features/licences/components/new-licence-page';
@@ -55,6 +56,7 @@ const routes: RouteObject[] = [
           { path: paths.users.path, element: gated(VIEW_USERS, <UsersPage />) },
           { path: paths.newUsers.path, element: gated(CREATE_USERS, <BulkAddUsersPage />) },
           { path: paths.user.path, element: gated(VIEW_USERS, <EditUserPage />) },
+          { path: paths.activity.path, element: <ActivityPage /> },
           { path: '*', element: <NotFoundView /> },
         ],
       },

@@ -35,6 +35,10 @@ export const paths = {
     getHref: (base: string, organisationId: number, userId: string) =>
       `${base}/organisation/${id(organisationId)}/user/${id(userId)}`,
   },
+  activity: {
+    path: 'activity',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/activity`,
+  },
   products: { path: 'product', getHref: (base: string) => `${base}/product` },
   notifications: { path: 'notification', getHref: (base: string) => `${base}/notification` },
 } as const;

@@ -21,7 +21,7 @@ import { useOrganisation } from '../api/get-organisation';
 
 /**
  * Spec §2: every screen of one organisation shows its name, breadcrumbs rooted at Administration
- * and the tabs details, licences, users; the screens below add their own crumbs.
+ * and the tabs details, licences, users, activity; the screens below add their own crumbs.
  */
 export function OrganisationLayout() {
   const { organisationId: raw = '' } = useParams<{ organisationId: string }>();
@@ -72,6 +72,7 @@ function OrganisationFrame({ organisationId, crumbs }: { organisationId: number;
           { to: paths.organisation.getHref(base, organisationId), label: t('admin.organisation.details'), end: true },
           { to: paths.licences.getHref(base, organisationId), label: t('admin.licences.title'), anyOf: VIEW_LICENCES },
           { to: paths.users.getHref(base, organisationId), label: t('admin.users.title'), anyOf: VIEW_USERS },
+          { to: paths.activity.getHref(base, organisationId), label: t('admin.activity.title') },
         ]}
       />
       <Outlet />
