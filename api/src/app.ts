@@ -66,6 +66,9 @@ export async function buildApp(options: BuildAppOptions) {
     trustProxy: trustProxyOption(options.config.trustProxy),
     // Route names follow the spec's URLs exactly; `/lookup/` and `/lookup` are the same list.
     routerOptions: { ignoreTrailingSlash: true },
+    // Opening PGlite (WASM) and migrating takes a few seconds, several times that on a busy
+    // 2-core machine; fastify's 10 s default then kills a start that would have succeeded.
+    pluginTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // External plugins.
