@@ -10,6 +10,17 @@ export const ProductIdParams = Type.Object({
 });
 export type ProductIdParams = Static<typeof ProductIdParams>;
 
+/**
+ * `?language=de`: catalogue content in that language, English where it has no translation;
+ * without it, the signed-in user's stored language. Part of the URL so caches keep one copy per
+ * language.
+ */
+export const CatalogueLanguageQuery = Type.Object(
+  { language: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$' })) },
+  { additionalProperties: false },
+);
+export type CatalogueLanguageQuery = Static<typeof CatalogueLanguageQuery>;
+
 export const Product = Type.Object({
   id: Type.Integer(),
   /** Stable code ('radiography'); images and the simulator key off it. */

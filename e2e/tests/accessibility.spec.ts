@@ -267,6 +267,10 @@ test.describe('the German interface (learner@other.test)', () => {
       await expect(portal.cookieDialog()).toBeHidden();
 
       await settled(page, page.getByRole('heading', { level: 1, name: 'Simulationen' }));
+      // Catalogue content in German too, not only the interface (issue #12).
+      await expect(page.getByRole('main')).toContainText('Radiographie');
+      await expect(page.getByRole('main')).toContainText('Lagern Sie den Patienten');
+      await expect(page.getByRole('main')).not.toContainText('Position the patient');
       await expectNoAxeViolations(page, 'simulation cards (de)');
 
       const firstCard = page.getByRole('main').getByRole('list').first().getByRole('link').first();

@@ -55,23 +55,33 @@ export function buildCategoryTree(rows: readonly CategoryRow[]): ProductCategory
 
 export function createProductRepository(db: Queryable) {
   return {
-    /** The given products in catalogue order; ids that do not exist are skipped. */
-    async listByIds(ids: readonly number[]): Promise<Product[]> {
+    /**
+     * The given products in catalogue order, their texts in `language` where translated (English
+     * otherwise); ids that do not exist are skipped.
+     */
+    async listByIds(ids: readonly number[], language = 'en'): Promise<Product[]> {
       if (ids.length === 0) return [];
       const res = await db.query<ProductRow>(
-        `select id, code, name, description, protocol, image, selection_message
-           from products where id = any($1::int[]) order by sort, id`,
-        [[...ids]],
+        `select p.id, p.code, coalesce(t.name, p.name) as name,
+                coalesce(t.description, p.description) as description, p.protocol, p.image,
+                coalesce(t.selection_message, p.selection_message) as selection_message
+           from products p
+           left join product_translations t on t.product_id = p.id and t.language = $2
+          where p.id = any($1::int[]) order by p.sort, p.id`,
+        [[...ids], language],
       );
       return res.rows.map(toProduct);
     },
 
-    async categoryTree(productId: number): Promise<ProductCategory[]> {
+    async categoryTree(productId: number, language = 'en'): Promise<ProductCategory[]> {
       const res = await db.query<CategoryRow>(
-        `select id, parent_id, name, display_name, image, simulation_configuration
-           from product_categories where product_id = $1
-          order by sort, id`,
-        [productId],
+        `select c.id, c.parent_id, c.name, coalesce(t.display_name, c.display_name) as display_name,
+                c.image, c.simulation_configuration
+           from product_categories c
+           left join category_translations t on t.category_id = c.id and t.language = $2
+          where c.product_id = $1
+          order by c.sort, c.id`,
+        [productId, language],
       );
       return buildCategoryTree(res.rows);
     },

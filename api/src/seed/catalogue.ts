@@ -1,5 +1,6 @@
 import { SIMULATION_MODES, type SimulationMode } from '@portal/contract';
 import type { Queryable } from '../db/driver';
+import { CATALOGUE_TRANSLATIONS } from './catalogue-translations';
 
 /**
  * The demo catalogue and licences of docs/catalogue.md. Front-end images and e2e tests key off
@@ -227,6 +228,33 @@ async function upsertCategory(
   return inserted.id;
 }
 
+async function upsertProductTranslations(tx: Queryable, productId: number, code: string): Promise<void> {
+  for (const [language, { products }] of Object.entries(CATALOGUE_TRANSLATIONS)) {
+    const t = products[code];
+    if (!t) continue;
+    await tx.query(
+      `insert into product_translations (product_id, language, name, description, selection_message)
+       values ($1, $2, $3, $4, $5)
+       on conflict (product_id, language) do update
+         set name = excluded.name, description = excluded.description,
+             selection_message = excluded.selection_message`,
+      [productId, language, t.name, t.description, t.selectionMessage],
+    );
+  }
+}
+
+async function upsertCategoryTranslations(tx: Queryable, categoryId: number, key: string): Promise<void> {
+  for (const [language, { categories }] of Object.entries(CATALOGUE_TRANSLATIONS)) {
+    const displayName = categories[key];
+    if (!displayName) continue;
+    await tx.query(
+      `insert into category_translations (category_id, language, display_name) values ($1, $2, $3)
+       on conflict (category_id, language) do update set display_name = excluded.display_name`,
+      [categoryId, language, displayName],
+    );
+  }
+}
+
 /**
  * Products and categories are catalogue content owned by this code (no screen edits them), so
  * they are brought up to date on every start. Licences and seats are administrators' data: they
@@ -253,6 +281,7 @@ export async function seedCatalogue(tx: Queryable): Promise<void> {
         index + 1,
       ],
     );
+    await upsertProductTranslations(tx, product.id, p.code);
     for (const [ci, category] of (p.categories ?? []).entries()) {
       const categoryId = await upsertCategory(tx, product.id, null, ci + 1, {
         name: category.slug,
@@ -260,22 +289,25 @@ export async function seedCatalogue(tx: Queryable): Promise<void> {
         image: `images/categories/${p.code}/${category.slug}.svg`,
         configuration: null,
       });
+      await upsertCategoryTranslations(tx, categoryId, `${p.code}.${category.slug}`);
       for (const [li, leaf] of category.leaves.entries()) {
-        await upsertCategory(tx, product.id, categoryId, li + 1, {
+        const leafId = await upsertCategory(tx, product.id, categoryId, li + 1, {
           name: leaf.slug,
           displayName: leaf.displayName,
           image: leaf.image ?? null,
           configuration: configurationOf(p.code, category.slug, leaf.slug),
         });
+        await upsertCategoryTranslations(tx, leafId, `${p.code}.${leaf.slug}`);
       }
     }
     for (const [li, leaf] of (p.leaves ?? []).entries()) {
-      await upsertCategory(tx, product.id, null, li + 1, {
+      const leafId = await upsertCategory(tx, product.id, null, li + 1, {
         name: leaf.slug,
         displayName: leaf.displayName,
         image: leaf.image ?? null,
         configuration: configurationOf(p.code, leaf.slug),
       });
+      await upsertCategoryTranslations(tx, leafId, `${p.code}.${leaf.slug}`);
     }
     for (const mode of SIMULATION_MODES) {
       await tx.query(

@@ -1,9 +1,12 @@
 import type { ProductList } from '@portal/contract';
 import { useApi } from '@portal/shared-auth';
+import { useTranslation } from '@portal/shared-ui';
 
-export const getProductsKey = () => '/api/v1/product';
+/** The language is part of the key: a language switch fetches the catalogue texts anew. */
+export const getProductsKey = (language: string) => `/api/v1/product?${new URLSearchParams({ language })}`;
 
 /** The products the signed-in user may see (the API filters by licence); `enabled: false` waits. */
 export function useProducts({ enabled = true }: { enabled?: boolean } = {}) {
-  return useApi<ProductList>(enabled ? getProductsKey() : null);
+  const { i18n } = useTranslation();
+  return useApi<ProductList>(enabled ? getProductsKey(i18n.language) : null);
 }

@@ -1,4 +1,7 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import i18next from 'i18next';
+import type { ProductList } from '@portal/contract';
 import { birthing, radiography } from '../../../testing/fixtures';
 import { getProducts } from '../../../testing/handlers';
 import { setupTestServer } from '../../../testing/msw-server';
@@ -88,5 +91,24 @@ describe('the simulation cards', () => {
       'href',
       '/lti/simulation/1',
     );
+  });
+
+  it('ask for the catalogue in the interface language and show it again after a language switch', async () => {
+    const asked: (string | null)[] = [];
+    server.use(
+      http.get('/api/v1/product', ({ request }) => {
+        const language = new URL(request.url).searchParams.get('language');
+        asked.push(language);
+        const name = language === 'de' ? 'Radiographie' : 'Radiography';
+        return HttpResponse.json<ProductList>([{ ...radiography, name }]);
+      }),
+    );
+    renderRemote({ server });
+    expect(await screen.findByRole('link', { name: 'Radiography' })).toBeInTheDocument();
+
+    await act(() => i18next.changeLanguage('de'));
+    expect(await screen.findByRole('link', { name: 'Radiographie' })).toBeInTheDocument();
+    expect(asked).toEqual(['en', 'de']);
+    await act(() => i18next.changeLanguage('en'));
   });
 });

@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ProductCategoryList, ProductIdParams, ProductList } from '@portal/contract';
+import { CatalogueLanguageQuery, ProductCategoryList, ProductIdParams, ProductList } from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { productSessionRoutes } from './session';
 
 const tags = ['product'];
+
+/**
+ * The language catalogue texts are served in: the one the page asks for, else the user's stored
+ * one. Any well-formed code is accepted; one without translations gets English from the query.
+ */
+function catalogueLanguage(requested: string | undefined, stored: string): string {
+  return requested ?? stored;
+}
 
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { entitlements, products } = app.repos;
@@ -17,10 +25,15 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: "The products the user's organisation is licensed for, in catalogue order",
+        querystring: CatalogueLanguageQuery,
         response: { 200: ProductList, ...errorResponses },
       },
     },
-    async (request) => products.listByIds(await entitlements.productIdsFor(currentUser(request))),
+    async (request) =>
+      products.listByIds(
+        await entitlements.productIdsFor(currentUser(request)),
+        catalogueLanguage(request.query.language, currentUser(request).language),
+      ),
   );
 
   app.get(
@@ -31,6 +44,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "The product's category tree; leaves carry the simulation configuration",
         params: ProductIdParams,
+        querystring: CatalogueLanguageQuery,
         response: { 200: ProductCategoryList, ...errorResponses },
       },
     },
@@ -38,7 +52,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { productId } = request.params;
       const visible = await entitlements.productIdsFor(currentUser(request));
       if (!visible.includes(productId)) throw notFound();
-      return products.categoryTree(productId);
+      return products.categoryTree(productId, catalogueLanguage(request.query.language, currentUser(request).language));
     },
   );
 

@@ -159,6 +159,71 @@ describe('GET /api/v1/product/:productId/category', () => {
   });
 });
 
+describe('catalogue content in the user\'s language', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const get = async (sub: string, url: string) => {
+    const res = await t.app.inject({ url, headers: await authHeader(sub) });
+    assert.equal(res.statusCode, 200, res.body);
+    return res;
+  };
+
+  test('every product and category of the seed has German content', async () => {
+    const missing = await t.db.query<{ what: string }>(
+      `select 'product ' || p.code as what from products p
+        where not exists (select 1 from product_translations t where t.product_id = p.id and t.language = 'de')
+       union all
+       select 'category ' || c.name from product_categories c
+        where not exists (select 1 from category_translations t where t.category_id = c.id and t.language = 'de')`,
+    );
+    assert.deepEqual(missing.rows, []);
+  });
+
+  test('?language=de serves products in German, and the stored language is the default', async () => {
+    const german = (await get(learner.sub, '/api/v1/product?language=de')).json<Product[]>();
+    assert.deepEqual(german.map((p) => p.name), ['Radiographie', 'Strahlenschutz', 'Geburtshilfe']);
+    assert.match(german[0]?.description ?? '', /^Lagern Sie den Patienten/);
+    assert.match(german[0]?.selectionMessage ?? '', /^Wählen Sie eine Körperregion/);
+    // learner@demo.test reads English; learner@other.test has German stored.
+    assert.equal((await get(learner.sub, '/api/v1/product')).json<Product[]>()[0]?.name, 'Radiography');
+    assert.equal((await get(otherLearner.sub, '/api/v1/product')).json<Product[]>()[0]?.name, 'Radiographie');
+    assert.equal((await get(otherLearner.sub, '/api/v1/product?language=en')).json<Product[]>()[0]?.name, 'Radiography');
+  });
+
+  test('a language without translations falls back to English, text by text', async () => {
+    const french = (await get(learner.sub, '/api/v1/product?language=fr')).json<Product[]>();
+    assert.deepEqual(french.map((p) => p.name), ['Radiography', 'Radiation safety', 'Birthing']);
+    const id = await productId(t.db, 'birthing');
+    await t.db.query(`delete from category_translations t using product_categories c
+                       where c.id = t.category_id and c.product_id = $1 and c.name = 'kneeling'`, [id]);
+    const tree = (await get(learner.sub, `/api/v1/product/${id}/category?language=de`)).json<ProductCategory[]>();
+    assert.deepEqual(tree.map((c) => c.displayName), ['Vierfüßlerstand', 'Kneeling', 'Halbsitzend']);
+  });
+
+  test('category trees are translated at every level', async () => {
+    const id = await productId(t.db, 'radiography');
+    const tree = (await get(learner.sub, `/api/v1/product/${id}/category?language=de`)).json<ProductCategory[]>();
+    assert.deepEqual(tree.map((c) => c.displayName), ['Untere Extremität', 'Obere Extremität', 'Schädel', 'Rumpf']);
+    assert.deepEqual(tree[0]?.children.map((c) => c.displayName), ['Fuß', 'Sprunggelenk', 'Knie', 'Hüfte']);
+  });
+
+  test('a malformed language is a 400 that names the field', async () => {
+    for (const language of ['german', 'DE', "de'--", '']) {
+      const res = await t.app.inject({
+        url: `/api/v1/product?language=${encodeURIComponent(language)}`,
+        headers: await authHeader(learner.sub),
+      });
+      assert.equal(res.statusCode, 400, `${language}: ${res.body}`);
+      assert.match(res.body, /language/);
+    }
+  });
+
+});
+
 describe('catalogue seed', () => {
   let t: TestApp;
   before(async () => {
