@@ -12,14 +12,26 @@ export function isoDay(date: Date): string {
 export const INACTIVE_DURATION = 'inactive';
 
 /**
- * The one rule of when a licence grants anything (spec: an expired or inactive licence grants
- * nothing): active, its duration not "inactive", and `day` (a `$n::date` placeholder) within its
- * start and expiry dates. `lb` is the licence's alias. The catalogue, launch modes, downloads and
- * the licence lists all use it.
+ * The one rule of when a licence counts (spec: an expired or inactive licence grants nothing):
+ * active, its duration not "inactive", and `day` (a `$n::date` placeholder) within its start and
+ * expiry dates. `lb` is the licence's alias. The catalogue, launch modes, downloads and the licence
+ * lists use it as it is.
+ *
+ * `notStartedToo`: a licence whose start date is still ahead counts as well. Seats may be filled
+ * before a licence starts, so that its users can sign in on its first day; the seat assignment
+ * (assignUsers), the bulk user add and the `organisation_licenses` lookup that offers licences to
+ * add users to ask this. Nothing is granted before the start: that is the rule without the flag.
  */
-export function currentLicenseSql(lb: string, day: string): string {
+export function currentLicenseSql(
+  lb: string,
+  day: string,
+  { notStartedToo = false }: { notStartedToo?: boolean } = {},
+): string {
+  const within = notStartedToo
+    ? `${day} <= ${lb}.expiry_date`
+    : `${day} between ${lb}.start_date and ${lb}.expiry_date`;
   return `(${lb}.is_active
-    and ${day} between ${lb}.start_date and ${lb}.expiry_date
+    and ${within}
     and not exists (select 1 from lookups dur
                      where dur.id = ${lb}.duration_id and dur.code = '${INACTIVE_DURATION}'))`;
 }

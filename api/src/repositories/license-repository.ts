@@ -12,6 +12,7 @@ import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import { recordAudit, type AuditActor } from './audit-repository';
 import { currentLicenseSql, INACTIVE_DURATION, isoDay } from './entitlement-repository';
+import { toLicensedUser, USER_SELECT, type UserRow } from './user-repository';
 
 export type AssignResult =
   | { ok: true; assigned: number }
@@ -39,11 +40,7 @@ async function lockLicense(tx: Queryable, id: number, organisationId: number, to
     current: boolean;
   }>(
     `select lb.license_name, lb.number_of_seats, lb.seats_used,
-            (lb.is_active
-             and $3::date <= lb.expiry_date
-             and not exists (select 1 from lookups dur
-                              where dur.id = lb.duration_id and dur.code = '${INACTIVE_DURATION}'))
-              as current
+            ${currentLicenseSql('lb', '$3::date', { notStartedToo: true })} as current
        from license_blocks lb
       where lb.id = $1 and lb.organisation_id = $2
         for update`,
@@ -191,31 +188,6 @@ const licenseSelect = (today: string) => `
          where lbe.license_block_id = lb.id order by lbe.entitlement_id) as entitlements,
   ${currentLicenseSql('lb', today)} as is_current`;
 
-interface LicensedUserRow {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  role_id: number;
-  role_name: string;
-  license_names: string[] | null;
-  organisation_name: string | null;
-  skin_tone_id: number | null;
-}
-
-export const toLicensedUser = (row: LicensedUserRow): LicensedUser => ({
-  id: row.id,
-  fullName: `${row.first_name} ${row.last_name}`.trim(),
-  firstName: row.first_name,
-  lastName: row.last_name,
-  email: row.email,
-  userRole: row.role_id,
-  roleName: row.role_name,
-  licenseNames: row.license_names ?? [],
-  organisationName: row.organisation_name,
-  skinTone: row.skin_tone_id,
-});
-
 const MIN_DAY = '1900-01-01';
 const MAX_DAY = '9999-12-31';
 /** A computed expiry past year 9999 has five year digits, which sort before '9999' as text. */
@@ -230,6 +202,9 @@ export function isSeatLimitViolation(error: unknown): boolean {
       (typeof e.message === 'string' && e.message.includes('license_blocks_seats_check')))
   );
 }
+
+/** Whose licences a list shows: an organisation's, or those a user holds a seat of. */
+export type LicenseListScope = { organisationId: number } | { heldBy: string };
 
 export function createLicenseRepository(db: Db) {
   /** Field errors of a licence form that the schema cannot see (lookups, dates, entitlements). */
@@ -297,16 +272,29 @@ export function createLicenseRepository(db: Db) {
     unassignUser: (tx: Queryable, input: Parameters<typeof unassignUser>[1]) =>
       unassignUser(tx, input),
 
-    list(organisationId: number, query: LicenseBlockListQuery, today: Date = new Date()) {
+    /**
+     * One page of licences as the licence lists show them: an organisation's
+     * (GET /organisation/{id}/license-block), or those a user holds a seat of
+     * (GET /user/{id}/license-block), whichever organisation they belong to.
+     */
+    list(scope: LicenseListScope, query: LicenseBlockListQuery, today: Date = new Date()) {
+      const heldBy = 'heldBy' in scope;
       return pagedList<LicenseRow, LicenseBlock>(db, query, {
-        from: 'license_blocks lb',
+        from: heldBy
+          ? 'license_block_users s join license_blocks lb on lb.id = s.license_block_id'
+          : 'license_blocks lb',
         select: licenseSelect('$2::date'),
         // The select list reads today as $2; the condition names its type, because PostgreSQL
         // refuses a parameter the count query (which has no select list) leaves untyped.
-        where: {
-          sql: 'lb.organisation_id = $1 and $2::date is not null',
-          params: [organisationId, isoDay(today)],
-        },
+        where: heldBy
+          ? {
+              sql: 's.user_id = $1::uuid and $2::date is not null',
+              params: [scope.heldBy, isoDay(today)],
+            }
+          : {
+              sql: 'lb.organisation_id = $1 and $2::date is not null',
+              params: [scope.organisationId, isoDay(today)],
+            },
         sortable: {
           id: 'lb.id',
           licenseName: 'lower(lb.license_name)',
@@ -450,18 +438,13 @@ export function createLicenseRepository(db: Db) {
         [organisationId, id],
       );
       if (exists.rowCount === 0) return null;
-      return pagedList<LicensedUserRow, LicensedUser>(db, query, {
+      return pagedList<UserRow, LicensedUser>(db, query, {
         from: `license_block_users s
                join license_blocks lb on lb.id = s.license_block_id
                join users u on u.id = s.user_id
                join roles r on r.id = u.role_id
                left join organisations o on o.id = u.organisation_id`,
-        select: `u.id::text as id, u.first_name, u.last_name, u.email, u.role_id,
-                 r.name as role_name, o.name as organisation_name, u.skin_tone_id,
-                 array(select lb2.license_name from license_block_users s2
-                         join license_blocks lb2 on lb2.id = s2.license_block_id
-                        where s2.user_id = u.id and lb2.organisation_id = $1
-                        order by lower(lb2.license_name), lb2.id) as license_names`,
+        select: USER_SELECT,
         where: {
           sql: 'lb.organisation_id = $1 and s.license_block_id = $2',
           params: [organisationId, id],

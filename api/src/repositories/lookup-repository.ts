@@ -1,6 +1,6 @@
 import type { LookupItem } from '@portal/contract';
 import type { Db } from '../db/driver';
-import { INACTIVE_DURATION, isoDay } from './entitlement-repository';
+import { currentLicenseSql, isoDay } from './entitlement-repository';
 import { roleCodeOf, type StaticLookupField } from '../seed/reference-data';
 
 interface LookupRow {
@@ -81,10 +81,7 @@ export function createLookupRepository(db: Db) {
                 lb.number_of_seats as seats, to_char(lb.expiry_date, 'DD/MM/YYYY') as expiry
            from license_blocks lb
           where lb.organisation_id = $1
-            and lb.is_active
-            and $2::date <= lb.expiry_date
-            and not exists (select 1 from lookups dur
-                             where dur.id = lb.duration_id and dur.code = '${INACTIVE_DURATION}')
+            and ${currentLicenseSql('lb', '$2::date', { notStartedToo: true })}
           order by lower(lb.license_name), lb.id`,
         [organisationId, isoDay(today)],
       );

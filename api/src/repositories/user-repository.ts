@@ -1,5 +1,5 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
-import type { AccountStatus, AdminUser, UserListQuery } from '@portal/contract';
+import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
 import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 
@@ -163,10 +163,10 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
 
     /** An organisation's users, one page (GET /organisation/{id}/user). */
     listForOrganisation(organisationId: number, query: UserListQuery) {
-      return pagedList<AdminUserRow, AdminUser>(db, query, {
+      return pagedList<UserRow, AdminUser>(db, query, {
         from: `users u join roles r on r.id = u.role_id
                left join organisations o on o.id = u.organisation_id`,
-        select: ADMIN_USER_SELECT,
+        select: USER_SELECT,
         where: { sql: 'u.organisation_id = $1', params: [organisationId] },
         sortable: {
           fullName: "lower(u.first_name || ' ' || u.last_name)",
@@ -197,7 +197,8 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;
 
-interface AdminUserRow {
+/** The columns of USER_SELECT. */
+export interface UserRow {
   id: string;
   first_name: string;
   last_name: string;
@@ -211,16 +212,22 @@ interface AdminUserRow {
   account_status: AccountStatus;
 }
 
-/** Licence names are those of the user's own organisation, as on the licence pages. */
-const ADMIN_USER_SELECT = `u.id::text as id, u.first_name, u.last_name, u.email, u.role_id,
+/**
+ * The select list of a user as the administration lists show them (`u` users, `r` their role,
+ * `o` their organisation): one for the organisation's users, a licence's seat holders and one
+ * user. Licence names are those of the licences the user holds a seat of, which are always their
+ * own organisation's (assignUsers admits only its members).
+ */
+export const USER_SELECT = `u.id::text as id, u.first_name, u.last_name, u.email, u.role_id,
   r.name as role_name, u.organisation_id, o.name as organisation_name, u.skin_tone_id,
   u.account_status,
-  array(select lb.license_name from license_block_users s
-          join license_blocks lb on lb.id = s.license_block_id
-         where s.user_id = u.id
-         order by lower(lb.license_name), lb.id) as license_names`;
+  array(select held_lb.license_name from license_block_users held
+          join license_blocks held_lb on held_lb.id = held.license_block_id
+         where held.user_id = u.id
+         order by lower(held_lb.license_name), held_lb.id) as license_names`;
 
-const toAdminUser = (row: AdminUserRow): AdminUser => ({
+/** A USER_SELECT row as spec §3 Licensed user. */
+export const toLicensedUser = (row: UserRow): LicensedUser => ({
   id: row.id,
   fullName: `${row.first_name} ${row.last_name}`.trim(),
   firstName: row.first_name,
@@ -229,16 +236,21 @@ const toAdminUser = (row: AdminUserRow): AdminUser => ({
   userRole: row.role_id,
   roleName: row.role_name,
   licenseNames: row.license_names ?? [],
-  organisation: row.organisation_id,
   organisationName: row.organisation_name,
   skinTone: row.skin_tone_id,
+});
+
+/** A USER_SELECT row as administrators see a user: plus organisation and account. */
+const toAdminUser = (row: UserRow): AdminUser => ({
+  ...toLicensedUser(row),
+  organisation: row.organisation_id,
   accountStatus: row.account_status,
 });
 
 export async function findAdminUser(tx: Queryable, id: string): Promise<AdminUser | null> {
   if (!UUID.test(id)) return null;
-  const res = await tx.query<AdminUserRow>(
-    `select ${ADMIN_USER_SELECT}
+  const res = await tx.query<UserRow>(
+    `select ${USER_SELECT}
        from users u join roles r on r.id = u.role_id
        left join organisations o on o.id = u.organisation_id
       where u.id = $1`,

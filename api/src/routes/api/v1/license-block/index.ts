@@ -36,7 +36,7 @@ export const licenseBlockRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       assertOrganisationInScope(currentUser(request), id);
       orNotFound(await organisations.find(id));
-      return licenses.list(id, request.query);
+      return licenses.list({ organisationId: id }, request.query);
     },
   );
 

@@ -40,7 +40,6 @@ import {
   type AuthUser,
 } from '../../../../repositories/user-repository';
 import { bulkAddUsers } from './bulk-add';
-import { listUserLicenses } from './user-licenses';
 
 const tags = ['user'];
 
@@ -303,7 +302,7 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = await visibleUser(currentUser(request), request.params.id);
-      return listUserLicenses(app.db, user.id, request.query);
+      return app.repos.licenses.list({ heldBy: user.id }, request.query);
     },
   );
 

@@ -12,6 +12,7 @@ import { fillMessage, parseUsersCsv } from '../../../../lib/csv/users-csv';
 import { ApiError, notFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { recordAudit } from '../../../../repositories/audit-repository';
+import { currentLicenseSql, isoDay } from '../../../../repositories/entitlement-repository';
 import { assignUsers } from '../../../../repositories/license-repository';
 import { enqueue } from '../../../../repositories/outbox-repository';
 import {
@@ -21,9 +22,6 @@ import {
   type AuthUser,
   type NewUser,
 } from '../../../../repositories/user-repository';
-
-/** The `license_duration` code of a licence that grants nothing yet (as assignUsers reads it). */
-const LICENSE_NOT_STARTED = 'inactive';
 
 type Errors = Record<string, string[] | CsvRowError[]>;
 const refuse = (errors: Errors): ApiError => new ApiError(400, errors);
@@ -90,11 +88,9 @@ export async function bulkAddUsers(
     // The licence as it stands now; assignUsers below decides under the licence's lock.
     const seats = await tx.query<{ free: number; usable: boolean }>(
       `select lb.number_of_seats - lb.seats_used as free,
-              (lb.is_active and current_date <= lb.expiry_date
-               and not exists (select 1 from lookups d
-                                where d.id = lb.duration_id and d.code = $2)) as usable
+              ${currentLicenseSql('lb', '$2::date', { notStartedToo: true })} as usable
          from license_blocks lb where lb.id = $1`,
-      [input.license, LICENSE_NOT_STARTED],
+      [input.license, isoDay(new Date())],
     );
     const licenseErrors: string[] = [];
     const state = seats.rows[0];
