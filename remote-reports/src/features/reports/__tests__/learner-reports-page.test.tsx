@@ -51,6 +51,18 @@ describe('learner reports', () => {
     expect(within(ben).queryByRole('link')).not.toBeInTheDocument();
   });
 
+  it('follows a report link with Enter on its focused grid cell (keyboard only)', async () => {
+    const uuid = '7a1e3c1a-1111-4a4a-8a8a-000000000007';
+    serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow({ id: 7, uuid })]));
+    const { router } = renderRemote({ server, path: '/report/learner', permissions: EDUCATOR });
+
+    const link = await screen.findByRole('link', { name: 'View report' }, GRID_WAIT);
+    const cell = link.closest('[role="gridcell"]') as HTMLElement;
+    cell.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/report/${uuid}`));
+  });
+
   it('asks for id descending first and sorts by a header ascending, then descending, never unsorted', async () => {
     const user = userEvent.setup();
     const { queries } = serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow()]));

@@ -4,6 +4,7 @@ import {
   ClientSideRowModelModule,
   ModuleRegistry,
   themeQuartz,
+  type CellKeyDownEvent,
   type ColDef,
   type SortChangedEvent,
 } from 'ag-grid-community';
@@ -46,6 +47,7 @@ export function LearnerReportsGrid({ columns, rows, ordering, onOrderingChange, 
       colId: column.key,
       headerName: column.header,
       sortable: column.sortable,
+      ...(column.minWidth ? { minWidth: column.minWidth } : {}),
       comparator: keepServerOrder,
       // Controlled: the sort arrow always shows the ordering the rows were fetched with.
       sort: sorted?.key === column.key ? (sorted.direction === 'ascending' ? 'asc' : 'desc') : null,
@@ -59,6 +61,17 @@ export function LearnerReportsGrid({ columns, rows, ordering, onOrderingChange, 
     if (column) onOrderingChange(`${column.getSort() === 'desc' ? '-' : ''}${column.getColId()}`);
   };
 
+  // ag-grid moves focus cell by cell and keeps Tab for that, so a link inside a cell is never
+  // focused itself: Enter on its cell follows it, as a click on it would.
+  const onCellKeyDown = (event: CellKeyDownEvent<LearnerReportRow>) => {
+    const key = event.event;
+    if (!(key instanceof KeyboardEvent) || key.key !== 'Enter' || !(key.target instanceof HTMLElement)) return;
+    const link = key.target.closest('.ag-cell')?.querySelector<HTMLAnchorElement>('a[href]');
+    if (!link) return;
+    key.preventDefault();
+    link.click();
+  };
+
   return (
     <div aria-label={label} role="region">
       <AgGridReact<LearnerReportRow>
@@ -70,6 +83,7 @@ export function LearnerReportsGrid({ columns, rows, ordering, onOrderingChange, 
         domLayout="autoHeight"
         suppressColumnVirtualisation
         onSortChanged={onSortChanged}
+        onCellKeyDown={onCellKeyDown}
       />
     </div>
   );

@@ -17,6 +17,11 @@ export interface ReportColumn<T> {
   header: string;
   sortable: boolean;
   render: (row: T) => ReactNode;
+  /**
+   * Narrowest the column may get (px) in the grid: its longest usual value stays whole, and the
+   * table scrolls sideways on small screens instead of cutting text.
+   */
+  minWidth?: number;
 }
 
 export function ViewReportLink({ row }: { row: ReportRow }) {
@@ -32,19 +37,22 @@ export function useReportColumns({ withUser = false }: { withUser?: boolean } = 
   const { t } = useTranslation();
   return useMemo(() => {
     const columns: (ReportColumn<LearnerReportRow> | false)[] = [
-      { key: 'simulation', header: t('reports.list.simulation'), sortable: true, render: (row) => row.simulation },
-      { key: 'session', header: t('reports.list.session'), sortable: true, render: (row) => row.session },
-      withUser && { key: 'user', header: t('reports.list.user'), sortable: true, render: (row) => row.user },
+      { key: 'simulation', header: t('reports.list.simulation'), sortable: true, minWidth: 160, render: (row) => row.simulation },
+      { key: 'session', header: t('reports.list.session'), sortable: true, minWidth: 160, render: (row) => row.session },
+      withUser && { key: 'user', header: t('reports.list.user'), sortable: true, minWidth: 180, render: (row) => row.user },
       {
         key: 'recorded',
         header: t('reports.list.recorded'),
         sortable: true,
+        // "25/12/2026 14:05pm" with the sort arrow.
+        minWidth: 190,
         render: (row) => formatReportTime(row.recorded),
       },
       {
         key: 'analysisStatusSummary',
         header: t('reports.list.analysisStatus'),
         sortable: false,
+        minWidth: 150,
         render: (row) => <AnalysisStatusIcon summary={row.analysisStatusSummary} />,
       },
       {
