@@ -1,4 +1,6 @@
 import styled from 'styled-components';
+import { Button, ButtonLink, ErrorBanner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import type { SaveOutcome } from '../lib/save';
 
 /** Groups a form's fields so a save in flight (or a read-only view) disables them all at once. */
 export const FormFieldset = styled.fieldset`
@@ -14,3 +16,30 @@ export const FormActions = styled.div`
   gap: ${({ theme }) => theme.space.sm};
   margin-top: ${({ theme }) => theme.space.md};
 `;
+
+/**
+ * The banners above a form (spec §2 reusable pieces, §8) for the outcome of its last save: the
+ * success message, the server's field errors (named by `fieldLabels`), or the failure.
+ */
+export function SaveBanners({ outcome, fieldLabels }: { outcome: SaveOutcome; fieldLabels: Record<string, string> }) {
+  const { t } = useTranslation();
+  if (outcome.kind === 'saved') return <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />;
+  if (outcome.kind === 'invalid') return <ErrorBanner errors={outcome.errors} fieldLabels={fieldLabels} />;
+  if (outcome.kind === 'failed') return <ErrorBanner errors={[t('admin.saveFailed')]} />;
+  return null;
+}
+
+/** Cancel (back to `cancelTo`) and Create or Save, the latter disabled while the save runs. */
+export function SaveActions({ cancelTo, submitting = false, isNew = false }: { cancelTo: string; submitting?: boolean; isNew?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <FormActions>
+      <ButtonLink variant="secondary" to={cancelTo}>
+        {t('common.cancel')}
+      </ButtonLink>
+      <Button type="submit" disabled={submitting}>
+        {t(isNew ? 'common.create' : 'common.save')}
+      </Button>
+    </FormActions>
+  );
+}

@@ -7,7 +7,7 @@ import {
   type LicenseBlockInput,
 } from '@portal/contract';
 import type { ApiResult } from '@portal/shared-auth';
-import { Button, ButtonLink, ErrorBanner, PageSpinner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { ErrorBanner, PageSpinner, useTranslation } from '@portal/shared-ui';
 import {
   CheckboxField,
   CheckboxGroupField,
@@ -21,7 +21,7 @@ import {
 } from '@portal/shared-ui/forms';
 import { lookupOptions, useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
-import { FormActions, FormFieldset } from '../../../components/form-layout';
+import { FormFieldset, SaveActions, SaveBanners } from '../../../components/form-layout';
 import { INACTIVE_DURATION_CODE } from '../../../config/constants';
 import { paths } from '../../../config/paths';
 import { submitSave, type SaveOutcome } from '../../../lib/save';
@@ -128,9 +128,7 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
       }
       render={({ handleSubmit, submitting }) => (
         <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.licence.new' : 'admin.licence.details')}>
-          {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />}
-          {outcome.kind === 'invalid' && <ErrorBanner errors={outcome.errors} fieldLabels={labels} />}
-          {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
+          <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <Columns>
               <div>
@@ -179,16 +177,7 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
               </div>
             </Columns>
           </FormFieldset>
-          {!readOnly && (
-            <FormActions>
-              <ButtonLink variant="secondary" to={paths.licences.getHref(base, organisationId)}>
-                {t('common.cancel')}
-              </ButtonLink>
-              <Button type="submit" disabled={submitting}>
-                {t(isNew ? 'common.create' : 'common.save')}
-              </Button>
-            </FormActions>
-          )}
+          {!readOnly && <SaveActions cancelTo={paths.licences.getHref(base, organisationId)} submitting={submitting} isNew={isNew} />}
         </form>
       )}
     />

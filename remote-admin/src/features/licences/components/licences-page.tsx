@@ -1,20 +1,10 @@
 import type { LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import {
-  ButtonLink,
-  Link,
-  StatusPill,
-  usePagedListState,
-  useTranslation,
-  VisuallyHidden,
-  type DataTableColumn,
-} from '@portal/shared-ui';
+import { StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { formatDisplayDate } from '@portal/shared-ui/forms';
 import { useAdminBase } from '../../../components/admin-base';
-import { PageHeading } from '../../../components/admin-page';
-import { FlashBanner } from '../../../components/flash';
+import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
-import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
 import { CREATE_LICENCE } from '../../../config/permissions';
 import { useLicenses } from '../api/get-licenses';
@@ -30,6 +20,10 @@ export function LicencesPage() {
   const result = useLicenses(organisationId, list.params);
   useOrganisationCrumbs([{ label: t('admin.licences.title') }]);
 
+  const editColumn = useEditColumn<LicenseBlock>(
+    (row) => paths.licence.getHref(base, organisationId, row.id),
+    (row) => row.licenseName,
+  );
   const columns: DataTableColumn<LicenseBlock>[] = [
     { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
     { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDisplayDate(row.startDate) },
@@ -41,31 +35,17 @@ export function LicencesPage() {
       sortable: true,
       render: (row) => <SeatUsage used={row.seatsUsed} total={row.numberOfSeats} />,
     },
-    {
-      key: 'edit',
-      header: t('admin.actions'),
-      render: (row) => (
-        <Link to={paths.licence.getHref(base, organisationId, row.id)}>
-          {t('common.edit')}
-          <VisuallyHidden> {row.licenseName}</VisuallyHidden>
-        </Link>
-      ),
-    },
+    editColumn,
   ];
 
   return (
-    <>
-      <PageHeading
-        level={2}
-        title={t('admin.licences.title')}
-        actions={
-          can(CREATE_LICENCE) && (
-            <ButtonLink to={paths.newLicence.getHref(base, organisationId)}>{t('admin.licence.new')}</ButtonLink>
-          )
-        }
-      />
-      <FlashBanner />
-      <PagedTable list={list} result={result} columns={columns} caption={t('admin.licences.title')} searchLabel={t('admin.licences.search')} />
-    </>
+    <ListSection
+      title={t('admin.licences.title')}
+      create={can(CREATE_LICENCE) ? { label: t('admin.licence.new'), to: paths.newLicence.getHref(base, organisationId) } : null}
+      list={list}
+      result={result}
+      columns={columns}
+      searchLabel={t('admin.licences.search')}
+    />
   );
 }

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { ADMIN_TEXT_MAX_LENGTH, type Organisation, type OrganisationInput } from '@portal/contract';
 import { usePermissions, type ApiResult } from '@portal/shared-auth';
-import { Button, ButtonLink, ErrorBanner, PageSpinner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { ErrorBanner, PageSpinner, useTranslation } from '@portal/shared-ui';
 import { CheckboxField, Form, maxLength, SelectField, TextField } from '@portal/shared-ui/forms';
 import { lookupOptions, useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
-import { FormActions, FormFieldset } from '../../../components/form-layout';
+import { FormFieldset, SaveActions, SaveBanners } from '../../../components/form-layout';
 import { paths } from '../../../config/paths';
 import { ACTIVATE_ORGANISATION } from '../../../config/permissions';
 import { submitSave, type SaveOutcome } from '../../../lib/save';
@@ -135,9 +135,7 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
       }
       render={({ handleSubmit, submitting }) => (
         <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.organisation.new' : 'admin.organisation.details')}>
-          {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />}
-          {outcome.kind === 'invalid' && <ErrorBanner errors={outcome.errors} fieldLabels={labels} />}
-          {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
+          <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <Columns>
               <div>
@@ -162,16 +160,7 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
               </div>
             </Columns>
           </FormFieldset>
-          {!readOnly && (
-            <FormActions>
-              <ButtonLink variant="secondary" to={paths.organisations.getHref(base)}>
-                {t('common.cancel')}
-              </ButtonLink>
-              <Button type="submit" disabled={submitting}>
-                {t(isNew ? 'common.create' : 'common.save')}
-              </Button>
-            </FormActions>
-          )}
+          {!readOnly && <SaveActions cancelTo={paths.organisations.getHref(base)} submitting={submitting} isNew={isNew} />}
         </form>
       )}
     />

@@ -1,17 +1,10 @@
 import type { Organisation } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import {
-  ButtonLink,
-  Link,
-  StatusPill,
-  usePagedListState,
-  useTranslation,
-  VisuallyHidden,
-  type DataTableColumn,
-} from '@portal/shared-ui';
+import { ButtonLink, StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
 import { AdminPage } from '../../../components/admin-page';
 import { FlashBanner } from '../../../components/flash';
+import { useEditColumn } from '../../../components/list-section';
 import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
 import { CREATE_ORGANISATION } from '../../../config/permissions';
@@ -25,6 +18,10 @@ export function OrganisationsPage() {
   const list = usePagedListState({ ordering: 'name' });
   const result = useOrganisations(list.params);
 
+  const editColumn = useEditColumn<Organisation>(
+    (row) => paths.organisation.getHref(base, row.id),
+    (row) => row.name,
+  );
   const columns: DataTableColumn<Organisation>[] = [
     { key: 'name', header: t('admin.organisation.name'), sortable: true },
     {
@@ -33,16 +30,7 @@ export function OrganisationsPage() {
       sortable: true,
       render: (row) => <StatusPill active={row.isActive} />,
     },
-    {
-      key: 'edit',
-      header: t('admin.actions'),
-      render: (row) => (
-        <Link to={paths.organisation.getHref(base, row.id)}>
-          {t('common.edit')}
-          <VisuallyHidden> {row.name}</VisuallyHidden>
-        </Link>
-      ),
-    },
+    editColumn,
   ];
 
   return (

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { USER_ADMIN_MESSAGES, USER_EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH, type AdminUser, type LookupItem } from '@portal/contract';
-import { Button, ButtonLink, ErrorBanner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
 import { composeValidators, Form, maxLength, TextField, type Validator } from '@portal/shared-ui/forms';
 import { useAdminBase } from '../../../components/admin-base';
-import { FormActions, FormFieldset } from '../../../components/form-layout';
+import { FormFieldset, SaveActions, SaveBanners } from '../../../components/form-layout';
 import { paths } from '../../../config/paths';
 import { submitSave, type SaveOutcome } from '../../../lib/save';
 import { useUpdateUser } from '../api/update-user';
@@ -60,25 +60,14 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
       }
       render={({ handleSubmit, submitting }) => (
         <form onSubmit={handleSubmit} noValidate aria-label={t('admin.user.details')}>
-          {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />}
-          {outcome.kind === 'invalid' && <ErrorBanner errors={outcome.errors} fieldLabels={labels} />}
-          {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
+          <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <TextField name="firstName" label={labels.firstName} required validate={nameRule} autoComplete="off" />
             <TextField name="lastName" label={labels.lastName} required validate={nameRule} autoComplete="off" />
             <TextField name="email" label={labels.email} type="email" required validate={emailRules} autoComplete="off" />
             <RoleSelectField name="userRole" label={labels.userRole} roles={roles} />
           </FormFieldset>
-          {!readOnly && (
-            <FormActions>
-              <ButtonLink variant="secondary" to={paths.users.getHref(base, organisationId)}>
-                {t('common.cancel')}
-              </ButtonLink>
-              <Button type="submit" disabled={submitting}>
-                {t('common.save')}
-              </Button>
-            </FormActions>
-          )}
+          {!readOnly && <SaveActions cancelTo={paths.users.getHref(base, organisationId)} submitting={submitting} />}
         </form>
       )}
     />

@@ -1,11 +1,9 @@
 import type { AdminUser } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { ButtonLink, Link, usePagedListState, useTranslation, VisuallyHidden, type DataTableColumn } from '@portal/shared-ui';
+import { usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
-import { PageHeading } from '../../../components/admin-page';
-import { FlashBanner } from '../../../components/flash';
+import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
-import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
 import { CREATE_USERS } from '../../../config/permissions';
 import { useRoleLabel } from '../../../lib/roles';
@@ -22,6 +20,10 @@ export function UsersPage() {
   const result = useOrganisationUsers(organisationId, list.params);
   useOrganisationCrumbs([{ label: t('admin.users.title') }]);
 
+  const editColumn = useEditColumn<AdminUser>(
+    (row) => paths.user.getHref(base, organisationId, row.id),
+    (row) => row.fullName,
+  );
   const columns: DataTableColumn<AdminUser>[] = [
     { key: 'lastName', header: t('admin.user.name'), sortable: true, render: (row) => row.fullName },
     { key: 'email', header: t('admin.user.email'), sortable: true },
@@ -33,27 +35,17 @@ export function UsersPage() {
       sortable: true,
       render: (row) => t(`admin.accountStatus.${row.accountStatus}`),
     },
-    {
-      key: 'edit',
-      header: t('admin.actions'),
-      render: (row) => (
-        <Link to={paths.user.getHref(base, organisationId, row.id)}>
-          {t('common.edit')}
-          <VisuallyHidden> {row.fullName}</VisuallyHidden>
-        </Link>
-      ),
-    },
+    editColumn,
   ];
 
   return (
-    <>
-      <PageHeading
-        level={2}
-        title={t('admin.users.title')}
-        actions={can(CREATE_USERS) && <ButtonLink to={paths.newUsers.getHref(base, organisationId)}>{t('admin.users.add')}</ButtonLink>}
-      />
-      <FlashBanner />
-      <PagedTable list={list} result={result} columns={columns} caption={t('admin.users.title')} searchLabel={t('admin.users.search')} />
-    </>
+    <ListSection
+      title={t('admin.users.title')}
+      create={can(CREATE_USERS) ? { label: t('admin.users.add'), to: paths.newUsers.getHref(base, organisationId) } : null}
+      list={list}
+      result={result}
+      columns={columns}
+      searchLabel={t('admin.users.search')}
+    />
   );
 }
