@@ -432,14 +432,17 @@ function planReports(
   return plans;
 }
 
-/** The captures of one report, as the simulator's page or CLI would have made them. */
-function capturesOf(plan: PlannedReport, random: Random, render: (o: RenderOptions) => Radiograph): Capture[] {
+/**
+ * The captures of one report, as the simulator's page or CLI would have made them: drawn now,
+ * rendered when called, so the caller can let requests in between two pictures.
+ */
+function capturesOf(plan: PlannedReport, random: Random, render: (o: RenderOptions) => Radiograph): Array<() => Capture> {
   const session = { uuid: plan.uuid, configuration: plan.leaf.configuration, categoryName: plan.leaf.display_name };
   const sessionPlan = planFor(session);
   if (sessionPlan.kind === 'lesson') {
     const lessons = random.next() < 0.7 ? 1 : 2;
     const parts = lessons * LESSON_PARTS_PER_LESSON;
-    return Array.from({ length: parts }, (_, k) => captureLessonPart(session, sessionPlan.lesson, k, lessons));
+    return Array.from({ length: parts }, (_, k) => () => captureLessonPart(session, sessionPlan.lesson, k, lessons));
   }
   const area: BodyArea = sessionPlan.area;
   const count = 1 + Math.floor(random.next() ** 1.3 * 5);
@@ -450,7 +453,7 @@ function capturesOf(plan: PlannedReport, random: Random, render: (o: RenderOptio
     const tube: TubeSettings = wrong
       ? { ...area.defaults, mAs: Math.round(area.defaults.mAs * mistake * 10) / 10 }
       : { ...area.defaults };
-    return captureImage(session, area, tube, k, { render });
+    return () => captureImage(session, area, tube, k, { render });
   });
 }
 
@@ -510,14 +513,19 @@ function demoUuid(label: string): string {
 async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: RenderOptions) => Radiograph, now: Date) {
   // Each report draws from its own generator, so skipping one changes no other.
   const random = createRandom(`report ${plan.n}`);
-  const captures = capturesOf(plan, random, render);
+  const makers = capturesOf(plan, random, render);
+  const captures: Capture[] = [];
   const started = plan.started.getTime();
-  const step = (plan.finished.getTime() - started) / (captures.length + 1);
+  const step = (plan.finished.getTime() - started) / (makers.length + 1);
   const analysedAt = Math.min(plan.finished.getTime() + 2 * DAY_MS, now.getTime() - 3_600_000);
-  const toAnalyse = Math.ceil(captures.length * plan.analysed);
+  const toAnalyse = Math.ceil(makers.length * plan.analysed);
   const files: FileRecord[] = [];
   const evidence: EvidenceRecord[] = [];
-  for (const [position, capture] of captures.entries()) {
+  for (const [position, make] of makers.entries()) {
+    // A picture blocks the event loop for tens of milliseconds: requests go first.
+    await new Promise((resolve) => setImmediate(resolve));
+    const capture = make();
+    captures.push(capture);
     const createdAt = new Date(started + (position + 1) * step).toISOString();
     let fileId: string | null = null;
     if (capture.image) {

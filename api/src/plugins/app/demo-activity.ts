@@ -22,15 +22,20 @@ export const demoActivityPlugin = fp(
     app.addHook('onReady', async () => {
       const started = performance.now();
       let logged = 0;
-      app.demoActivity = seedDemoActivity(app.db, app.storage, {
-        signal: abort.signal,
-        onProgress(done, total) {
-          if (done - logged >= 100 || done === total) {
-            logged = done;
-            app.log.info({ done, total }, 'demo activity: reports seeded');
-          }
-        },
-      }).then(
+      const seed = async () => {
+        // Begun on the next turn of the event loop, once `listen` has bound the port.
+        await new Promise((resolve) => setImmediate(resolve));
+        return seedDemoActivity(app.db, app.storage, {
+          signal: abort.signal,
+          onProgress(done, total) {
+            if (done - logged >= 100 || done === total) {
+              logged = done;
+              app.log.info({ done, total }, 'demo activity: reports seeded');
+            }
+          },
+        });
+      };
+      app.demoActivity = seed().then(
         (result) => {
           if (result.seeded) {
             app.log.info({ ...result, ms: Math.round(performance.now() - started) }, 'demo activity seeded');
