@@ -30,35 +30,22 @@ interface AccountPayload {
   lastName: string;
 }
 
-export function createAccountItem(
-  user: { id: string } & Omit<AccountPayload, 'userId'>,
-): OutboxItem {
-  return {
-    kind: IDENTITY_KINDS.create,
-    key: keyOf(user.id),
-    payload: {
-      userId: user.id,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-    },
-  };
-}
+type AccountUser = { id: string } & Omit<AccountPayload, 'userId'>;
 
-export function updateAccountItem(
-  user: { id: string } & Omit<AccountPayload, 'userId'>,
-): OutboxItem {
-  return {
-    kind: IDENTITY_KINDS.update,
-    key: keyOf(user.id),
-    payload: {
-      userId: user.id,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-    },
-  };
-}
+/** The account's fields as they are now, for a create or an update of `kind`. */
+const accountItem = (kind: string, user: AccountUser): OutboxItem => ({
+  kind,
+  key: keyOf(user.id),
+  payload: {
+    userId: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+  },
+});
+
+export const createAccountItem = (user: AccountUser) => accountItem(IDENTITY_KINDS.create, user);
+export const updateAccountItem = (user: AccountUser) => accountItem(IDENTITY_KINDS.update, user);
 
 /** `sub`: the account's id when known now; otherwise the create item's progress names it. */
 export function deleteAccountItem(user: {
