@@ -132,7 +132,7 @@ describe('provisioning against the bundled identity provider', () => {
     assert.match(again[1]!.text, /http/, 'the new mail has a set-password link');
 
     const rows = await t.db.query<{ id: string; identity_sub: string; account_status: string }>(
-      'select id::text as id, identity_sub, account_status from users where id = any($1::uuid[])',
+      'select id::text as id, identity_sub, account_status from users where id = any($1::uuid[]) order by email',
       [ids],
     );
     for (const row of rows.rows) {
@@ -158,6 +158,7 @@ describe('provisioning against the bundled identity provider', () => {
     );
 
     // Editing the e-mail follows to the account; deleting the user removes it.
+    // Ina (by e-mail, first): her only invitation item is the one of her create.
     const first = rows.rows[0]!;
     const headers = {
       authorization: `Bearer ${await signToken(orgAdmin.sub)}`,
