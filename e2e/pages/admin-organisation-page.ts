@@ -43,7 +43,7 @@ export class AdminOrganisationPage {
     return Number(match[1]);
   }
 
-  async openTab(name: 'Organisation details' | 'Licences' | 'Users') {
+  async openTab(name: 'Organisation details' | 'Licences' | 'Users' | 'Activity') {
     await this.page.getByRole('navigation', { name: 'Organisation sections' }).getByRole('link', { name }).click();
   }
 }

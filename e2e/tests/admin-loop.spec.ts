@@ -1,6 +1,6 @@
-import type { Browser } from '@playwright/test';
+import type { APIRequestContext, Browser } from '@playwright/test';
 import { test, expect } from '../fixtures';
-import { invitationLink, SetPasswordPage } from '../pages/admin-invitation';
+import { invitationLink, OUTBOX_JSON_URL, SetPasswordPage } from '../pages/admin-invitation';
 import { AdminOrganisationPage } from '../pages/admin-organisation-page';
 import { PortalPage } from '../pages/portal-page';
 import { SimulationPage } from '../pages/simulation-page';
@@ -10,6 +10,14 @@ import type { CsvUser } from '../pages/admin-users-page';
 // database, the identity provider's admin API, its outbox and set-password page. Names and
 // e-mails are unique per run, so a reused stack (local runs) never collides with an earlier one.
 test.use({ storageState: '.auth/sysadmin.json' });
+
+/** How many mails the identity provider's dev outbox holds for this address. */
+async function invitationsTo(request: APIRequestContext, email: string): Promise<number> {
+  const response = await request.get(OUTBOX_JSON_URL);
+  if (!response.ok()) return 0;
+  const mails = (await response.json()) as Array<{ to: string }>;
+  return mails.filter((m) => m.to.toLowerCase().includes(email.toLowerCase())).length;
+}
 
 /** A browser of someone else: Playwright would give newContext() the sysadmin's storage state above. */
 async function freshContext(browser: Browser) {
@@ -91,6 +99,26 @@ test('a system administrator sets up an organisation, its licence and users; an 
   await expect(simulations.launchButton('Desktop')).toBeVisible();
   await expect(simulations.launchButton('VR')).toHaveCount(0);
   await newUser.context.close();
+
+  // Back with the administrator: Ada's first sign-in made her account active; Grace is invited.
+  await organisations.openTab('Users');
+  await page.reload();
+  await expect(users.table().getByRole('row').filter({ hasText: ada.email })).toContainText('Active');
+  await expect(users.table().getByRole('row').filter({ hasText: grace.email })).toContainText('Invited');
+  // Grace's mail got lost: the administrator sends it again, and a second one arrives.
+  await users.table().getByRole('link', { name: `Edit ${grace.firstName} ${grace.lastName}` }).click();
+  const account = page.getByRole('region', { name: 'Account' });
+  await expect(account).toContainText('Invited');
+  await account.getByRole('button', { name: 'Resend invitation' }).click();
+  await expect(account.getByText(`A new invitation is on its way to ${grace.email}.`)).toBeVisible();
+  await expect.poll(() => invitationsTo(request, grace.email), { timeout: 30_000 }).toBe(2);
+  // The organisation's activity says who did what, newest first.
+  await organisations.openTab('Activity');
+  const activity = page.getByRole('table', { name: 'Activity' });
+  await expect(activity.getByRole('row').nth(1)).toContainText('Invitation sent again');
+  await expect(activity.getByRole('row').nth(1)).toContainText(`User: ${grace.email}`);
+  await expect(activity.getByRole('row').filter({ hasText: 'First sign-in' })).toContainText(`${ada.firstName} ${ada.lastName}`);
+  await expect(activity.getByRole('row').filter({ hasText: 'Seats assigned' })).toContainText(`Licence: ${licenceName}`);
 
   // Demo Hospital's organisation administrator: the new organisation is not theirs to see.
   const orgAdmin = await freshContext(browser);
