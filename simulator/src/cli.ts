@@ -38,11 +38,28 @@ function describe(evidence: HeadlessEvidence): string {
   return `#${evidence.id} ${summary.practiceActivity}: ${tube.kV} kV, ${tube.mAs} mAs, ${tube.sidCm} cm, DAP ${summary.dapMGyCm2} mGy·cm², ${summary.exposure} exposure (DI ${summary.deviationIndex}), ${Math.round(evidence.imageBytes / 1024)} KB`;
 }
 
+/**
+ * Session tokens are base64url, so one in 64 starts with '-'; parseArgs would then refuse
+ * `--token -abc` as ambiguous. The token always takes the next word, so join the pair.
+ */
+function joinTokenValue(args: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--token' && i + 1 < args.length) {
+      joined.push(`--token=${args[i + 1]}`);
+      i++;
+    } else {
+      joined.push(args[i]);
+    }
+  }
+  return joined;
+}
+
 async function main(argv: string[]): Promise<number> {
   // `pnpm … sim -- --token T` passes the `--` on; it would end option parsing here.
   const args = argv[0] === '--' ? argv.slice(1) : argv;
   const { values } = parseArgs({
-    args,
+    args: joinTokenValue(args),
     options: {
       token: { type: 'string' },
       api: { type: 'string' },

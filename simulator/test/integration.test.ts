@@ -92,6 +92,17 @@ describe('headless sessions against the real API', () => {
     assert.equal((await sessionRow(api, uuid)).evidence, 2);
   });
 
+  test('the CLI takes a token that starts with a dash (one in 64 does) as the token', async () => {
+    const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+    const dashed = `-${'A'.repeat(42)}`;
+    await assert.rejects(promisify(execFile)(process.execPath, ['--import', 'tsx', cli, '--', '--token', dashed, '--images', '1', '--api', api.url]), (error: { code?: number; stderr?: string }) => {
+      // Reaches the API, which does not know the token; the option parser no longer refuses it.
+      assert.doesNotMatch(error.stderr ?? '', /ambiguous|--token is required/);
+      assert.notEqual(error.code, 2);
+      return true;
+    });
+  });
+
   test('the CLI refuses a missing token with its usage', async () => {
     const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
     await assert.rejects(promisify(execFile)(process.execPath, ['--import', 'tsx', cli, '--images', '1']), (error: { code?: number; stderr?: string }) => {
