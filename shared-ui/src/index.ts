@@ -37,6 +37,7 @@ export { registerTranslations } from './i18n/register-translations';
 
 // Components
 export { VisuallyHidden } from './components/visually-hidden';
+export { NewTabLink, type NewTabLinkProps } from './components/new-tab-link';
 export { Spinner, PageSpinner, type SpinnerProps } from './components/spinner';
 export {
   Button,

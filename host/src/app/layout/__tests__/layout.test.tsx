@@ -30,7 +30,7 @@ describe('Layout', () => {
 
     const account = await screen.findByRole('navigation', { name: 'Account navigation' });
     expect(within(account).queryByRole('link', { name: 'Administration' })).not.toBeInTheDocument();
-    expect(within(account).getByRole('link', { name: 'Device login' })).toHaveAttribute(
+    expect(within(account).getByRole('link', { name: 'Device login (opens in a new tab)' })).toHaveAttribute(
       'href',
       'http://idp.test/realms/main/device?kc_locale=en',
     );
@@ -51,7 +51,7 @@ describe('Layout', () => {
 
     const { user } = renderApp({ server, route: '/support', config: { brightspaceHost: 'https://lms.example' } });
     await openSidebar(user);
-    const link = await screen.findByRole('link', { name: 'Open Brightspace' });
+    const link = await screen.findByRole('link', { name: 'Open Brightspace (opens in a new tab)' });
     expect(link).toHaveAttribute('href', 'https://lms.example/d2l/home');
     expect(link).toHaveAttribute('target', '_blank');
   });

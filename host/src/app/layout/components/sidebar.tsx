@@ -1,7 +1,7 @@
 import { forwardRef } from 'react';
 import styled from 'styled-components';
 import { useAuth, usePermissions } from '@portal/shared-auth';
-import { Link, NavLink, useProduct, useTranslation } from '@portal/shared-ui';
+import { Link, NavLink, NewTabLink, useProduct, useTranslation } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../runtime-config';
 import { deviceLoginHref, brightspaceHomeHref, paths } from '../../paths';
 
@@ -128,9 +128,9 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
             </li>
           )}
           <li>
-            <a href={deviceLoginHref(oidc.authority, user.language)} target="_blank" rel="noopener noreferrer">
+            <NewTabLink href={deviceLoginHref(oidc.authority, user.language)}>
               {t('layout.account')}
-            </a>
+            </NewTabLink>
           </li>
           <li>
             <NavLink to={paths.logout.getHref()}>{t('layout.logout')}</NavLink>
@@ -143,9 +143,9 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
         {brightspaceHost ? (
           <NavList>
             <li>
-              <a href={brightspaceHomeHref(brightspaceHost)} target="_blank" rel="noopener noreferrer">
+              <NewTabLink href={brightspaceHomeHref(brightspaceHost)}>
                 {t('layout.openBrightspace')}
-              </a>
+              </NewTabLink>
             </li>
           </NavList>
         ) : (

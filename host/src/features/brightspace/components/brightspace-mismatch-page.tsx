@@ -4,6 +4,7 @@ import {
   Button,
   ErrorBanner,
   Navigate,
+  NewTabLink,
   useLocation,
   useNavigate,
   usePageTitle,
@@ -57,9 +58,9 @@ export function BrightspaceMismatchPage() {
         <li>
           <p>{t('mismatch.step1')}</p>
           {brightspaceHost ? (
-            <a href={brightspaceLogoutHref(brightspaceHost)} target="_blank" rel="noopener noreferrer">
+            <NewTabLink href={brightspaceLogoutHref(brightspaceHost)}>
               {t('mismatch.logoutLink')}
-            </a>
+            </NewTabLink>
           ) : (
             <p>{t('brightspaceNotLinked')}</p>
           )}

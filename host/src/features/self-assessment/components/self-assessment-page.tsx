@@ -1,4 +1,4 @@
-import { usePageTitle, useTranslation } from '@portal/shared-ui';
+import { NewTabLink, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { brightspaceHomeHref } from '../../../app/paths';
 
@@ -11,9 +11,9 @@ export function SelfAssessmentPage() {
       <h1>{t('selfAssessment.title')}</h1>
       <p>{t('selfAssessment.intro')}</p>
       {brightspaceHost ? (
-        <a href={brightspaceHomeHref(brightspaceHost)} target="_blank" rel="noopener noreferrer">
+        <NewTabLink href={brightspaceHomeHref(brightspaceHost)}>
           {t('selfAssessment.open')}
-        </a>
+        </NewTabLink>
       ) : (
         <p>{t('brightspaceNotLinked')}</p>
       )}

@@ -51,7 +51,7 @@ function silenceConsoleError() {
 
 /** The session exists and the link is open: the not_started screen. */
 async function launched() {
-  await screen.findByRole('link', { name: 'Open the simulator' });
+  await screen.findByRole('link', { name: /^Open the simulator/ });
 }
 
 /** Lets the poll timer fire and its answer arrive. */
@@ -120,7 +120,8 @@ describe('the launch screen', () => {
     const { sent } = setup(['not_started']);
     renderRemote({ server, path: portalEntry, launch, strict: true });
 
-    expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+    // The browser simulator opens in a new tab, and the link says so.
+    expect(await screen.findByRole('link', { name: 'Open the simulator (opens in a new tab)' })).toHaveAttribute(
       'href',
       `http://simulator.test/launch?token=${SESSION_TOKEN}`,
     );
@@ -339,7 +340,7 @@ describe('the launch screen', () => {
         expect(sent).toEqual([]);
         expect(open).not.toHaveBeenCalled();
         expect(navigationAttempts(logged)).toEqual([]);
-        expect(screen.queryByRole('link', { name: 'Open the simulator' })).not.toBeInTheDocument();
+        expect(screen.queryByRole('link', { name: /^Open the simulator/ })).not.toBeInTheDocument();
         logged.mockRestore();
       },
     );
@@ -353,7 +354,7 @@ describe('the launch screen', () => {
         launch: { ...launch, simulatorUrl: null },
       });
 
-      expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+      expect(await screen.findByRole('link', { name: /^Open the simulator/ })).toHaveAttribute(
         'href',
         appLink,
       );
@@ -374,7 +375,7 @@ describe('the launch screen', () => {
         launch: { ...launch, simulatorUrl: null },
       });
 
-      expect(await screen.findByRole('link', { name: 'Open the simulator' })).toHaveAttribute(
+      expect(await screen.findByRole('link', { name: /^Open the simulator/ })).toHaveAttribute(
         'href',
         appLink,
       );
@@ -409,7 +410,7 @@ describe('the launch screen', () => {
         expect(sent).toEqual([]);
         expect(open).not.toHaveBeenCalled();
         expect(navigationAttempts(logged)).toEqual([]);
-        expect(screen.queryByRole('link', { name: 'Open the simulator' })).not.toBeInTheDocument();
+        expect(screen.queryByRole('link', { name: /^Open the simulator/ })).not.toBeInTheDocument();
         logged.mockRestore();
       },
     );

@@ -10,6 +10,7 @@ import {
   usePageTitle,
   useProduct,
   useTranslation,
+  VisuallyHidden,
 } from '@portal/shared-ui';
 import { isLtiPath, paths } from '../../../app/paths';
 import { readLaunchRequest, type LaunchRequest } from '../../../lib/launch-request';
@@ -134,6 +135,7 @@ function LaunchSession({
             {...(web ? { target: '_blank', rel: 'noopener' } : {})}
           >
             {t('simulation.launch.openSimulator')}
+            {web && <VisuallyHidden> ({t('common.opensInNewTab')})</VisuallyHidden>}
           </ButtonAnchor>
         </MessageScreen>
       );
