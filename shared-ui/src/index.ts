@@ -23,6 +23,7 @@ export {
 
 // Stored URLs (download links, signed file URLs): https or the portal's own storage route only.
 export { safeHref } from './lib/safe-url';
+export { formatDate, dateFormatFor, useFormatDate, type DateStyle } from './lib/localised-dates';
 
 // i18n
 export {

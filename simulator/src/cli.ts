@@ -49,7 +49,7 @@ function joinTokenValue(args: string[]): string[] {
       joined.push(`--token=${args[i + 1]}`);
       i++;
     } else {
-      joined.push(args[i]);
+      joined.push(args[i]!);
     }
   }
   return joined;

@@ -1,14 +1,11 @@
-import dayjs from 'dayjs';
+import { formatDate } from '@portal/shared-ui';
 
 /**
- * Spec §9 report time "d/MM/yyyy H:mmaaa" (date-fns tokens), written in dayjs tokens. The spec's
- * 24-hour H with an am/pm suffix is kept as specified.
+ * Spec §9 report time "d/MM/yyyy H:mmaaa" in English (the spec's 24-hour H with an am/pm suffix is
+ * kept as specified); German readers get d.M.yyyy H:mm.
  */
-export const REPORT_TIME_FORMAT = 'D/MM/YYYY H:mma';
-
-export function formatReportTime(iso: string): string {
-  const value = dayjs(iso);
-  return value.isValid() ? value.format(REPORT_TIME_FORMAT) : '';
+export function formatReportTime(iso: string, language: string): string {
+  return formatDate(iso, 'reportTime', language);
 }
 
 /** Numbers in the interface language, at most `maxDigits` decimals. */

@@ -1,7 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import dayjs from 'dayjs';
 import type { AuditEntry, LookupField, LookupList } from '@portal/contract';
-import { usePagedListState, useTranslation, VisuallyHidden, type DataTableColumn } from '@portal/shared-ui';
+import { useFormatDate, usePagedListState, useTranslation, VisuallyHidden, type DataTableColumn } from '@portal/shared-ui';
 import { useLookup } from '../../../api/get-lookup';
 import { PageHeading } from '../../../components/admin-page';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
@@ -50,15 +49,14 @@ function useLookupNames() {
   );
 }
 
-/** Spec §9 dates, with the time: the history is read to the minute. */
-const WHEN_FORMAT = 'DD/MM/YYYY HH:mm';
-
 /**
  * /admin/organisation/{id}/activity: who changed what in the organisation and when (the audit
  * log of its own details, licences, seats and users), newest first, with what an update changed.
  */
 export function ActivityPage() {
   const { t } = useTranslation();
+  // Spec §9 dates with the time (the history is read to the minute), in the reader's conventions.
+  const formatDate = useFormatDate();
   const organisationId = useOrganisationId();
   const list = usePagedListState({ ordering: '-at' });
   const result = useOrganisationAudit(organisationId, list.params);
@@ -67,7 +65,7 @@ export function ActivityPage() {
   const nameOf = useLookupNames();
   const how = { empty: t('admin.activity.empty'), count: (n: number) => t('admin.activity.items', { count: n }), nameOf };
   const columns: DataTableColumn<AuditEntry>[] = [
-    { key: 'at', header: t('admin.activity.when'), sortable: true, render: (row) => <time dateTime={row.at}>{dayjs(row.at).format(WHEN_FORMAT)}</time> },
+    { key: 'at', header: t('admin.activity.when'), sortable: true, render: (row) => <time dateTime={row.at}>{formatDate(row.at, 'dayTime')}</time> },
     {
       key: 'actorName',
       header: t('admin.activity.who'),

@@ -1,7 +1,6 @@
 import type { LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
-import { formatDisplayDate } from '@portal/shared-ui/forms';
+import { StatusPill, useFormatDate, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
@@ -13,6 +12,7 @@ import { SeatUsage } from './seat-usage';
 /** /admin/organisation/{id}/license: the organisation's licences with their seat usage. */
 export function LicencesPage() {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const base = useAdminBase();
   const can = usePermissions();
   const organisationId = useOrganisationId();
@@ -26,8 +26,8 @@ export function LicencesPage() {
   );
   const columns: DataTableColumn<LicenseBlock>[] = [
     { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
-    { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDisplayDate(row.startDate) },
-    { key: 'expiryDate', header: t('admin.licence.expiryDate'), sortable: true, render: (row) => formatDisplayDate(row.expiryDate) },
+    { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDate(row.startDate, 'day') },
+    { key: 'expiryDate', header: t('admin.licence.expiryDate'), sortable: true, render: (row) => formatDate(row.expiryDate, 'day') },
     { key: 'isActive', header: t('admin.status'), sortable: true, render: (row) => <StatusPill active={row.isActive} /> },
     {
       key: 'seatsUsed',

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import dayjs from 'dayjs';
 import { INVITATION_RESEND_MINUTES, type AdminUser, type FieldErrors } from '@portal/contract';
-import { Button, ErrorBanner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { Button, ErrorBanner, SuccessBanner, useFormatDate, useTranslation } from '@portal/shared-ui';
 import { useResendInvitation } from '../api/resend-invitation';
 
 type Outcome =
@@ -15,6 +14,7 @@ type Outcome =
  */
 export function AccountState({ user, canResend }: { user: AdminUser; canResend: boolean }) {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const resend = useResendInvitation(user.id);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
@@ -32,7 +32,7 @@ export function AccountState({ user, canResend }: { user: AdminUser; canResend: 
             ? t('admin.invitation.sent', { email: user.email })
             : t('admin.invitation.alreadySent', {
                 email: user.email,
-                time: dayjs(queuedAt).format('DD/MM/YYYY HH:mm'),
+                time: formatDate(queuedAt, 'dayTime'),
                 minutes: INVITATION_RESEND_MINUTES,
               }),
         });

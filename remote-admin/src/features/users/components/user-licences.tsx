@@ -1,7 +1,6 @@
 import type { AdminUser, LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
-import { formatDisplayDate } from '@portal/shared-ui/forms';
+import { StatusPill, useFormatDate, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { useRemoveUserLicense } from '../../../api/remove-user-license';
 import { RemovableRowsTable } from '../../../components/removable-rows-table';
 import { UNASSIGN_LICENCE } from '../../../config/permissions';
@@ -10,6 +9,7 @@ import { useUserLicenses } from '../api/get-user-licenses';
 /** The licences a user holds a seat of; with the permission, a seat can be freed after a confirmation. */
 export function UserLicences({ user }: { user: AdminUser }) {
   const { t } = useTranslation();
+  const formatDate = useFormatDate();
   const can = usePermissions();
   const list = usePagedListState({ ordering: 'licenseName' });
   const result = useUserLicenses(user.id, list.params);
@@ -17,8 +17,8 @@ export function UserLicences({ user }: { user: AdminUser }) {
 
   const columns: DataTableColumn<LicenseBlock>[] = [
     { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
-    { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDisplayDate(row.startDate) },
-    { key: 'expiryDate', header: t('admin.licence.expiryDate'), sortable: true, render: (row) => formatDisplayDate(row.expiryDate) },
+    { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDate(row.startDate, 'day') },
+    { key: 'expiryDate', header: t('admin.licence.expiryDate'), sortable: true, render: (row) => formatDate(row.expiryDate, 'day') },
     { key: 'isActive', header: t('admin.status'), sortable: true, render: (row) => <StatusPill active={row.isActive} /> },
   ];
 

@@ -131,7 +131,7 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
         <dt>{t('reports.report.learner')}</dt>
         <dd>{report.userName}</dd>
         <dt>{t('reports.report.recorded')}</dt>
-        <dd>{formatReportTime(report.recorded)}</dd>
+        <dd>{formatReportTime(report.recorded, i18n.language)}</dd>
         <dt>{t('reports.report.analysis')}</dt>
         <dd>
           <AnalysisStatusIcon summary={report.analysisStatusSummary} />

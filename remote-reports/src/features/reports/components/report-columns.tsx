@@ -34,7 +34,8 @@ export function ViewReportLink({ row }: { row: ReportRow }) {
 export function useReportColumns(): ReportColumn<ReportRow>[];
 export function useReportColumns(options: { withUser: true }): ReportColumn<LearnerReportRow>[];
 export function useReportColumns({ withUser = false }: { withUser?: boolean } = {}): ReportColumn<LearnerReportRow>[] {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
   return useMemo(() => {
     const columns: (ReportColumn<LearnerReportRow> | false)[] = [
       { key: 'simulation', header: t('reports.list.simulation'), sortable: true, minWidth: 160, render: (row) => row.simulation },
@@ -46,7 +47,7 @@ export function useReportColumns({ withUser = false }: { withUser?: boolean } = 
         sortable: true,
         // "25/12/2026 14:05pm" with the sort arrow.
         minWidth: 190,
-        render: (row) => formatReportTime(row.recorded),
+        render: (row) => formatReportTime(row.recorded, language),
       },
       {
         key: 'analysisStatusSummary',
@@ -63,5 +64,5 @@ export function useReportColumns({ withUser = false }: { withUser?: boolean } = 
       },
     ];
     return columns.filter((c): c is ReportColumn<LearnerReportRow> => c !== false);
-  }, [t, withUser]);
+  }, [t, language, withUser]);
 }
