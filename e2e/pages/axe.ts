@@ -22,9 +22,12 @@ export function describeViolations(violations: AxeResults['violations']): string
     .join('\n');
 }
 
+/** Issue #12: WCAG 2.2 A/AA and axe's best practices (landmarks, one h1, heading order…). */
+export const WCAG22_AND_BEST_PRACTICE_TAGS = [...WCAG_TAGS, 'wcag22a', 'wcag22aa', 'best-practice'];
+
 /** Runs axe on the page as it is now and fails with every violation spelled out. */
-export async function expectNoAxeViolations(page: Page, screen: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+export async function expectNoAxeViolations(page: Page, screen: string, tags: readonly string[] = WCAG_TAGS) {
+  const { violations } = await new AxeBuilder({ page }).withTags([...tags]).analyze();
   expect(
     violations,
     `axe on ${screen} (${page.url()}):\n${describeViolations(violations)}`,
@@ -43,6 +46,17 @@ async function accessToken(page: Page): Promise<string> {
   });
   if (!token) throw new Error('no signed-in portal user in this page');
   return token;
+}
+
+/** The page's user calls the API as the portal does: bearer token, and the XSRF cookie echoed. */
+export async function callApiAs(page: Page, method: 'GET' | 'PUT', path: string, data?: unknown) {
+  const token = await accessToken(page);
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (method === 'GET') return page.request.get(path, { headers });
+  // A GET first, so the API has set the XSRF cookie the PUT must echo.
+  await page.request.get(path, { headers });
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  return page.request.put(path, { headers: { ...headers, 'X-XSRF-TOKEN': xsrf }, data });
 }
 
 /**

@@ -5,6 +5,7 @@ import { PortalPage } from '../pages/portal-page';
 import { demoAccount, type DemoEmail } from '../pages/sign-in-page';
 import { SimulationPage } from '../pages/simulation-page';
 import { SimulatorPage } from '../pages/simulator-page';
+import demo from '../../contract/src/demo-accounts.json' with { type: 'json' };
 
 // Our rule: every screen passes axe (WCAG 2.1 A/AA) with no violation, in English and German, and
 // works by keyboard alone. Screens are checked once their content has loaded: a skeleton or spinner
@@ -371,16 +372,24 @@ async function tabTo(page: Page, target: Locator, maxStops = 60) {
 }
 
 test.describe('by keyboard alone', () => {
-  test.use({ storageState: '.auth/learner.json' });
+  // Signed out: the walk starts at the identity provider's sign-in page.
+  test.use({ storageState: { cookies: [], origins: [] } });
 
-  test('a learner completes the loop without the mouse: cookie modal with its preferences, launch, simulator, report, analysis', async ({
+  test('a learner completes the loop without the mouse: sign-in, cookie modal with its preferences, launch, simulator, report, analysis', async ({
     page,
     portal,
   }) => {
-    test.setTimeout(120_000);
-    // Back to "not chosen", so the modal opens on the next visit.
+    test.setTimeout(150_000);
     await page.goto('/simulation');
+    const email = page.getByLabel('Email');
+    // The sign-in page puts the keyboard on the e-mail field.
+    await expect(email).toBeFocused();
+    await page.keyboard.type(LEARNER.email);
+    await tabTo(page, page.getByLabel('Password'));
+    await page.keyboard.type(demo.password);
+    await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: 'Simulations' })).toBeVisible();
+    // Back to "not chosen", so the modal opens on the next visit.
     await setCookiePreference(page, LEARNER.sub, false);
     try {
       await walkByKeyboard(page, portal);
