@@ -17,7 +17,12 @@ export default (_env, argv) => {
     // Absolute public path: the SPA serves index.html for deep paths like /user/1/preference.
     ...baseWebpackConfig({ dir, production, publicPath: '/' }),
     plugins: [
-      new ModuleFederationPlugin(federationConfig),
+      // The host provides the federation runtime (global _FEDERATION_RUNTIME_CORE) that the
+      // remotes' production builds expect instead of shipping their own copy.
+      new ModuleFederationPlugin({
+        ...federationConfig,
+        experiments: { ...federationConfig.experiments, provideExternalRuntime: true },
+      }),
       new HtmlWebpackPlugin({ template: fromHere('public/index.html') }),
       new CopyWebpackPlugin({
         patterns: [{ from: fromHere('public'), globOptions: { ignore: ['**/index.html'] } }],

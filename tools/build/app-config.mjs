@@ -148,7 +148,15 @@ export function remoteWebpackConfig({ dir, federationConfig, devPort, copy = [] 
       // 'auto': chunks load from wherever remoteEntry.js came from, so any origin can host it.
       ...baseWebpackConfig({ dir, production, publicPath: 'auto' }),
       plugins: [
-        new ModuleFederationPlugin(federationConfig),
+        new ModuleFederationPlugin({
+          ...federationConfig,
+          experiments: {
+            ...federationConfig.experiments,
+            // Deployed, a remote runs inside the host's page and uses the federation runtime the
+            // host provides (one copy per page); alone on its dev server it brings its own.
+            externalRuntime: production,
+          },
+        }),
         // Pictures and the like deploy and version with the remote, relative to its public path.
         ...(CopyWebpackPlugin
           ? [

@@ -1,6 +1,6 @@
 import { Component, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { PageSpinner, type RouteObject, UnavailableView, useRoutes } from '@portal/shared-ui';
-import { loadRemoteRoutes, type RemoteName } from './remotes';
+import { loadedRemoteRoutes, loadRemoteRoutes, type RemoteName } from './remotes';
 
 export type LoadRemoteRoutes = (name: RemoteName, attempt: number) => Promise<RouteObject[]>;
 
@@ -38,11 +38,28 @@ type State = { status: 'loading' } | { status: 'ready'; routes: RouteObject[] } 
  * Mounts a remote's route tree under the current route (`/simulation/*` etc.). A remote that is
  * down, has a bad entry or a missing chunk shows the "unavailable" view; Retry loads it again.
  */
-export function RemoteArea({ name, load = loadRemoteRoutes }: { name: RemoteName; load?: LoadRemoteRoutes }) {
+export function RemoteArea({
+  name,
+  load = loadRemoteRoutes,
+  loaded = loadedRemoteRoutes,
+}: {
+  name: RemoteName;
+  load?: LoadRemoteRoutes;
+  /** A route tree loaded before (preloaded on hover, or visited): rendered at once. */
+  loaded?: (name: RemoteName) => RouteObject[] | undefined;
+}) {
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<State>({ status: 'loading' });
+  const [state, setState] = useState<State>(() => {
+    const routes = loaded(name);
+    return routes ? { status: 'ready', routes } : { status: 'loading' };
+  });
 
   useEffect(() => {
+    const routes = attempt === 0 ? loaded(name) : undefined;
+    if (routes) {
+      setState((previous) => (previous.status === 'ready' && previous.routes === routes ? previous : { status: 'ready', routes }));
+      return undefined;
+    }
     let current = true;
     setState({ status: 'loading' });
     load(name, attempt).then(
@@ -56,7 +73,7 @@ export function RemoteArea({ name, load = loadRemoteRoutes }: { name: RemoteName
     return () => {
       current = false;
     };
-  }, [name, attempt, load]);
+  }, [name, attempt, load, loaded]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 

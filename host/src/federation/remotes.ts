@@ -8,6 +8,8 @@ export type RemoteName = keyof RuntimeConfig['remotes'];
 export const REMOTE_NAMES: readonly RemoteName[] = ['simulation', 'reports', 'admin'];
 
 let entries: RuntimeConfig['remotes'] | undefined;
+/** Route trees already loaded (preloaded or visited), so an area opens without a loading step. */
+const loadedRoutes = new Map<RemoteName, RouteObject[]>();
 
 /** Logs which remote failed and at which step; the error still reaches the area's boundary. */
 const reportRemoteFailures = {
@@ -25,15 +27,29 @@ export function registerPortalRemotes(remotes: RuntimeConfig['remotes']): void {
   registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: remotes[name] })));
 }
 
+/** Where a registered remote's remoteEntry.js is, or undefined before registration. */
+export function remoteEntryUrl(name: RemoteName): string | undefined {
+  return entries?.[name];
+}
+
 /**
  * Loads a remote's `./routes`. A retry (`attempt > 0`) first re-registers the remote with
  * `force`, which drops the runtime's cached entry and module so the next load really fetches.
  */
 export async function loadRemoteRoutes(name: RemoteName, attempt = 0): Promise<RouteObject[]> {
   if (!entries) throw new Error('registerPortalRemotes() has not run');
-  if (attempt > 0) registerRemotes([{ name, entry: entries[name] }], { force: true });
+  if (attempt > 0) {
+    loadedRoutes.delete(name);
+    registerRemotes([{ name, entry: entries[name] }], { force: true });
+  }
   const module = await loadRemote<{ default?: unknown }>(`${name}/routes`);
   const routes = module?.default;
   if (!Array.isArray(routes)) throw new Error(`Remote ${name}: ./routes has no default RouteObject[] export`);
+  loadedRoutes.set(name, routes as RouteObject[]);
   return routes as RouteObject[];
+}
+
+/** The remote's route tree if it has loaded already, else undefined. */
+export function loadedRemoteRoutes(name: RemoteName): RouteObject[] | undefined {
+  return loadedRoutes.get(name);
 }

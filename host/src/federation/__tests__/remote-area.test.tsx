@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import type { LoadRemoteRoutes } from '../remote-area';
+import { RemoteArea, type LoadRemoteRoutes } from '../remote-area';
 import { setupTestServer } from '../../testing/msw-server';
 import { renderApp } from '../../testing/render-app';
 
@@ -45,5 +45,16 @@ describe('Remote area', () => {
     renderApp({ server, route: '/report/learner', loadRemote: load });
 
     expect(await screen.findByRole('heading', { name: 'Learner reports' })).toBeInTheDocument();
+  });
+
+  it('renders a route tree loaded before at once, without a loading step or a second load', () => {
+    const load = jest.fn<ReturnType<LoadRemoteRoutes>, Parameters<LoadRemoteRoutes>>(() => new Promise(() => undefined));
+    const preloaded = [{ index: true, element: <h1>Your reports</h1> }];
+    renderApp({ server, route: '/report', routes: [{ path: '/report/*', element: <RemoteArea name="reports" load={load} loaded={() => preloaded} /> }] });
+
+    // Synchronously: no spinner frame between the click and the page.
+    expect(screen.getByRole('heading', { name: 'Your reports' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(load).not.toHaveBeenCalled();
   });
 });

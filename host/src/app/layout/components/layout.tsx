@@ -6,6 +6,7 @@ import { useRuntimeConfig } from '../../runtime-config';
 import { useCookiePreference } from '../../../features/cookie-consent/api/get-cookie-preference';
 import { CookieConsent } from '../../../features/cookie-consent/components/cookie-consent';
 import { useBrightspaceGuard } from '../../../features/brightspace/use-brightspace-guard';
+import { usePreloadRemoteEntries } from '../../../federation/use-remote-preload';
 import { useSlideOver } from '../use-slide-over';
 import { RouteAnnouncer } from './route-announcer';
 import { Sidebar, SIDEBAR_WIDTH } from './sidebar';
@@ -91,6 +92,7 @@ export function Layout() {
   const slideOver = useSlideOver();
   const mainRef = useRef<HTMLElement>(null);
   useBrightspaceGuard();
+  usePreloadRemoteEntries();
 
   if (!user || (!cookiePreference.data && !cookiePreference.error)) return <PageSpinner />;
 

@@ -4,6 +4,7 @@ import { useAuth, usePermissions } from '@portal/shared-auth';
 import { Link, NavLink, NewTabLink, useProduct, useTranslation } from '@portal/shared-ui';
 import { useRuntimeConfig } from '../../runtime-config';
 import { deviceLoginHref, brightspaceHomeHref, paths } from '../../paths';
+import { preloadOnIntent } from '../../../federation/use-remote-preload';
 
 export const SIDEBAR_WIDTH = '260px';
 
@@ -103,10 +104,10 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
       <nav aria-label={t('layout.mainNavigation')}>
         <NavList>
           <li>
-            <NavLink to={paths.simulation.getHref()}>{t('layout.simulations')}</NavLink>
+            <NavLink to={paths.simulation.getHref()} {...preloadOnIntent('simulation')}>{t('layout.simulations')}</NavLink>
           </li>
           <li>
-            <NavLink to={paths.report.getHref()}>{t('layout.reports')}</NavLink>
+            <NavLink to={paths.report.getHref()} {...preloadOnIntent('reports')}>{t('layout.reports')}</NavLink>
           </li>
           <li>
             <NavLink to={paths.support.getHref()}>{t('layout.support')}</NavLink>
@@ -124,7 +125,7 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
           </li>
           {can(['global.client_access_admin_section']) && (
             <li>
-              <NavLink to={paths.admin.getHref()}>{t('layout.administration')}</NavLink>
+              <NavLink to={paths.admin.getHref()} {...preloadOnIntent('admin')}>{t('layout.administration')}</NavLink>
             </li>
           )}
           <li>
