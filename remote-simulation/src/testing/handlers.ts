@@ -82,3 +82,15 @@ export const closeSession = (result: CloseSessionResult | number, closed: string
         : HttpResponse.json<CloseSessionResult>(result);
     },
   );
+
+/** POST …/complete: the owner's "I have finished"; a number answers with that error status. */
+export const completeSession = (answer: number | 'ok', completed: string[] = []) =>
+  http.post<SessionParams, never, SessionStatus | Detail>(
+    '/api/v1/product/:productId/session/:uuid/complete',
+    ({ params }) => {
+      completed.push(params.uuid);
+      return answer === 'ok'
+        ? HttpResponse.json<SessionStatus>({ uuid: params.uuid, status: 'complete' })
+        : fail(answer);
+    },
+  );

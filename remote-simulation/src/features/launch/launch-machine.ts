@@ -18,7 +18,7 @@ export interface LaunchContext {
 }
 
 /** 'link': the launch link was refused (scheme or origin not allowed). */
-export type LaunchFailure = 'create' | 'link' | 'status' | 'close';
+export type LaunchFailure = 'create' | 'link' | 'status' | 'complete' | 'close';
 
 export type LaunchPhase =
   /** POST …/session is on its way. */
@@ -40,6 +40,11 @@ export type LaunchPhase =
       launchLink: LaunchLink;
       statusFailures: number;
     }
+  /**
+   * The learner says the simulation is over while the simulator has not reported it (the app
+   * crashed or was closed): POST …/complete is on its way, then the session is closed.
+   */
+  | { phase: 'completing'; session: CreatedSession }
   /** The simulator finished; POST …/close is on its way. */
   | { phase: 'closing'; session: CreatedSession }
   | { phase: 'failed'; failure: LaunchFailure }
@@ -56,6 +61,10 @@ export type LaunchEvent =
   /** `retryable`: a network error or 5xx that may pass; a 4xx gives the same answer again. */
   | { type: 'status_failed'; retryable: boolean }
   | { type: 'launch_timed_out' }
+  /** "I have finished" on the waiting screen. */
+  | { type: 'finish_requested' }
+  | { type: 'session_completed' }
+  | { type: 'complete_failed' }
   | { type: 'session_closed'; result: CloseSessionResult }
   | { type: 'close_failed' };
 
@@ -140,6 +149,12 @@ export function launchReducer(state: LaunchState, event: LaunchEvent): LaunchSta
       return state.phase === 'not_started' && !state.launched
         ? { phase: 'redirect', to: timeoutRedirect(context), reason: 'timeout', context }
         : state;
+    case 'finish_requested':
+      return state.phase === 'in_progress' ? { phase: 'completing', session: state.session, context } : state;
+    case 'session_completed':
+      return state.phase === 'completing' ? { phase: 'closing', session: state.session, context } : state;
+    case 'complete_failed':
+      return state.phase === 'completing' ? { phase: 'failed', failure: 'complete', context } : state;
     case 'session_closed':
       return state.phase === 'closing'
         ? {

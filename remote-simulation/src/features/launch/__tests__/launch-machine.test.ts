@@ -169,6 +169,33 @@ describe('the launch machine', () => {
     });
   });
 
+  describe('"I have finished"', () => {
+    const inProgress: LaunchEvent[] = [created, { type: 'status_received', status: 'in_progress' }];
+
+    it('completes, then closes the session while it is in progress', () => {
+      expect(run([...inProgress, { type: 'finish_requested' }])).toMatchObject({ phase: 'completing', session });
+      expect(run([...inProgress, { type: 'finish_requested' }, { type: 'session_completed' }])).toMatchObject({
+        phase: 'closing',
+        session,
+      });
+    });
+
+    it('fails with the complete message when completing fails', () => {
+      expect(run([...inProgress, { type: 'finish_requested' }, { type: 'complete_failed' }])).toMatchObject({
+        phase: 'failed',
+        failure: 'complete',
+      });
+    });
+
+    it('means nothing before the simulator joined or once the session is closing', () => {
+      const notStarted = run([created]);
+      expect(launchReducer(notStarted, { type: 'finish_requested' })).toBe(notStarted);
+      const closing = run([created, { type: 'status_received', status: 'complete' }]);
+      expect(launchReducer(closing, { type: 'finish_requested' })).toBe(closing);
+      expect(launchReducer(closing, { type: 'complete_failed' })).toBe(closing);
+    });
+  });
+
   it('ignores events that do not belong to the current phase', () => {
     const failed = run([{ type: 'create_failed' }]);
     expect(launchReducer(failed, { type: 'status_received', status: 'complete' })).toBe(failed);

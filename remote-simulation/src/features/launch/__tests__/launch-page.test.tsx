@@ -9,7 +9,7 @@ import {
   birthing,
   radiography,
 } from '../../../testing/fixtures';
-import { closeSession, createSession, getProducts, sessionStatus } from '../../../testing/handlers';
+import { closeSession, completeSession, createSession, getProducts, sessionStatus } from '../../../testing/handlers';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
 
@@ -262,6 +262,42 @@ describe('the launch screen', () => {
     await act(() => jest.advanceTimersByTimeAsync(POLL_MS * 5));
     expect(status.calls.count).toBe(1);
     expect(logged).toHaveBeenCalledWith('Fetching the session status failed', expect.any(Error));
+    logged.mockRestore();
+  });
+
+  it('"I have finished" on the waiting screen completes the session, closes it and opens the report', async () => {
+    const { closed } = setup(['in_progress']);
+    const completed: string[] = [];
+    server.use(completeSession('ok', completed));
+    renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+    expect(screen.getByRole('heading', { name: 'Simulation in progress' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'I have finished' }));
+
+    expect(
+      await screen.findByRole('heading', { name: `Other area: /report/${SESSION_UUID}` }),
+    ).toBeInTheDocument();
+    expect(completed).toEqual([SESSION_UUID]);
+    expect(closed).toEqual([SESSION_UUID]);
+  });
+
+  it('says the session could not be completed when "I have finished" fails, and does not close it', async () => {
+    const { closed } = setup(['in_progress']);
+    server.use(completeSession(409));
+    const logged = silenceConsoleError();
+    renderRemote({ server, path: portalEntry, launch });
+
+    await launched();
+    await nextPoll();
+    fireEvent.click(screen.getByRole('button', { name: 'I have finished' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not complete the session. Please start over.',
+    );
+    expect(closed).toEqual([]);
+    expect(logged).toHaveBeenCalledWith('Completing the simulation session failed', expect.any(Error));
     logged.mockRestore();
   });
 

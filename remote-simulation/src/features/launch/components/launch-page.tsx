@@ -1,6 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import styled from 'styled-components';
 import {
+  Button,
   ButtonAnchor,
   ButtonLink,
   MessageScreen,
@@ -76,6 +77,7 @@ const FAILURE_MESSAGES: Record<ProblemReason, string> = {
   products: 'simulation.launch.errors.products',
   unknownProduct: 'simulation.launch.errors.unknownProduct',
   status: 'simulation.launch.errors.status',
+  complete: 'simulation.launch.errors.complete',
   close: 'simulation.launch.errors.close',
 };
 
@@ -113,7 +115,7 @@ function LaunchSession({
   link: LaunchLinkSource;
 }) {
   const { t } = useTranslation();
-  const state = useLaunchSession({ request, lti, search, link });
+  const { state, finish } = useLaunchSession({ request, lti, search, link });
   const mode = t(`simulation.modes.${request.mode}`);
 
   switch (state.phase) {
@@ -148,8 +150,13 @@ function LaunchSession({
             <Spinner label={t('simulation.launch.waiting')} />
           </SpinnerRow>
           <p>{t('simulation.launch.inProgressText')}</p>
+          <p>{t('simulation.launch.finishedHint')}</p>
+          <Button type="button" variant="secondary" onClick={finish}>
+            {t('simulation.launch.finished')}
+          </Button>
         </MessageScreen>
       );
+    case 'completing':
     case 'closing':
     case 'redirect':
       return (

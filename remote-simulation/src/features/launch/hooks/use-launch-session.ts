@@ -1,8 +1,9 @@
-import { useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { isRetryable } from '@portal/shared-auth';
 import { useNavigate, useProduct } from '@portal/shared-ui';
 import type { LaunchRequest } from '../../../lib/launch-request';
 import { useCloseSession } from '../api/close-session';
+import { useCompleteSession } from '../api/complete-session';
 import { useCreateSession } from '../api/create-session';
 import { useGetSessionStatus } from '../api/get-session-status';
 import {
@@ -13,6 +14,12 @@ import {
 } from '../launch-machine';
 import type { LaunchLink, LaunchLinkSource } from '../launch-link';
 import { openLaunchLink } from '../open-launch-link';
+
+export interface LaunchSession {
+  state: LaunchState;
+  /** The learner has finished but the simulator did not say so: complete, then close. */
+  finish: () => void;
+}
 
 export interface UseLaunchSessionOptions {
   request: LaunchRequest;
@@ -34,12 +41,13 @@ export function useLaunchSession({
   search,
   link,
   open = openLaunchLink,
-}: UseLaunchSessionOptions): LaunchState {
+}: UseLaunchSessionOptions): LaunchSession {
   const { launch } = useProduct();
   const navigate = useNavigate();
   const createSession = useCreateSession();
   const getStatus = useGetSessionStatus();
   const closeSession = useCloseSession();
+  const completeSession = useCompleteSession();
   const [state, dispatch] = useReducer(launchReducer, { lti, search, link }, initialLaunchState);
 
   // One session per visit: StrictMode runs effects twice and the second run must reuse the
@@ -68,13 +76,17 @@ export function useLaunchSession({
   }, []);
 
   const uuid =
-    state.phase === 'not_started' || state.phase === 'in_progress' || state.phase === 'closing'
+    state.phase === 'not_started' ||
+    state.phase === 'in_progress' ||
+    state.phase === 'completing' ||
+    state.phase === 'closing'
       ? state.session.uuid
       : null;
   const launchLink = state.phase === 'not_started' ? state.launchLink : null;
   const awaitingLaunch = state.phase === 'not_started' && !state.launched;
   const polling = state.phase === 'not_started' || state.phase === 'in_progress';
   const closing = state.phase === 'closing';
+  const completing = state.phase === 'completing';
 
   const openedFor = useRef<LaunchLink | null>(null);
   useEffect(() => {
@@ -123,6 +135,19 @@ export function useLaunchSession({
     };
   }, [polling, uuid, getStatus, request.productId, launch.statusPollMs]);
 
+  const completedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!completing || !uuid || completedFor.current === uuid) return;
+    completedFor.current = uuid;
+    completeSession(request.productId, uuid).then(
+      () => dispatch({ type: 'session_completed' }),
+      (error: unknown) => {
+        console.error('Completing the simulation session failed', error);
+        dispatch({ type: 'complete_failed' });
+      },
+    );
+  }, [completing, uuid, completeSession, request.productId]);
+
   const closedFor = useRef<string | null>(null);
   useEffect(() => {
     if (!closing || !uuid || closedFor.current === uuid) return;
@@ -142,5 +167,6 @@ export function useLaunchSession({
     if (redirectTo) void navigate(redirectTo, { replace: true });
   }, [redirectTo, navigate]);
 
-  return state;
+  const finish = useCallback(() => dispatch({ type: 'finish_requested' }), []);
+  return { state, finish };
 }
