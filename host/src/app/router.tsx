@@ -20,6 +20,8 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
   const remote = (name: 'simulation' | 'reports' | 'admin') =>
     loadRemote ? <RemoteArea name={name} load={loadRemote} /> : <RemoteArea name={name} />;
 
+  const ltiError = <RouteErrorView ltiHome={paths.ltiLaunch.getHref()} />;
+
   return [
     {
       errorElement: <RouteErrorView />,
@@ -29,10 +31,12 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
         { path: paths.authCallback.path, element: <PageSpinner /> },
         {
           path: paths.ltiLaunch.path,
+          errorElement: ltiError,
           lazy: lazyPage(() => import('../features/lti/components/lti-launch-page'), 'LtiLaunchPage'),
         },
         {
           path: paths.ltiError.path,
+          errorElement: ltiError,
           lazy: lazyPage(() => import('../features/lti/components/lti-error-page'), 'LtiErrorPage'),
         },
         {
@@ -46,8 +50,8 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
             </LoginGate>
           ),
           children: [
-            { path: paths.ltiSimulation.path, element: remote('simulation') },
-            { path: paths.ltiReport.path, element: remote('reports') },
+            { path: paths.ltiSimulation.path, errorElement: ltiError, element: remote('simulation') },
+            { path: paths.ltiReport.path, errorElement: ltiError, element: remote('reports') },
             {
               element: <Layout />,
               children: [
