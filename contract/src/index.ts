@@ -14,3 +14,4 @@ export * from './organisation';
 export * from './license-block';
 export * from './audit';
 export * from './user-admin';
+export * from './product-admin';
