@@ -37,7 +37,11 @@ export function sharedConfig(appDir) {
       if (!(name in pkg.dependencies))
         throw new Error(`${pkg.name}: shared "${name}" is not a dependency`);
       const version = installedVersion(appDir, name);
-      return [name, { singleton: true, version, requiredVersion: `^${version}` }];
+      // Our own shared packages are strict: a remote built against a shared-ui or shared-auth
+      // the page's copy does not satisfy must not run with `undefined` exports; the runtime
+      // refuses it and the host shows "this area needs an update" (host/src/federation).
+      const strictVersion = name.startsWith('@portal/');
+      return [name, { singleton: true, version, requiredVersion: `^${version}`, strictVersion }];
     }),
   );
 }

@@ -1,6 +1,12 @@
 import { Component, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { PageSpinner, type RouteObject, UnavailableView, useRoutes } from '@portal/shared-ui';
-import { loadedRemoteRoutes, loadRemoteRoutes, type RemoteName } from './remotes';
+import {
+  IncompatibleRemoteError,
+  loadedRemoteRoutes,
+  loadRemoteRoutes,
+  type RemoteName,
+} from './remotes';
+import { NeedsUpdateView } from './needs-update-view';
 
 export type LoadRemoteRoutes = (name: RemoteName, attempt: number) => Promise<RouteObject[]>;
 
@@ -32,7 +38,11 @@ function RemoteRouteTree({ routes }: { routes: RouteObject[] }) {
   return useRoutes(routes);
 }
 
-type State = { status: 'loading' } | { status: 'ready'; routes: RouteObject[] } | { status: 'failed' };
+type State =
+  | { status: 'loading' }
+  | { status: 'ready'; routes: RouteObject[] }
+  | { status: 'failed' }
+  | { status: 'incompatible'; error: IncompatibleRemoteError };
 
 /**
  * Mounts a remote's route tree under the current route (`/simulation/*` etc.). A remote that is
@@ -57,7 +67,11 @@ export function RemoteArea({
   useEffect(() => {
     const routes = attempt === 0 ? loaded(name) : undefined;
     if (routes) {
-      setState((previous) => (previous.status === 'ready' && previous.routes === routes ? previous : { status: 'ready', routes }));
+      setState((previous) =>
+        previous.status === 'ready' && previous.routes === routes
+          ? previous
+          : { status: 'ready', routes },
+      );
       return undefined;
     }
     let current = true;
@@ -66,6 +80,14 @@ export function RemoteArea({
       (routes) => current && setState({ status: 'ready', routes }),
       (error: unknown) => {
         if (!current) return;
+        if (error instanceof IncompatibleRemoteError) {
+          // Both versions in the log: what the remote was built against, what this page has.
+          console.error(
+            `Remote ${name} needs an update: built for ${error.sharedModule} ${error.required}, this portal provides ${error.provided}`,
+          );
+          setState({ status: 'incompatible', error });
+          return;
+        }
         console.error(`Remote ${name} is unavailable`, error);
         setState({ status: 'failed' });
       },
@@ -79,6 +101,8 @@ export function RemoteArea({
 
   if (state.status === 'loading') return <PageSpinner />;
   if (state.status === 'failed') return <UnavailableView onRetry={retry} />;
+  // Retrying cannot help: the remote (or the host) must be redeployed.
+  if (state.status === 'incompatible') return <NeedsUpdateView />;
   return (
     <RemoteErrorBoundary key={attempt} name={name} onRetry={retry}>
       <RemoteRouteTree routes={state.routes} />
