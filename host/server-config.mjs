@@ -68,7 +68,8 @@ export function toRuntimeConfig(config) {
 /**
  * The host page's Content-Security-Policy (helmet directives), from the same configuration the
  * browser gets: scripts only from the host and the configured remotes; network only to the host
- * (which proxies /api) and the identity provider (discovery, token endpoint); frames only the
+ * (which proxies /api), the identity provider (discovery, token endpoint) and the remotes (their
+ * strings); frames only the
  * identity provider's silent sign-in check, which lands back on our own silent-check-sso.html.
  */
 export function hostContentSecurityPolicy(config) {
@@ -77,7 +78,8 @@ export function hostContentSecurityPolicy(config) {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...remotes],
-    connectSrc: ["'self'", identity],
+    // Each remote's strings load from its origin (locales/{lng}/{namespace}.json).
+    connectSrc: ["'self'", identity, ...remotes],
     frameSrc: ["'self'", identity],
     // remote-simulation serves its catalogue images from its own origin.
     imgSrc: ["'self'", 'data:', 'blob:', ...remotes],

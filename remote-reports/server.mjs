@@ -3,11 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Env, LISTEN_ENV, loadOrExit, readEnv, startStaticServer, Type } from '@portal/static-server';
 
-const env = loadOrExit(() => readEnv(Type.Object({ PORT: Env.Port(8082), ...LISTEN_ENV })));
+// REMOTE_ROOT: a release folder other than the build's dist/ (a deployment that keeps releases side
+// by side; the e2e redeploy test serves a new release this way).
+const env = loadOrExit(() =>
+  readEnv(Type.Object({ PORT: Env.Port(8082), REMOTE_ROOT: Type.Optional(Type.String({ minLength: 1 })), ...LISTEN_ENV })),
+);
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 await startStaticServer({
   name: 'remote-reports',
-  root: path.join(path.dirname(fileURLToPath(import.meta.url)), 'dist'),
+  root: env.REMOTE_ROOT ? path.resolve(env.REMOTE_ROOT) : path.join(here, 'dist'),
   port: env.PORT,
   host: env.HOST_LISTEN,
   trustProxy: env.TRUST_PROXY,

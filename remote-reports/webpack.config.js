@@ -6,4 +6,5 @@ export default remoteWebpackConfig({
   dir: import.meta.dirname,
   federationConfig,
   devPort: 8082,
+  namespace: 'reports',
 });

@@ -6,6 +6,7 @@ export default remoteWebpackConfig({
   dir: import.meta.dirname,
   federationConfig,
   devPort: 8081,
+  namespace: 'simulation',
   // Product and category pictures: the catalogue names them relative to the remote's public path
   // (docs/catalogue.md), so they deploy and version with it.
   copy: [{ from: 'public/images', to: 'images' }],

@@ -1,9 +1,7 @@
 // What the host mounts under /admin (docs/architecture.md): route objects relative to the mount
 // path. Translations ship with the remote and are registered as soon as it loads.
 import { RequirePermission } from '@portal/shared-auth';
-import { Navigate, NotFoundView, registerTranslations, type RouteObject } from '@portal/shared-ui';
-import en from '../locales/en.json';
-import de from '../locales/de.json';
+import { Navigate, NotFoundView, type RouteObject } from '@portal/shared-ui';
 import { AdminBase } from './components/admin-base';
 import { SectionPlaceholderPage } from './components/section-placeholder-page';
 import { paths } from './config/paths';
@@ -28,8 +26,9 @@ import { EditUserPage } from './features/users/components/edit-user-page';
 import { UsersPage } from './features/users/components/users-page';
 import type { Permission } from '@portal/contract';
 import type { ReactNode } from 'react';
+import { registerRemoteStrings } from './i18n';
 
-registerTranslations({ en, de });
+registerRemoteStrings();
 
 /** A screen the API would refuse anyway is "page not found" here too (spec §2/§6). */
 const gated = (anyOf: readonly Permission[], element: ReactNode) => (

@@ -1,9 +1,7 @@
 // What the host mounts under /report and /lti/report (docs/architecture.md): route objects
 // relative to the mount path. Translations ship with the remote and are registered as soon as it
 // loads. The host renders these with useRoutes, so routes carry elements only (no loaders/actions).
-import { NotFoundView, registerTranslations, type RouteObject } from '@portal/shared-ui';
-import en from '../locales/en.json';
-import de from '../locales/de.json';
+import { NotFoundView, type RouteObject } from '@portal/shared-ui';
 import { ReportsBase } from './components/reports-base';
 import { paths } from './config/paths';
 import { AnalysisRoute } from './features/report/components/analysis-route';
@@ -11,8 +9,9 @@ import { NoReportPage } from './features/report/components/no-report-page';
 import { ReportPage } from './features/report/components/report-page';
 import { LearnerReportsPage } from './features/reports/components/learner-reports-page';
 import { YourReportsPage } from './features/reports/components/your-reports-page';
+import { registerRemoteStrings } from './i18n';
 
-registerTranslations({ en, de });
+registerRemoteStrings();
 
 const routes: RouteObject[] = [
   {

@@ -1,15 +1,14 @@
 // What the host mounts under /simulation and /lti/simulation (docs/architecture.md): route objects
 // relative to the mount path. Translations ship with the remote and are registered as soon as it loads.
-import { registerTranslations, type RouteObject } from '@portal/shared-ui';
-import en from '../locales/en.json';
-import de from '../locales/de.json';
+import { type RouteObject } from '@portal/shared-ui';
 import { paths } from './app/paths';
 import { LaunchErrorPage } from './features/launch/components/launch-error-page';
 import { LaunchPage } from './features/launch/components/launch-page';
 import { CategoryPage } from './features/products/components/category-page';
 import { ProductsPage } from './features/products/components/products-page';
+import { registerRemoteStrings } from './i18n';
 
-registerTranslations({ en, de });
+registerRemoteStrings();
 
 const routes: RouteObject[] = [
   { index: true, element: <ProductsPage /> },

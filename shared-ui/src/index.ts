@@ -35,6 +35,7 @@ export {
   type InitI18nOptions,
 } from './i18n/init-i18n';
 export { registerTranslations } from './i18n/register-translations';
+export { registerNamespace } from './i18n/remote-namespaces';
 
 // Components
 export { VisuallyHidden } from './components/visually-hidden';

@@ -70,8 +70,12 @@ export async function startStandalone(options: StandaloneOptions): Promise<void>
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   const router = createBrowserRouter(standaloneRoutes(options));
-  // Bundled shared-ui strings: the dev server has no merged /locales like the host serves.
-  await initI18n({ resources: { en: { translation: sharedEn }, de: { translation: sharedDe } } });
+  // Bundled shared-ui strings: the dev server has no merged /locales like the host serves; the
+  // remote's own namespace loads from the dev server as it does from the deployed remote.
+  await initI18n({
+    resources: { en: { translation: sharedEn }, de: { translation: sharedDe } },
+    partialBundled: true,
+  });
   createRoot(container).render(
     <UiProvider productName={productName}>
       <AuthProvider authority={oidc.authority} clientId={oidc.clientId} apiBaseUrl={apiBaseUrl}>

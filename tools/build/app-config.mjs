@@ -1,7 +1,7 @@
 // The build settings every front end (host and remotes) shares, in one place so the federation
 // singletons and the bundle rules cannot drift apart between apps (docs/architecture.md).
 // Node built-ins only: plugins are loaded from the app's own dependencies.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -138,10 +138,12 @@ export const apiProxy = () => [
  *   dir: string,
  *   federationConfig: object,
  *   devPort: number,
+ *   namespace: string,
  *   copy?: { from: string, to: string }[],
- * }} options `copy` paths are relative to `dir`.
+ * }} options `namespace`: the remote's i18next namespace (its `src/i18n.ts`); `copy` paths are
+ *   relative to `dir`.
  */
-export function remoteWebpackConfig({ dir, federationConfig, devPort, copy = [] }) {
+export function remoteWebpackConfig({ dir, federationConfig, devPort, namespace, copy = [] }) {
   return async (_env, argv) => {
     const production = argv.mode !== 'development';
     const load = remotePluginLoader(dir);
@@ -169,6 +171,7 @@ export function remoteWebpackConfig({ dir, federationConfig, devPort, copy = [] 
               }),
             ]
           : []),
+        new RemoteLocalesPlugin({ dir: path.join(dir, 'locales'), namespace }),
         // Only the dev server needs a page; the deployed remote is just remoteEntry.js + chunks.
         ...(HtmlWebpackPlugin
           ? [new HtmlWebpackPlugin({ template: path.join(dir, 'public/index.html') })]
@@ -189,4 +192,44 @@ export function remoteWebpackConfig({ dir, federationConfig, devPort, copy = [] 
 function remotePluginLoader(dir) {
   const require = createRequire(path.join(dir, 'package.json'));
   return (name) => import(pathToFileURL(require.resolve(name)).href);
+}
+
+/**
+ * Emits the remote's `locales/{lng}.json` as `locales/{lng}/{namespace}.json` beside its
+ * remoteEntry.js: the page loads a remote's strings from the remote's own origin, so they deploy
+ * with it (shared-ui registerNamespace). Invalid JSON fails the build.
+ */
+export class RemoteLocalesPlugin {
+  /** @param {{ dir: string, namespace: string }} options */
+  constructor({ dir, namespace }) {
+    if (!/^[a-z][a-z0-9-]*$/.test(namespace ?? '')) {
+      throw new Error(`RemoteLocalesPlugin: "${namespace}" is not a namespace name`);
+    }
+    this.dir = dir;
+    this.namespace = namespace;
+  }
+
+  apply(compiler) {
+    const { RawSource } = compiler.webpack.sources;
+    const stage = compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL;
+    compiler.hooks.thisCompilation.tap('RemoteLocalesPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'RemoteLocalesPlugin', stage }, () => {
+        compilation.contextDependencies.add(this.dir);
+        for (const file of readdirSync(this.dir).filter((f) => f.endsWith('.json'))) {
+          const full = path.join(this.dir, file);
+          compilation.fileDependencies.add(full);
+          try {
+            const strings = JSON.parse(readFileSync(full, 'utf8'));
+            const lng = path.basename(file, '.json');
+            compilation.emitAsset(
+              `locales/${lng}/${this.namespace}.json`,
+              new RawSource(JSON.stringify(strings)),
+            );
+          } catch (err) {
+            compilation.errors.push(new compiler.webpack.WebpackError(`${full}: ${err.message}`));
+          }
+        }
+      });
+    });
+  }
 }

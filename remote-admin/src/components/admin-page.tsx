@@ -25,7 +25,7 @@ export interface AdminPageProps {
 
 /** An administration screen outside an organisation: breadcrumb root "Administration", heading. */
 export function AdminPage({ title, crumbs = [], sectionTabs = true, actions, children }: AdminPageProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = useCrumbPermissions();
   usePageTitle(title);

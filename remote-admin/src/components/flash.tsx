@@ -13,7 +13,7 @@ export const flashState = (message: string): FlashState => ({ flash: message });
  * entry so that going back or reloading does not announce the success again.
  */
 export function FlashBanner() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const location = useLocation();
   const navigate = useNavigate();
   const incoming = (location.state as Partial<FlashState> | null)?.flash;

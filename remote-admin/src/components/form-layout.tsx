@@ -22,7 +22,7 @@ export const FormActions = styled.div`
  * success message, the server's field errors (named by `fieldLabels`), or the failure.
  */
 export function SaveBanners({ outcome, fieldLabels }: { outcome: SaveOutcome; fieldLabels: Record<string, string> }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   if (outcome.kind === 'saved') return <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />;
   if (outcome.kind === 'invalid') return <ErrorBanner errors={outcome.errors} fieldLabels={fieldLabels} />;
   if (outcome.kind === 'failed') return <ErrorBanner errors={[t('admin.saveFailed')]} />;
@@ -31,7 +31,7 @@ export function SaveBanners({ outcome, fieldLabels }: { outcome: SaveOutcome; fi
 
 /** Cancel (back to `cancelTo`) and Create or Save, the latter disabled while the save runs. */
 export function SaveActions({ cancelTo, submitting = false, isNew = false }: { cancelTo: string; submitting?: boolean; isNew?: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   return (
     <FormActions>
       <ButtonLink variant="secondary" to={cancelTo}>

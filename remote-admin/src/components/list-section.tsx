@@ -7,7 +7,7 @@ import { PagedTable } from './paged-table';
 
 /** A list's last column: "Edit" linking to the row's page, naming the row for screen readers. */
 export function useEditColumn<T>(to: (row: T) => string, name: (row: T) => string): DataTableColumn<T> {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   return {
     key: 'edit',
     header: t('admin.actions'),

@@ -51,7 +51,7 @@ export function RemovableRowsTable<T>({
   doneMessage,
   remove,
 }: RemovableRowsTableProps<T>) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const [chosen, setChosen] = useState<T | null>(null);
   const [busy, setBusy] = useState(false);
   const [removal, setRemoval] = useState<Removal>({ kind: 'idle' });

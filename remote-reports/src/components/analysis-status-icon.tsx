@@ -17,7 +17,7 @@ const DASH = 'M3.5 8h9';
  * API may add later) a dash. The icon carries its meaning as an accessible name.
  */
 export function AnalysisStatusIcon({ summary }: { summary: AnalysisStatusSummary | string }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const label =
     summary === 'completed'
       ? t('reports.analysisSummary.completed')

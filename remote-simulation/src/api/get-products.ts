@@ -7,6 +7,6 @@ export const getProductsKey = (language: string) => `/api/v1/product?${new URLSe
 
 /** The products the signed-in user may see (the API filters by licence); `enabled: false` waits. */
 export function useProducts({ enabled = true }: { enabled?: boolean } = {}) {
-  const { i18n } = useTranslation();
+  const { i18n } = useTranslation('simulation');
   return useApi<ProductList>(enabled ? getProductsKey(i18n.language) : null);
 }

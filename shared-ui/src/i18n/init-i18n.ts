@@ -1,6 +1,7 @@
 import i18next, { type i18n, type InitOptions, type Resource } from 'i18next';
 import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
 import { initReactI18next } from './react-i18next';
+import { namespaceLoadPath } from './remote-namespaces';
 
 export const DEFAULT_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 export const FALLBACK_LANGUAGE = 'en';
@@ -14,13 +15,20 @@ export interface InitI18nOptions {
   /** Where the HTTP backend reads translations from. */
   loadPath?: string;
   /**
-   * Bundled translations. When given, nothing is fetched (tests, stand-alone remotes); when
-   * absent, translations come over HTTP from `loadPath`.
+   * Bundled translations. When given, nothing is fetched (tests), unless `partialBundled`;
+   * when absent, translations come over HTTP from `loadPath`.
    */
   resources?: Resource;
+  /** Bundled `resources` plus remote namespaces over HTTP (a remote alone on its dev server). */
+  partialBundled?: boolean;
 }
 
-export function buildI18nOptions({ lng, loadPath, resources }: InitI18nOptions = {}): InitOptions<HttpBackendOptions> {
+export function buildI18nOptions({
+  lng,
+  loadPath,
+  resources,
+  partialBundled = false,
+}: InitI18nOptions = {}): InitOptions<HttpBackendOptions> {
   if (loadPath !== undefined && !loadPath.includes('{{lng}}')) {
     throw new Error(`initI18n: loadPath must contain {{lng}}, got "${loadPath}".`);
   }
@@ -29,12 +37,17 @@ export function buildI18nOptions({ lng, loadPath, resources }: InitI18nOptions =
     fallbackLng: FALLBACK_LANGUAGE,
     ns: ['translation'],
     defaultNS: 'translation',
+    // A remote's namespace holds its own strings; shared-ui's keys come from the host's.
+    fallbackNS: 'translation',
     // Our locale files are per language ("de"), so "de-AT" must not cost a 404 first.
     load: 'languageOnly',
     // React escapes output itself.
     interpolation: { escapeValue: false },
     ...I18N_LOADER_LIMITS,
-    ...(resources ? { resources } : { backend: { loadPath: loadPath ?? DEFAULT_LOAD_PATH } }),
+    ...(resources && { resources, partialBundledLanguages: partialBundled }),
+    ...((!resources || partialBundled) && {
+      backend: { loadPath: namespaceLoadPath(loadPath ?? DEFAULT_LOAD_PATH) },
+    }),
   };
 }
 
@@ -55,7 +68,7 @@ function syncDocumentLanguage(lng: string | undefined) {
 export function initI18n(options: InitI18nOptions = {}): Promise<i18n> {
   if (initialising) return initialising;
   const config = buildI18nOptions(options);
-  if (!options.resources) i18next.use(HttpBackend);
+  if (!options.resources || options.partialBundled) i18next.use(HttpBackend);
   i18next.use(initReactI18next);
   i18next.on('languageChanged', syncDocumentLanguage);
   initialising = i18next.init(config).then(() => i18next);

@@ -20,18 +20,20 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 describe('buildI18nOptions', () => {
-  it('uses the spec loader limits, fallback "en", one namespace and the default load path', () => {
+  it('uses the spec loader limits, fallback "en", the host namespace and the default load path', () => {
     const options = buildI18nOptions();
     expect(options).toMatchObject({
       lng: 'en',
       fallbackLng: 'en',
       ns: ['translation'],
       defaultNS: 'translation',
+      fallbackNS: 'translation',
       maxParallelReads: 10,
       maxRetries: 5,
       retryTimeout: 350,
-      backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' },
     });
+    const loadPath = options.backend?.loadPath as (lngs: string[], nss: string[]) => string;
+    expect(loadPath(['en'], ['translation'])).toBe('/locales/{{lng}}/{{ns}}.json');
     expect(DEFAULT_LOAD_PATH).toBe('/locales/{{lng}}/{{ns}}.json');
   });
 
@@ -39,6 +41,12 @@ describe('buildI18nOptions', () => {
     const options = buildI18nOptions({ lng: 'de', resources: { de: { translation: {} } } });
     expect(options.lng).toBe('de');
     expect(options.backend).toBeUndefined();
+  });
+
+  it('bundles resources and still fetches remote namespaces when partly bundled', () => {
+    const options = buildI18nOptions({ resources: { en: { translation: {} } }, partialBundled: true });
+    expect(options.partialBundledLanguages).toBe(true);
+    expect(options.backend).toBeDefined();
   });
 
   it('rejects a load path without {{lng}}', () => {

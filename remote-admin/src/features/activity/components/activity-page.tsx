@@ -54,7 +54,7 @@ function useLookupNames() {
  * log of its own details, licences, seats and users), newest first, with what an update changed.
  */
 export function ActivityPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   // Spec §9 dates with the time (the history is read to the minute), in the reader's conventions.
   const formatDate = useFormatDate();
   const organisationId = useOrganisationId();

@@ -19,7 +19,7 @@ export function EditLicencePage() {
 }
 
 function EditLicence({ licenseId }: { licenseId: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = usePermissions();
   const organisationId = useOrganisationId();

@@ -88,7 +88,7 @@ export interface LicenceFormProps {
 
 /** Spec §3/§5 licence block create and edit form. */
 export function LicenceForm({ organisationId, licence, save, onCreated, readOnly = false }: LicenceFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });
   const durations = useLookup('license_duration');

@@ -11,7 +11,7 @@ import { SeatUsage } from './seat-usage';
 
 /** /admin/organisation/{id}/license: the organisation's licences with their seat usage. */
 export function LicencesPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const formatDate = useFormatDate();
   const base = useAdminBase();
   const can = usePermissions();

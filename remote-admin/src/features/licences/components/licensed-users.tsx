@@ -9,7 +9,7 @@ import { useLicenseUsers } from '../api/get-license-users';
 
 /** The users holding a seat of the licence; with the permission, a seat can be freed (after a confirmation). */
 export function LicensedUsers({ organisationId, licence }: { organisationId: number; licence: LicenseBlock }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const can = usePermissions();
   const list = usePagedListState({ ordering: 'lastName' });
   const result = useLicenseUsers(organisationId, licence.id, list.params);

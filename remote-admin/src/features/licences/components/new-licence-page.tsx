@@ -10,7 +10,7 @@ import { LicenceForm } from './licence-form';
 
 /** /admin/organisation/{id}/license/new: a create goes back to the list with "License {name} added successfully". */
 export function NewLicencePage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const navigate = useNavigate();
   const organisationId = useOrganisationId();

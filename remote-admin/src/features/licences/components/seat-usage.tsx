@@ -29,7 +29,7 @@ const Fill = styled.span<{ $full: boolean }>`
  * ("7 of 10 seats used") is what everyone, screen readers included, reads.
  */
 export function SeatUsage({ used, total }: { used: number; total: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const percent = total > 0 ? Math.min(100, Math.round((used / total) * 100)) : 100;
   return (
     <Wrapper>

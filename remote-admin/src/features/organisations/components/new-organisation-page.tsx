@@ -9,7 +9,7 @@ import { OrganisationForm } from './organisation-form';
 
 /** /admin/organisation/new: a create goes back to the list with "Organisation {name} added successfully". */
 export function NewOrganisationPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const navigate = useNavigate();
   const create = useCreateOrganisation();

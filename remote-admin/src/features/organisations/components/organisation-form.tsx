@@ -81,7 +81,7 @@ export interface OrganisationFormProps {
 
 /** Spec §3/§5 organisation create and edit form. */
 export function OrganisationForm({ organisation, save, onCreated, readOnly = false }: OrganisationFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = usePermissions();
   const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });

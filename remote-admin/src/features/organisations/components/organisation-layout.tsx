@@ -35,7 +35,7 @@ export function OrganisationLayout() {
 }
 
 function OrganisationFrame({ organisationId, crumbs }: { organisationId: number; crumbs: readonly BreadcrumbItem[] }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = useCrumbPermissions();
   const { data, error } = useOrganisation(organisationId);

@@ -12,7 +12,7 @@ import { useOrganisations } from '../api/get-organisations';
 
 /** /admin/organisation: the organisations the user may see (spec §2). */
 export function OrganisationsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = usePermissions();
   const list = usePagedListState({ ordering: 'name' });

@@ -13,7 +13,7 @@ type Outcome =
  * whose e-mail was lost, "Resend invitation" with a success or error banner (spec §8 style).
  */
 export function AccountState({ user, canResend }: { user: AdminUser; canResend: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const formatDate = useFormatDate();
   const resend = useResendInvitation(user.id);
   const [busy, setBusy] = useState(false);

@@ -44,7 +44,7 @@ function splitErrors(body: BulkUserErrors): { errors: FieldErrors; rows: CsvRowE
 
 /** /admin/organisation/{id}/user/new: users from a CSV file, all given one licence and one role. */
 export function BulkAddUsersPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const navigate = useNavigate();
   const { getAccessToken } = useAuth();

@@ -6,7 +6,7 @@ import { useTranslateErrorMessage, useTranslation } from '@portal/shared-ui';
  * "Row 3 (email): Enter a valid email address." The row numbers are the spreadsheet's (header = 1).
  */
 export function CsvRowErrors({ rows }: { rows: readonly CsvRowError[] }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const translate = useTranslateErrorMessage();
   if (rows.length === 0) return null;
   const sorted = [...rows].sort((a, b) => a.row - b.row);

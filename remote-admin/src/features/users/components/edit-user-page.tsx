@@ -28,7 +28,7 @@ import { UserLicences } from './user-licences';
 /** /admin/organisation/{id}/user/{userId}: edit a user, free their seats, delete them. */
 export function EditUserPage() {
   const { userId = '' } = useParams<{ userId: string }>();
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = usePermissions();
   const organisationId = useOrganisationId();
@@ -57,7 +57,7 @@ export function EditUserPage() {
 
 /** Spec §4: delete after the confirm dialog; the dialog closes when the call settles, refusals listed. */
 function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const navigate = useNavigate();
   const remove = useDeleteUser();

@@ -15,7 +15,7 @@ export interface RoleSelectFieldProps {
  * every organisation, takes effect only once confirmed (spec §5); cancelling keeps the old role.
  */
 export function RoleSelectField({ name, label, roles }: RoleSelectFieldProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const roleLabel = useRoleLabel();
   const { input, meta } = useField<string>(name, { validate: (value) => required(value) });
   const [pending, setPending] = useState<LookupItem | null>(null);

@@ -33,7 +33,7 @@ export interface UserFormProps {
 
 /** Spec §3/§5: a user's names, e-mail and role; saving shows "User details saved". */
 export function UserForm({ organisationId, user, roles, readOnly = false }: UserFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const update = useUpdateUser(user.id);
   const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });

@@ -8,7 +8,7 @@ import { useUserLicenses } from '../api/get-user-licenses';
 
 /** The licences a user holds a seat of; with the permission, a seat can be freed after a confirmation. */
 export function UserLicences({ user }: { user: AdminUser }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const formatDate = useFormatDate();
   const can = usePermissions();
   const list = usePagedListState({ ordering: 'licenseName' });

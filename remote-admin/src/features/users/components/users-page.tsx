@@ -11,7 +11,7 @@ import { useOrganisationUsers } from '../api/get-organisation-users';
 
 /** /admin/organisation/{id}/user: the organisation's users, their role and licences. */
 export function UsersPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = usePermissions();
   const organisationId = useOrganisationId();

@@ -28,7 +28,7 @@ export interface AnalysisFormProps {
 
 /** Spec §4/§5: the owner accepts or rejects one image, with a required reason of at most 4000 characters. */
 export function AnalysisForm({ reportId, evidence, statuses, onClose }: AnalysisFormProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const save = useUpdateAnalysis(reportId);
   const statusLabel = useAnalysisStatusLabel(statuses);
   // 'Not analysed' is where every image starts; it is never chosen (spec §4).

@@ -44,7 +44,7 @@ export interface AnalysisSectionProps {
 }
 
 export function AnalysisSection({ reportId, evidence, isOwner, statuses, editing, onEdit, onClose }: AnalysisSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const headingId = useId();
   const statusLabel = useAnalysisStatusLabel(statuses);
   const notAnalysed = evidence.analysisStatus === ANALYSIS_STATUS.notAnalysed;

@@ -91,7 +91,7 @@ function ReadoutList({ title, entries }: { title: string; entries: readonly [str
  * unit, yes/no for booleans and translated names for the values our simulators send.
  */
 function useReadoutEntries() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('reports');
   return (readouts: Record<string, string | number | boolean>): [string, ReactNode][] =>
     Object.entries(readouts).map(([key, value]) => {
       const spec = Object.hasOwn(READOUTS, key) ? READOUTS[key] : undefined;
@@ -121,7 +121,7 @@ export interface EvidenceArticleProps {
 
 /** One captured image with its settings, doses and analysis (spec §3). */
 export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: EvidenceArticleProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('reports');
   const headingId = useId();
   const readoutEntries = useReadoutEntries();
   const num = (value: number) => formatNumber(value, i18n.language);

@@ -47,7 +47,7 @@ export interface LessonViewProps {
  * extrapolated to 900 s of fluoroscopy, and how much part 2 changed them.
  */
 export function LessonView({ lesson, renderPart }: LessonViewProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('reports');
   const headingId = useId();
   const num = (value: number) => formatNumber(value, i18n.language);
   const unit = t('reports.units.microSievert');

@@ -17,7 +17,7 @@ const Wrapper = styled.section`
 
 /** /report/no-report: where a closed session without a report ends (spec §2, §4). */
 export function NoReportPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const base = useReportsBase();
   usePageTitle(t('reports.noReport.heading'));
   return (

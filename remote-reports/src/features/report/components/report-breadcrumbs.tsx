@@ -11,7 +11,7 @@ import { paths } from '../../../config/paths';
  * user may not open is left out.
  */
 export function ReportBreadcrumbs({ report }: { report: Pick<Report, 'isOwner' | 'description'> }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const base = useReportsBase();
   const can = usePermissions();
   const root: BreadcrumbItem & { anyOf: readonly Permission[] } = report.isOwner

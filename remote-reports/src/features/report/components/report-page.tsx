@@ -72,7 +72,7 @@ export function ReportPage() {
 }
 
 function LoadingReport() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   return (
     <Loading>
       <Spinner label={t('reports.report.loading')} />
@@ -81,7 +81,7 @@ function LoadingReport() {
 }
 
 function ReportView({ reportId, report }: { reportId: string; report: Report }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('reports');
   usePageTitle(report.description);
   const location = useLocation();
   const detailsId = useId();

@@ -14,7 +14,7 @@ const KEYS: Readonly<Record<number, string>> = {
  * only; a status the portal does not know yet shows the lookup's name.
  */
 export function useAnalysisStatusLabel(lookup: readonly LookupItem[] | undefined) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   return useCallback(
     (id: number) => {
       const key = KEYS[id];

@@ -32,7 +32,7 @@ const Notice = styled.p<{ $error?: boolean }>`
 `;
 
 function LearnerReportsList() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const { params, setPage, setOrdering, setFilter } = usePagedListState({ ordering: DEFAULT_REPORT_ORDERING });
   const { data, error, isLoading } = useLearnerReports(params);
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
@@ -72,7 +72,7 @@ function LearnerReportsList() {
 
 /** /report/learner: reports of the learners the user may see (spec §2). */
 export function LearnerReportsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   usePageTitle(t('reports.learnerReports'));
   return (
     <RequirePermission anyOf={LEARNER_REPORTS_PERMISSIONS} fallback={<NotFoundView />}>

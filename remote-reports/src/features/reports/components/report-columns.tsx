@@ -25,7 +25,7 @@ export interface ReportColumn<T> {
 }
 
 export function ViewReportLink({ row }: { row: ReportRow }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const base = useReportsBase();
   if (!row.hasReportDetails) return null;
   return <Link to={paths.report.getHref(base, row.uuid)}>{t('reports.list.viewReport')}</Link>;
@@ -34,7 +34,7 @@ export function ViewReportLink({ row }: { row: ReportRow }) {
 export function useReportColumns(): ReportColumn<ReportRow>[];
 export function useReportColumns(options: { withUser: true }): ReportColumn<LearnerReportRow>[];
 export function useReportColumns({ withUser = false }: { withUser?: boolean } = {}): ReportColumn<LearnerReportRow>[] {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('reports');
   const language = i18n.language;
   return useMemo(() => {
     const columns: (ReportColumn<LearnerReportRow> | false)[] = [

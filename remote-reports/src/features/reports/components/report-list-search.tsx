@@ -2,6 +2,6 @@ import { SearchInput, useTranslation } from '@portal/shared-ui';
 
 /** Spec §2: one global, debounced search box over the list. */
 export function ReportListSearch({ onChange }: { onChange: (filter: string) => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   return <SearchInput label={t('reports.list.search')} placeholder={t('reports.list.searchPlaceholder')} onChange={onChange} />;
 }

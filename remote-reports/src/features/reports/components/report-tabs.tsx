@@ -29,7 +29,7 @@ const Tabs = styled.ul`
 
 /** Your reports, and learner reports for those who may see them. */
 export function ReportTabs() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   const can = usePermissions();
   const base = useReportsBase();
   return (

@@ -14,7 +14,7 @@ import { ReportTabs } from './report-tabs';
 
 /** /report: the signed-in user's own reports. */
 export function YourReportsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('reports');
   usePageTitle(t('reports.yourReports'));
   const { params, setPage, setOrdering, setFilter } = usePagedListState({ ordering: DEFAULT_REPORT_ORDERING });
   const { data, error, isLoading } = useReports(params);

@@ -4,7 +4,7 @@ import { paths } from '../../../app/paths';
 
 /** The session error route: the app never took over within the launch timeout (spec §2, §4). */
 export function LaunchErrorPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   usePageTitle(t('simulation.launchError.heading'));
   const { user } = useAuth();
   return (

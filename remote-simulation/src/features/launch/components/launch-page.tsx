@@ -47,7 +47,7 @@ const SpinnerRow = styled.div`
 `;
 
 function StartOver({ lti }: { lti: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   // Under LTI the learning platform starts launches; there is no catalogue to go back to.
   if (lti) return null;
   return (
@@ -59,7 +59,7 @@ function StartOver({ lti }: { lti: boolean }) {
 
 /** Missing configuration (spec §2): the launch cannot even begin. */
 export function ProblemStartingView({ lti, message }: { lti: boolean; message?: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   return (
     <MessageScreen>
       <h1>{t('simulation.launch.problemHeading')}</h1>
@@ -82,7 +82,7 @@ const FAILURE_MESSAGES: Record<ProblemReason, string> = {
 };
 
 function ProblemView({ lti, reason }: { lti: boolean; reason: ProblemReason }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   return (
     <ProblemStartingView
       lti={lti}
@@ -92,7 +92,7 @@ function ProblemView({ lti, reason }: { lti: boolean; reason: ProblemReason }) {
 }
 
 function PreparingView() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   return (
     <MessageScreen aria-live="polite">
       <h1>{t('simulation.launch.launchingHeading')}</h1>
@@ -114,7 +114,7 @@ function LaunchSession({
   search: string;
   link: LaunchLinkSource;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   const { state, finish } = useLaunchSession({ request, lti, search, link });
   const mode = t(`simulation.modes.${request.mode}`);
 
@@ -212,7 +212,7 @@ function ProductLaunch({
  * nothing to start and the user goes back to the cards.
  */
 export function LaunchPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   usePageTitle(t('simulation.launch.pageTitle'));
   const { pathname, search, state, key } = useLocation();
   const lti = isLtiPath(pathname);

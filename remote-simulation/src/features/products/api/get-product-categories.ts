@@ -8,6 +8,6 @@ export const getProductCategoriesKey = (productId: number, language: string) =>
 
 /** The product's whole category tree (roots with nested children); null waits. */
 export function useProductCategories(productId: number | null) {
-  const { i18n } = useTranslation();
+  const { i18n } = useTranslation('simulation');
   return useApi<ProductCategory[]>(productId === null ? null : getProductCategoriesKey(productId, i18n.language));
 }

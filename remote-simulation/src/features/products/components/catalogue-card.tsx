@@ -98,7 +98,7 @@ const SkeletonImage = styled(SkeletonBar)`
 
 /** Card-shaped placeholders while the catalogue loads. */
 export function CardGridSkeleton({ count = 3 }: { count?: number }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   return (
     <div role="status" aria-live="polite">
       <VisuallyHidden>{t('common.loading')}</VisuallyHidden>

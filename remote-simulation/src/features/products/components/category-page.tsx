@@ -59,7 +59,7 @@ interface ViewProps {
 }
 
 function CategoryView({ product, trail, ids, roots, lti }: ViewProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   const current = trail.at(-1);
   usePageTitle(current?.displayName ?? product.name);
 

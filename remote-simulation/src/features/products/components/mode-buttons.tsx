@@ -19,7 +19,7 @@ const Notice = styled.p`
 
 /** One launch button per mode the user's licences include (spec §2), in the contract's order. */
 export function ModeButtons({ product, leaf }: { product: Product; leaf: ProductCategory }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   const { user } = useAuth();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();

@@ -20,7 +20,7 @@ const Empty = styled.p`
 
 /** /simulation: one card per product the user may launch. */
 export function ProductsPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('simulation');
   usePageTitle(t('simulation.pageTitle'));
   const lti = isLtiPath(useLocation().pathname);
   const { data: products, error, mutate } = useProducts();
