@@ -17,7 +17,7 @@ import { securityHeadersPlugin } from './plugins/app/security-headers';
 import { sessionExpiryPlugin } from './plugins/app/session-expiry';
 import { sessionTokenPlugin } from './plugins/app/session-token';
 import { storagePlugin } from './plugins/app/storage';
-import type { Storage } from './storage/local-storage';
+import type { Storage } from './storage/storage';
 import { storageRoutes } from './routes/api/v1/storage/index';
 import { xsrfPlugin } from './plugins/app/xsrf';
 import { swaggerPlugin } from './plugins/external/swagger';

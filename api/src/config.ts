@@ -1,6 +1,7 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
 import { ConfigError, Env, readEnv } from '@portal/service-kit';
 import { fileURLToPath } from 'node:url';
+import { INSTALLER_MAX_BYTES } from '@portal/contract';
 
 const DEFAULT_PGLITE_DIR = fileURLToPath(new URL('../.data/pglite', import.meta.url));
 const DEFAULT_STORAGE_DIR = fileURLToPath(new URL('../.data/files', import.meta.url));
@@ -54,6 +55,25 @@ export const ConfigSchema = Type.Object({
   // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
   // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
   // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
+  // S3-compatible object storage instead of STORAGE_DIR: the store's endpoint as the API reaches
+  // it (http://127.0.0.1:9000, https://s3.eu-central-1.amazonaws.com). Unset = local disk.
+  STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // The endpoint browsers reach, if not STORAGE_URL; presigned download URLs are signed for it.
+  STORAGE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  STORAGE_BUCKET: Type.Optional(
+    Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' }),
+  ),
+  STORAGE_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  // Both or neither; neither = the AWS SDK's default chain (environment, profile, instance role).
+  STORAGE_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  STORAGE_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // Bucket in the path rather than the host name: what MinIO and most self-hosted stores expect.
+  STORAGE_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
+  // Largest installer upload (sim-installation-file), streamed to storage; at most 2 GiB.
+  INSTALLER_MAX_BYTES: Type.Integer({ minimum: 1, maximum: INSTALLER_MAX_BYTES, default: INSTALLER_MAX_BYTES }),
+  // How often each process looks whether today's licence expiry run is due (it runs once per
+  // UTC day per database, whichever process comes first); 0 = never in this process.
+  LICENSE_EXPIRY_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
   IDENTITY_ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   IDENTITY_ADMIN_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   IDENTITY_ADMIN_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -103,6 +123,11 @@ export interface Config {
   identityAdmin: IdentityAdminConfig | null;
   /** Origin of the portal, without trailing slash. */
   portalUrl: string;
+  /** null = local disk under `storageDir`. */
+  s3: S3Config | null;
+  installerMaxBytes: number;
+  /** 0 = the licence expiry job does not run in this process. */
+  licenseExpiryCheckMs: number;
   /** 0 = the outbox worker does not run in this process. */
   outboxPollMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -112,6 +137,15 @@ export interface IdentityAdminConfig {
   /** Base URL of the Keycloak server, e.g. http://localhost:8180. */
   baseUrl: string;
   realm: string;
+export interface S3Config {
+  endpoint: string;
+  publicEndpoint: string | undefined;
+  bucket: string;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+}
+
   clientId: string;
   clientSecret: string;
 }
@@ -157,6 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,
     logLevel: raw.LOG_LEVEL,
   };
+    s3: s3Config(raw),
+    installerMaxBytes: raw.INSTALLER_MAX_BYTES,
+    licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
 }
 
 /** The realm is the issuer's: `…/realms/main` → `main`. */
@@ -170,6 +207,37 @@ function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
   const secret = raw.IDENTITY_ADMIN_CLIENT_SECRET;
   if (url === undefined && id === undefined && secret === undefined) return null;
   // Half a configuration would look like "provisioning on" while every call fails.
+function s3Config(raw: RawConfig): S3Config | null {
+  const problems: string[] = [];
+  const keyId = raw.STORAGE_ACCESS_KEY_ID;
+  const secret = raw.STORAGE_SECRET_ACCESS_KEY;
+  if ((keyId === undefined) !== (secret === undefined)) {
+    problems.push('  STORAGE_ACCESS_KEY_ID, STORAGE_SECRET_ACCESS_KEY: give both or neither');
+  }
+  if (raw.STORAGE_URL === undefined) {
+    // S3 settings without the endpoint would silently store on local disk instead.
+    const stray = ['STORAGE_BUCKET', 'STORAGE_PUBLIC_URL', 'STORAGE_ACCESS_KEY_ID']
+      .filter((name) => raw[name as keyof RawConfig] !== undefined)
+      .map((name) => `  ${name}: needs STORAGE_URL`);
+    problems.push(...stray);
+  } else if (raw.STORAGE_BUCKET === undefined) {
+    problems.push('  STORAGE_BUCKET: required with STORAGE_URL');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid environment:\n${problems.join('\n')}`);
+  if (raw.STORAGE_URL === undefined || raw.STORAGE_BUCKET === undefined) return null;
+  return {
+    endpoint: raw.STORAGE_URL.replace(/\/+$/, ''),
+    publicEndpoint: raw.STORAGE_PUBLIC_URL?.replace(/\/+$/, ''),
+    bucket: raw.STORAGE_BUCKET,
+    region: raw.STORAGE_REGION,
+    credentials:
+      keyId !== undefined && secret !== undefined
+        ? { accessKeyId: keyId, secretAccessKey: secret }
+        : undefined,
+    forcePathStyle: raw.STORAGE_FORCE_PATH_STYLE,
+  };
+}
+
   const missing = [
     ['IDENTITY_ADMIN_URL', url],
     ['IDENTITY_ADMIN_CLIENT_ID', id],

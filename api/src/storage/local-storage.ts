@@ -1,46 +1,25 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { isValidStorageKey, type Storage } from './storage';
+
+// The interface's home is storage.ts; these names stay importable from here for existing callers.
+export {
+  isValidStorageKey,
+  type SignedQuery,
+  type SignedUrlOptions,
+  type Storage,
+} from './storage';
 
 /** Where signed URLs point; the API serves them (proxied by the host as same-origin /api). */
 export const SIGNED_FILE_ROUTE = '/api/v1/storage';
 
-export interface SignedUrlOptions {
-  contentType: string;
-  /** Offered as the download's file name (Content-Disposition: attachment). */
-  downloadName?: string;
-  /** Seconds the URL stays valid; defaults to the configured TTL. */
-  ttlSeconds?: number;
-}
-
-export interface Storage {
-  put(key: string, data: Buffer): Promise<void>;
-  remove(key: string): Promise<void>;
-  /** A short-lived URL (path relative to the API origin) that serves the object without a token. */
-  signedUrl(key: string, options: SignedUrlOptions): string;
-  /** Checks a signed URL's query; returns what to serve or null when forged or expired. */
-  verify(key: string, query: SignedQuery, now?: number): { contentType: string; downloadName?: string } | null;
-  open(key: string): Promise<{ stream: Readable; size: number } | null>;
-}
-
-export interface SignedQuery {
-  expires?: string;
-  type?: string;
-  name?: string;
-  sig?: string;
-}
-
-const KEY_PATTERN = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
-
-export function isValidStorageKey(key: string): boolean {
-  return KEY_PATTERN.test(key) && !key.split('/').some((part) => part === '.' || part === '..');
-}
-
 /**
- * Files on local disk with HMAC-signed, expiring URLs: the embedded default. A production
- * deployment would put an S3-compatible store behind the same interface.
+ * Files on local disk with HMAC-signed, expiring URLs that the API serves itself: the embedded
+ * default. `STORAGE_URL` puts an S3-compatible store behind the same interface (s3-storage.ts).
  */
 export function createLocalStorage(options: {
   dir: string;
@@ -61,15 +40,38 @@ export function createLocalStorage(options: {
     createHmac('sha256', secret).update(`${key}\n${expires}\n${type}\n${name}`).digest('base64url');
 
   return {
+    kind: 'local',
     async put(key, data) {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, data);
     },
+    async putStream(key, body) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      // Written beside the target and renamed when complete, so a reader never sees half a file
+      // and a failed stream leaves nothing under the key.
+      const partial = `${path}.${randomUUID()}.part`;
+      let bytes = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytes += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(body, counter, createWriteStream(partial, { flags: 'wx' }));
+        await rename(partial, path);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      return bytes;
+    },
     async remove(key) {
       await rm(pathOf(key), { force: true });
     },
-    signedUrl(key, { contentType, downloadName = '', ttlSeconds = options.ttlSeconds }) {
+    async signedUrl(key, { contentType, downloadName = '', ttlSeconds = options.ttlSeconds }) {
       pathOf(key);
       const expires = String(Math.floor(Date.now() / 1000) + ttlSeconds);
       const query = new URLSearchParams({ expires, type: contentType });

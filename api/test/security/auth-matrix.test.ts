@@ -498,20 +498,20 @@ const fixtures: Record<string, Fixture> = {
   'GET /api/v1/storage/*': {
     build: async () => {
       const key = await evidenceImageKey(ctx.reports.learner);
-      return { url: ctx.t.app.storage.signedUrl(key, { contentType: 'image/png' }) };
+      return { url: await ctx.t.app.storage.signedUrl(key, { contentType: 'image/png' }) };
     },
     unsigned: async () => {
       const key = await evidenceImageKey(ctx.reports.learner);
       const otherKey = await evidenceImageKey(ctx.reports.other);
       const good = new URL(
-        ctx.t.app.storage.signedUrl(key, { contentType: 'image/png' }),
+        await ctx.t.app.storage.signedUrl(key, { contentType: 'image/png' }),
         'http://x',
       );
       const forged = new URLSearchParams(good.search);
       const sig = forged.get('sig') ?? '';
       forged.set('sig', (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1));
       const otherSigned = new URL(
-        ctx.t.app.storage.signedUrl(otherKey, { contentType: 'image/png' }),
+        await ctx.t.app.storage.signedUrl(otherKey, { contentType: 'image/png' }),
         'http://x',
       );
       const longer = new URLSearchParams(good.search);
@@ -522,7 +522,10 @@ const fixtures: Record<string, Fixture> = {
         {
           what: 'expired signature',
           req: {
-            url: ctx.t.app.storage.signedUrl(key, { contentType: 'image/png', ttlSeconds: -60 }),
+            url: await ctx.t.app.storage.signedUrl(key, {
+              contentType: 'image/png',
+              ttlSeconds: -60,
+            }),
           },
         },
         { what: "another file's signature", req: { url: `${good.pathname}${otherSigned.search}` } },

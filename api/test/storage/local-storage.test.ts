@@ -38,13 +38,13 @@ describe('local storage', () => {
     ]) {
       assert.equal(isValidStorageKey(key), false, key);
       await assert.rejects(storage.put(key, Buffer.from('x')));
-      assert.throws(() => storage.signedUrl(key, { contentType: 'text/plain' }));
+      await assert.rejects(storage.signedUrl(key, { contentType: 'text/plain' }));
     }
     assert.equal(isValidStorageKey('installers/radiography/2.4.1/radiography-2.4.1-mac.zip'), true);
   });
 
-  test('a signed URL verifies as issued, with its content type and download name', () => {
-    const url = storage.signedUrl('user/x/users.csv', {
+  test('a signed URL verifies as issued, with its content type and download name', async () => {
+    const url = await storage.signedUrl('user/x/users.csv', {
       contentType: 'text/csv',
       downloadName: 'Users list.csv',
     });
@@ -53,14 +53,14 @@ describe('local storage', () => {
       contentType: 'text/csv',
       downloadName: 'Users list.csv',
     });
-    const inline = storage.signedUrl('evidence/y/0.png', { contentType: 'image/png' });
+    const inline = await storage.signedUrl('evidence/y/0.png', { contentType: 'image/png' });
     assert.deepEqual(storage.verify('evidence/y/0.png', query(inline)), {
       contentType: 'image/png',
     });
   });
 
-  test('tampering with any signed part, or another key, fails verification', () => {
-    const url = storage.signedUrl('user/x/users.csv', {
+  test('tampering with any signed part, or another key, fails verification', async () => {
+    const url = await storage.signedUrl('user/x/users.csv', {
       contentType: 'text/csv',
       downloadName: 'a.csv',
     });
@@ -84,8 +84,8 @@ describe('local storage', () => {
     assert.equal(otherSecret.verify('user/x/users.csv', q), null);
   });
 
-  test('a signed URL expires after its time to live', () => {
-    const url = storage.signedUrl('evidence/y/0.png', { contentType: 'image/png', ttlSeconds: 30 });
+  test('a signed URL expires after its time to live', async () => {
+    const url = await storage.signedUrl('evidence/y/0.png', { contentType: 'image/png', ttlSeconds: 30 });
     const q = query(url);
     const now = Date.now();
     assert.ok(storage.verify('evidence/y/0.png', q, now + 29_000));
@@ -103,7 +103,7 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
   after(() => t.close());
 
   test('serves the bytes without a token, with the signed content type', async () => {
-    const url = t.app.storage.signedUrl('evidence/route-test/0.png', { contentType: 'image/png' });
+    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', { contentType: 'image/png' });
     const res = await t.app.inject({ url });
     assert.equal(res.statusCode, 200);
     assert.equal(res.body, 'image bytes');
@@ -125,7 +125,7 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
       ['application/octet-stream', 'attachment'],
     ];
     for (const [contentType, disposition] of cases) {
-      const url = t.app.storage.signedUrl('user/route-test/page.html', { contentType });
+      const url = await t.app.storage.signedUrl('user/route-test/page.html', { contentType });
       const res = await t.app.inject({ url });
       assert.equal(res.statusCode, 200, contentType);
       assert.equal(res.headers['content-disposition'], disposition, contentType);
@@ -138,7 +138,7 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
   });
 
   test('a download name makes it an attachment', async () => {
-    const url = t.app.storage.signedUrl('evidence/route-test/0.png', {
+    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', {
       contentType: 'image/png',
       downloadName: 'Knee AP (1).png',
     });
@@ -150,7 +150,7 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
   });
 
   test('tampered, unsigned, expired or missing files are not found', async () => {
-    const url = t.app.storage.signedUrl('evidence/route-test/0.png', { contentType: 'image/png' });
+    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', { contentType: 'image/png' });
     const tampered = [
       url.replace('type=image%2Fpng', 'type=text%2Fhtml'),
       url.replace('/0.png', '/1.png'),
@@ -163,12 +163,12 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
       assert.equal(res.statusCode, 404, bad);
       assert.deepEqual(res.json(), { detail: 'Not found.' });
     }
-    const expired = t.app.storage.signedUrl('evidence/route-test/0.png', {
+    const expired = await t.app.storage.signedUrl('evidence/route-test/0.png', {
       contentType: 'image/png',
       ttlSeconds: -1,
     });
     assert.equal((await t.app.inject({ url: expired })).statusCode, 404);
-    const gone = t.app.storage.signedUrl('evidence/route-test/missing.png', {
+    const gone = await t.app.storage.signedUrl('evidence/route-test/missing.png', {
       contentType: 'image/png',
     });
     assert.equal((await t.app.inject({ url: gone })).statusCode, 404);

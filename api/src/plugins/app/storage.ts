@@ -1,5 +1,8 @@
 import fp from 'fastify-plugin';
-import { createLocalStorage, type Storage } from '../../storage/local-storage';
+import type { Config } from '../../config';
+import { createLocalStorage } from '../../storage/local-storage';
+import { createS3Storage } from '../../storage/s3-storage';
+import type { Storage } from '../../storage/storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,18 +11,29 @@ declare module 'fastify' {
   }
 }
 
+/** The store the configuration names: S3-compatible with STORAGE_URL, else local disk. */
+export function storageFromConfig(config: Config): Storage {
+  if (config.s3) {
+    return createS3Storage({
+      endpoint: config.s3.endpoint,
+      ...(config.s3.publicEndpoint ? { publicEndpoint: config.s3.publicEndpoint } : {}),
+      bucket: config.s3.bucket,
+      region: config.s3.region,
+      ...(config.s3.credentials ? { credentials: config.s3.credentials } : {}),
+      forcePathStyle: config.s3.forcePathStyle,
+      ttlSeconds: config.signedUrlTtlSeconds,
+    });
+  }
+  return createLocalStorage({
+    dir: config.storageDir,
+    ttlSeconds: config.signedUrlTtlSeconds,
+    ...(config.storageSigningSecret ? { secret: config.storageSigningSecret } : {}),
+  });
+}
+
 export const storagePlugin = fp(
   async (app, opts: { storage?: Storage }) => {
-    const { config } = app;
-    app.decorate(
-      'storage',
-      opts.storage ??
-        createLocalStorage({
-          dir: config.storageDir,
-          ttlSeconds: config.signedUrlTtlSeconds,
-          ...(config.storageSigningSecret ? { secret: config.storageSigningSecret } : {}),
-        }),
-    );
+    app.decorate('storage', opts.storage ?? storageFromConfig(app.config));
   },
   { name: 'storage', dependencies: ['config'] },
 );

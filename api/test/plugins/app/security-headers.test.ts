@@ -40,7 +40,7 @@ describe('security headers on every API answer', () => {
 
   test("a route's own policy wins: stored files keep their sandbox", async () => {
     await t.app.storage.put('test/hello.txt', Buffer.from('<script>alert(1)</script>'));
-    const url = t.app.storage.signedUrl('test/hello.txt', { contentType: 'text/plain', downloadName: 'hello.txt' });
+    const url = await t.app.storage.signedUrl('test/hello.txt', { contentType: 'text/plain', downloadName: 'hello.txt' });
     const file = await t.app.inject(url);
     assert.equal(file.statusCode, 200);
     assert.equal(file.headers['content-security-policy'], FILE_CSP);

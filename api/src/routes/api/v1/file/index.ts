@@ -77,9 +77,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  function signed(file: { storageKey: string; mimeType: string; originalName: string }) {
+  async function signed(file: { storageKey: string; mimeType: string; originalName: string }) {
     return {
-      url: app.storage.signedUrl(file.storageKey, {
+      url: await app.storage.signedUrl(file.storageKey, {
         contentType: file.mimeType,
         downloadName: file.originalName,
       }),

@@ -107,7 +107,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       orNotFound(await reports.ownerIfVisible(reportId, currentUser(request)));
       const [image] = await reports.images(reportId, [evidenceId]);
       if (!image) throw notFound();
-      return { id: image.id, url: signedImageUrl(image) };
+      return { id: image.id, url: await signedImageUrl(image) };
     },
   );
 
@@ -130,7 +130,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const images = await reports.images(reportId, ids);
       // All or nothing: an id of another report (or without an image) is not silently dropped.
       if (images.length !== ids.length) throw notFound();
-      return images.map((image) => ({ id: image.id, url: signedImageUrl(image) }));
+      return Promise.all(
+        images.map(async (image) => ({ id: image.id, url: await signedImageUrl(image) })),
+      );
     },
   );
 

@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Detail } from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
-
-/** Shown in an <img> on the portal's pages; nothing else a user uploads is ever rendered inline. */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg']);
+import { contentDisposition } from '../../../../storage/storage';
 
 /**
  * A file opened on its own (a link, a new tab) gets an opaque origin and no scripts, plugins or
@@ -46,12 +44,10 @@ export const storageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', FILE_CSP)
         .header('cache-control', 'private, max-age=60');
-      const name = allowed.downloadName
-        ? `; filename*=UTF-8''${encodeURIComponent(allowed.downloadName)}`
-        : '';
-      // A named download is always saved; an unnamed PNG or JPEG may show in an <img>.
-      const inline = !allowed.downloadName && INLINE_TYPES.has(allowed.contentType.toLowerCase());
-      reply.header('content-disposition', `${inline ? 'inline' : 'attachment'}${name}`);
+      reply.header(
+        'content-disposition',
+        contentDisposition(allowed.contentType, allowed.downloadName),
+      );
       // The body is a byte stream, not a schema'd JSON reply.
       return reply.send(file.stream as never);
     },
