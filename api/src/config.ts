@@ -52,9 +52,6 @@ export const ConfigSchema = Type.Object({
   // HMAC key of signed file URLs; unset = random per process (URLs die with it).
   STORAGE_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   SIGNED_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 86400, default: 300 }),
-  // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
-  // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
-  // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
   // S3-compatible object storage instead of STORAGE_DIR: the store's endpoint as the API reaches
   // it (http://127.0.0.1:9000, https://s3.eu-central-1.amazonaws.com). Unset = local disk.
   STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -74,6 +71,9 @@ export const ConfigSchema = Type.Object({
   // How often each process looks whether today's licence expiry run is due (it runs once per
   // UTC day per database, whichever process comes first); 0 = never in this process.
   LICENSE_EXPIRY_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
+  // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
+  // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
+  // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
   IDENTITY_ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   IDENTITY_ADMIN_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   IDENTITY_ADMIN_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -119,24 +119,20 @@ export interface Config {
   storageDir: string;
   storageSigningSecret: string | undefined;
   signedUrlTtlSeconds: number;
-  /** null = no identity provisioning configured (accounts wait in the outbox). */
-  identityAdmin: IdentityAdminConfig | null;
-  /** Origin of the portal, without trailing slash. */
-  portalUrl: string;
   /** null = local disk under `storageDir`. */
   s3: S3Config | null;
   installerMaxBytes: number;
   /** 0 = the licence expiry job does not run in this process. */
   licenseExpiryCheckMs: number;
+  /** null = no identity provisioning configured (accounts wait in the outbox). */
+  identityAdmin: IdentityAdminConfig | null;
+  /** Origin of the portal, without trailing slash. */
+  portalUrl: string;
   /** 0 = the outbox worker does not run in this process. */
   outboxPollMs: number;
   logLevel: RawConfig['LOG_LEVEL'];
 }
 
-export interface IdentityAdminConfig {
-  /** Base URL of the Keycloak server, e.g. http://localhost:8180. */
-  baseUrl: string;
-  realm: string;
 export interface S3Config {
   endpoint: string;
   publicEndpoint: string | undefined;
@@ -146,6 +142,10 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+export interface IdentityAdminConfig {
+  /** Base URL of the Keycloak server, e.g. http://localhost:8180. */
+  baseUrl: string;
+  realm: string;
   clientId: string;
   clientSecret: string;
 }
@@ -186,14 +186,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: raw.STORAGE_DIR,
     storageSigningSecret: raw.STORAGE_SIGNING_SECRET,
     signedUrlTtlSeconds: raw.SIGNED_URL_TTL_SECONDS,
+    s3: s3Config(raw),
+    installerMaxBytes: raw.INSTALLER_MAX_BYTES,
+    licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,
     logLevel: raw.LOG_LEVEL,
   };
-    s3: s3Config(raw),
-    installerMaxBytes: raw.INSTALLER_MAX_BYTES,
-    licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
 }
 
 /** The realm is the issuer's: `…/realms/main` → `main`. */
@@ -202,11 +202,6 @@ export function realmOfIssuer(issuer: string): string | null {
   return match?.[1] ? decodeURIComponent(match[1]) : null;
 }
 
-function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
-  const { IDENTITY_ADMIN_URL: url, IDENTITY_ADMIN_CLIENT_ID: id } = raw;
-  const secret = raw.IDENTITY_ADMIN_CLIENT_SECRET;
-  if (url === undefined && id === undefined && secret === undefined) return null;
-  // Half a configuration would look like "provisioning on" while every call fails.
 function s3Config(raw: RawConfig): S3Config | null {
   const problems: string[] = [];
   const keyId = raw.STORAGE_ACCESS_KEY_ID;
@@ -238,6 +233,11 @@ function s3Config(raw: RawConfig): S3Config | null {
   };
 }
 
+function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
+  const { IDENTITY_ADMIN_URL: url, IDENTITY_ADMIN_CLIENT_ID: id } = raw;
+  const secret = raw.IDENTITY_ADMIN_CLIENT_SECRET;
+  if (url === undefined && id === undefined && secret === undefined) return null;
+  // Half a configuration would look like "provisioning on" while every call fails.
   const missing = [
     ['IDENTITY_ADMIN_URL', url],
     ['IDENTITY_ADMIN_CLIENT_ID', id],
