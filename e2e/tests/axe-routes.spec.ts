@@ -36,6 +36,8 @@ interface Ids {
   reportId: string;
   evidenceId: number;
   productId: number;
+  configurationId: number;
+  downloadId: number;
 }
 
 interface RouteCheck {
@@ -103,7 +105,30 @@ const ROUTES: readonly RouteCheck[] = [
     roles: ADMINS,
     url: (ids) => `/admin/organisation/${ids.organisationId}/activity`,
   },
+  {
+    pattern: '/admin/organisation/:organisationId/notification',
+    roles: ADMINS,
+    url: (ids) => `/admin/organisation/${ids.organisationId}/notification`,
+  },
   { pattern: '/admin/product', roles: ['sysadmin'], url: () => '/admin/product' },
+  { pattern: '/admin/product/:productId', roles: ['sysadmin'], url: (ids) => `/admin/product/${ids.productId}` },
+  {
+    pattern: '/admin/product/:productId/configuration/new',
+    roles: ['sysadmin'],
+    url: (ids) => `/admin/product/${ids.productId}/configuration/new`,
+  },
+  {
+    pattern: '/admin/product/:productId/configuration/:configurationId',
+    roles: ['sysadmin'],
+    url: (ids) => `/admin/product/${ids.productId}/configuration/${ids.configurationId}`,
+  },
+  { pattern: '/admin/product/:productId/download', roles: ['sysadmin'], url: (ids) => `/admin/product/${ids.productId}/download` },
+  { pattern: '/admin/product/:productId/download/new', roles: ['sysadmin'], url: (ids) => `/admin/product/${ids.productId}/download/new` },
+  {
+    pattern: '/admin/product/:productId/download/:downloadId',
+    roles: ['sysadmin'],
+    url: (ids) => `/admin/product/${ids.productId}/download/${ids.downloadId}`,
+  },
   { pattern: '/admin/notification', roles: ADMINS, url: () => '/admin/notification' },
 ];
 
@@ -130,10 +155,13 @@ function declaredPatterns(): string[] {
       .filter((p): p is typeof p & { path: string } => 'path' in p)
       .map((p) => under(SIMULATION_MOUNTS.main, p.path)),
     ...Object.values(reportPaths).map((p) => under('/report', p.path)),
-    // An organisation's own pages take its id in getHref(base, organisationId, …) and are
-    // declared relative to the organisation's route (which itself names the id).
+    // A product's own pages name their parent route; an organisation's take its id in
+    // getHref(base, organisationId, …) and are declared relative to the organisation's route
+    // (which itself names the id).
     ...Object.values(adminPaths).map((p) =>
-      under(p.getHref.length >= 2 && !p.path.includes(':organisationId') ? '/admin/organisation/:organisationId' : '/admin', p.path),
+      'parent' in p
+        ? under(`/admin/${p.parent}`, p.path)
+        : under(p.getHref.length >= 2 && !p.path.includes(':organisationId') && !p.path.includes(':productId') ? '/admin/organisation/:organisationId' : '/admin', p.path),
     ),
   ];
 }
@@ -217,6 +245,8 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
         reportId: '',
         evidenceId: 0,
         productId: 0,
+        configurationId: 0,
+        downloadId: 0,
       };
       ids.productId = (await api<{ id: number }[]>(page, '/api/v1/product'))[0]?.id ?? 0;
       if (ADMINS.includes(role)) {
@@ -227,6 +257,12 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
           `/api/v1/organisation/${ids.organisationId}/license-block?pageSize=1`,
         );
         ids.licenceId = licences.results[0]?.id ?? 0;
+      }
+      if (role === 'sysadmin') {
+        const configurations = await api<{ results: { id: number }[] }>(page, `/api/v1/product/${ids.productId}/configuration?pageSize=1`);
+        ids.configurationId = configurations.results[0]?.id ?? 0;
+        const downloads = await api<{ results: { id: number }[] }>(page, `/api/v1/product/${ids.productId}/simulation-download?pageSize=1`);
+        ids.downloadId = downloads.results[0]?.id ?? 0;
       }
       if (REPORT_READERS.includes(role)) {
         const learner = role === 'learner' ? { page, context } : await signIn(browser, 'learner');

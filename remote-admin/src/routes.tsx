@@ -3,17 +3,21 @@
 import { RequirePermission } from '@portal/shared-auth';
 import { Navigate, NotFoundView, type RouteObject } from '@portal/shared-ui';
 import { AdminBase } from './components/admin-base';
-import { SectionPlaceholderPage } from './components/section-placeholder-page';
 import { paths } from './config/paths';
 import {
   CREATE_LICENCE,
   CREATE_ORGANISATION,
   CREATE_USERS,
+  MANAGE_SIM_CONFIG,
   VIEW_LICENCES,
+  VIEW_NOTIFICATIONS,
   VIEW_ORGANISATIONS,
   VIEW_USERS,
 } from './config/permissions';
 import { ActivityPage } from './features/activity/components/activity-page';
+import { DownloadsPage } from './features/downloads/components/downloads-page';
+import { EditDownloadPage } from './features/downloads/components/edit-download-page';
+import { NewDownloadPage } from './features/downloads/components/new-download-page';
 import { EditLicencePage } from './features/licences/components/edit-licence-page';
 import { LicencesPage } from './features/licences/components/licences-page';
 import { NewLicencePage } from './features/licences/components/new-licence-page';
@@ -21,6 +25,13 @@ import { NewOrganisationPage } from './features/organisations/components/new-org
 import { OrganisationDetailsPage } from './features/organisations/components/organisation-details-page';
 import { OrganisationLayout } from './features/organisations/components/organisation-layout';
 import { OrganisationsPage } from './features/organisations/components/organisations-page';
+import { NotificationsPage } from './features/notifications/components/notifications-page';
+import { OrganisationNotificationsPage } from './features/notifications/components/organisation-notifications-page';
+import { ConfigurationsPage } from './features/products/components/configurations-page';
+import { EditConfigurationPage } from './features/products/components/edit-configuration-page';
+import { NewConfigurationPage } from './features/products/components/new-configuration-page';
+import { ProductLayout } from './features/products/components/product-layout';
+import { ProductsPage } from './features/products/components/products-page';
 import { BulkAddUsersPage } from './features/users/components/bulk-add-users-page';
 import { EditUserPage } from './features/users/components/edit-user-page';
 import { UsersPage } from './features/users/components/users-page';
@@ -56,17 +67,28 @@ const routes: RouteObject[] = [
           { path: paths.newUsers.path, element: gated(CREATE_USERS, <BulkAddUsersPage />) },
           { path: paths.user.path, element: gated(VIEW_USERS, <EditUserPage />) },
           { path: paths.activity.path, element: <ActivityPage /> },
+          {
+            path: paths.organisationNotifications.path,
+            element: gated(VIEW_NOTIFICATIONS, <OrganisationNotificationsPage />),
+          },
           { path: '*', element: <NotFoundView /> },
         ],
       },
+      { path: paths.products.path, element: gated(MANAGE_SIM_CONFIG, <ProductsPage />) },
       {
-        path: paths.products.path,
-        element: <SectionPlaceholderPage titleKey="admin.products" introKey="admin.productsIntro" />,
+        path: paths.product.path,
+        element: gated(MANAGE_SIM_CONFIG, <ProductLayout />),
+        children: [
+          { index: true, element: <ConfigurationsPage /> },
+          { path: paths.newConfiguration.path, element: <NewConfigurationPage /> },
+          { path: paths.configuration.path, element: <EditConfigurationPage /> },
+          { path: paths.downloads.path, element: <DownloadsPage /> },
+          { path: paths.newDownload.path, element: <NewDownloadPage /> },
+          { path: paths.download.path, element: <EditDownloadPage /> },
+          { path: '*', element: <NotFoundView /> },
+        ],
       },
-      {
-        path: paths.notifications.path,
-        element: <SectionPlaceholderPage titleKey="admin.notifications" introKey="admin.notificationsIntro" />,
-      },
+      { path: paths.notifications.path, element: gated(VIEW_NOTIFICATIONS, <NotificationsPage />) },
       { path: '*', element: <NotFoundView /> },
     ],
   },

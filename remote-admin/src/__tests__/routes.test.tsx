@@ -11,7 +11,7 @@ const ADMIN = ['global.client_access_admin_section', 'global.view_org'];
 
 describe('admin routes', () => {
   it('show Organisations under the Administration breadcrumb root, with the section tabs', async () => {
-    renderRemote({ server, path: '/admin/organisation', permissions: ADMIN });
+    renderRemote({ server, path: '/admin/organisation', permissions: [...ADMIN, 'global.manage_sim_config'] });
 
     expect(await screen.findByRole('heading', { name: 'Organisations', level: 1 })).toBeInTheDocument();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });

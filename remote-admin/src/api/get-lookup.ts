@@ -2,12 +2,16 @@ import type { LookupField, LookupItem, LookupList } from '@portal/contract';
 import { useApi, withQuery } from '@portal/shared-auth';
 import type { SelectOption } from '@portal/shared-ui';
 
-/** GET /api/v1/lookup?field=…[&organisation=…] (spec §7). */
-export const getLookupKey = (field: LookupField, organisation?: number) =>
-  withQuery('/api/v1/lookup', { field, organisation });
+/** GET /api/v1/lookup?field=…[&organisation=…][&product_id=…] (spec §7). */
+export const getLookupKey = (field: LookupField, organisation?: number, productId?: number) =>
+  withQuery('/api/v1/lookup', { field, organisation, product_id: productId });
 
-export function useLookup(field: LookupField, organisation?: number, { enabled = true }: { enabled?: boolean } = {}) {
-  return useApi<LookupList>(enabled ? getLookupKey(field, organisation) : null);
+export function useLookup(
+  field: LookupField,
+  organisation?: number,
+  { enabled = true, productId }: { enabled?: boolean; productId?: number } = {},
+) {
+  return useApi<LookupList>(enabled ? getLookupKey(field, organisation, productId) : null);
 }
 
 /** Select choices of a lookup: the id as the value (forms keep strings), the name as the label. */

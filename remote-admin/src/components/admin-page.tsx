@@ -2,14 +2,15 @@ import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Breadcrumbs, TabLinks, usePageTitle, useTranslation, type BreadcrumbItem } from '@portal/shared-ui';
 import { paths } from '../config/paths';
-import { VIEW_ORGANISATIONS } from '../config/permissions';
+import { MANAGE_SIM_CONFIG, VIEW_NOTIFICATIONS, VIEW_ORGANISATIONS } from '../config/permissions';
 import { useCrumbPermissions } from '../lib/use-crumb-permissions';
 import { useAdminBase } from './admin-base';
 
+/** The section tabs, each shown to those who may open it (the routes ask the same). */
 export const ADMIN_SECTIONS = [
-  { href: paths.organisations.getHref, labelKey: 'admin.organisations' },
-  { href: paths.products.getHref, labelKey: 'admin.products' },
-  { href: paths.notifications.getHref, labelKey: 'admin.notifications' },
+  { href: paths.organisations.getHref, labelKey: 'admin.organisations', anyOf: VIEW_ORGANISATIONS },
+  { href: paths.products.getHref, labelKey: 'admin.products', anyOf: MANAGE_SIM_CONFIG },
+  { href: paths.notifications.getHref, labelKey: 'admin.notifications', anyOf: VIEW_NOTIFICATIONS },
 ] as const;
 
 export interface AdminPageProps {
@@ -43,7 +44,7 @@ export function AdminPage({ title, crumbs = [], sectionTabs = true, actions, chi
           tabs={ADMIN_SECTIONS.map((section) => ({
             to: section.href(base),
             label: t(section.labelKey),
-            anyOf: section.labelKey === 'admin.organisations' ? VIEW_ORGANISATIONS : undefined,
+            anyOf: section.anyOf,
           }))}
         />
       )}

@@ -9,3 +9,9 @@ export const INACTIVE_DURATION_CODE = 'inactive';
 /** Only CSV files are users files (spec §5). */
 export const USER_FILE_EXTENSIONS = ['csv'] as const;
 export const USER_UPLOAD_URL = '/api/v1/file/upload/user';
+
+/** Configuration and translation files are JSON (spec §5). */
+export const CONFIG_FILE_EXTENSIONS = ['json'] as const;
+export const CONFIG_UPLOAD_URL = '/api/v1/file/upload/sim-config';
+export const TRANSLATION_UPLOAD_URL = '/api/v1/file/upload/sim-config-translation';
+export const INSTALLER_UPLOAD_URL = '/api/v1/file/upload/sim-installation-file';

@@ -39,6 +39,42 @@ export const paths = {
     path: 'activity',
     getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/activity`,
   },
+  organisationNotifications: {
+    path: 'notification',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/notification`,
+  },
   products: { path: 'product', getHref: (base: string) => `${base}/product` },
+  product: {
+    path: 'product/:productId',
+    getHref: (base: string, productId: number) => `${base}/product/${id(productId)}`,
+  },
+  // A product's own pages, declared relative to the product's route (`parent`).
+  newConfiguration: {
+    parent: 'product/:productId',
+    path: 'configuration/new',
+    getHref: (base: string, productId: number) => `${base}/product/${id(productId)}/configuration/new`,
+  },
+  configuration: {
+    parent: 'product/:productId',
+    path: 'configuration/:configurationId',
+    getHref: (base: string, productId: number, configurationId: number) =>
+      `${base}/product/${id(productId)}/configuration/${id(configurationId)}`,
+  },
+  downloads: {
+    parent: 'product/:productId',
+    path: 'download',
+    getHref: (base: string, productId: number) => `${base}/product/${id(productId)}/download`,
+  },
+  newDownload: {
+    parent: 'product/:productId',
+    path: 'download/new',
+    getHref: (base: string, productId: number) => `${base}/product/${id(productId)}/download/new`,
+  },
+  download: {
+    parent: 'product/:productId',
+    path: 'download/:downloadId',
+    getHref: (base: string, productId: number, downloadId: number) =>
+      `${base}/product/${id(productId)}/download/${id(downloadId)}`,
+  },
   notifications: { path: 'notification', getHref: (base: string) => `${base}/notification` },
 } as const;

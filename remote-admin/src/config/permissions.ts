@@ -21,3 +21,18 @@ export const VIEW_USERS: readonly Permission[] = ['global.view_user'];
 export const CREATE_USERS: readonly Permission[] = ['global.create_user'];
 export const UPDATE_USER: readonly Permission[] = ['global.update_user'];
 export const REMOVE_USER: readonly Permission[] = ['global.remove_user'];
+
+/** Products, their configurations and installer versions (the API asks the same). */
+export const MANAGE_SIM_CONFIG: readonly Permission[] = ['global.manage_sim_config'];
+/**
+ * Spec §6: the Downloads breadcrumb is shown to holders of the user permissions, not of the
+ * product one (the spec's gating, kept as it is).
+ */
+export const DOWNLOADS_CRUMB: readonly Permission[] = [
+  'global.view_user',
+  'global.create_user',
+  'global.update_user',
+  'global.remove_user',
+];
+/** Notifications are about licences: whoever may see an organisation's licences sees them. */
+export const VIEW_NOTIFICATIONS: readonly Permission[] = VIEW_LICENCES;

@@ -1,0 +1,39 @@
+import { useNavigate, useTranslation } from '@portal/shared-ui';
+import { useAdminBase } from '../../../components/admin-base';
+import { PageHeading } from '../../../components/admin-page';
+import { flashState } from '../../../components/flash';
+import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
+import { paths } from '../../../config/paths';
+import { DOWNLOADS_CRUMB } from '../../../config/permissions';
+import { useCreateDownload } from '../api/create-download';
+import { DownloadForm } from './download-form';
+
+/** /admin/product/{id}/download/new: a create goes back to the list with its success message (spec §2, §4). */
+export function NewDownloadPage() {
+  const { t } = useTranslation('admin');
+  const base = useAdminBase();
+  const navigate = useNavigate();
+  const product = useFramedProduct();
+  const create = useCreateDownload(product.id);
+  useProductCrumbs([
+    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: DOWNLOADS_CRUMB },
+    { label: t('admin.download.add') },
+  ]);
+  return (
+    <>
+      <PageHeading level={2} title={t('admin.download.details')} />
+      <DownloadForm
+        productId={product.id}
+        product={product}
+        save={create}
+        onCreated={(download) =>
+          void navigate(paths.downloads.getHref(base, product.id), {
+            state: flashState(
+              t('admin.download.added', { version: download.version, os: t(`admin.download.os.${download.operatingSystem}`) }),
+            ),
+          })
+        }
+      />
+    </>
+  );
+}

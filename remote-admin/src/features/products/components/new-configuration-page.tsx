@@ -1,0 +1,35 @@
+import { useNavigate, useTranslation } from '@portal/shared-ui';
+import { useAdminBase } from '../../../components/admin-base';
+import { PageHeading } from '../../../components/admin-page';
+import { flashState } from '../../../components/flash';
+import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
+import { paths } from '../../../config/paths';
+import { useCreateConfiguration } from '../api/create-configuration';
+import { ConfigurationForm } from './configuration-form';
+
+/** /admin/product/{id}/configuration/new: a create goes back to the list with its success message. */
+export function NewConfigurationPage() {
+  const { t } = useTranslation('admin');
+  const base = useAdminBase();
+  const navigate = useNavigate();
+  const product = useFramedProduct();
+  const create = useCreateConfiguration(product.id);
+  useProductCrumbs([
+    { label: t('admin.configurations.title'), to: paths.product.getHref(base, product.id) },
+    { label: t('admin.configuration.new') },
+  ]);
+  return (
+    <>
+      <PageHeading level={2} title={t('admin.configuration.new')} />
+      <ConfigurationForm
+        productId={product.id}
+        save={create}
+        onCreated={(configuration) =>
+          void navigate(paths.product.getHref(base, product.id), {
+            state: flashState(t('admin.configuration.added', { name: configuration.configurationName })),
+          })
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import type { LookupItem } from '@portal/contract';
+import { DataTable, Link, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useLookup } from '../../../api/get-lookup';
+import { useAdminBase } from '../../../components/admin-base';
+import { AdminPage } from '../../../components/admin-page';
+import { paths } from '../../../config/paths';
+
+/**
+ * /admin/product: every product of the catalogue (the `product` lookup: a handful, in catalogue
+ * order, so one table without pages), each opening its configurations and downloads.
+ */
+export function ProductsPage() {
+  const { t } = useTranslation('admin');
+  const base = useAdminBase();
+  const { data, error, isLoading } = useLookup('product');
+
+  const columns: DataTableColumn<LookupItem>[] = [
+    {
+      key: 'name',
+      header: t('admin.product.name'),
+      render: (row) => <Link to={paths.product.getHref(base, row.id)}>{row.name}</Link>,
+    },
+    { key: 'description', header: t('admin.product.description'), render: (row) => row.description ?? '' },
+  ];
+
+  return (
+    <AdminPage title={t('admin.products')}>
+      <p>{t('admin.productsIntro')}</p>
+      <DataTable caption={t('admin.product.list')} columns={columns} rows={data ?? []} loading={isLoading && !data} error={error} />
+    </AdminPage>
+  );
+}
