@@ -5,10 +5,12 @@ import { Navigate, NotFoundView, type RouteObject } from '@portal/shared-ui';
 import { AdminBase } from './components/admin-base';
 import { paths } from './config/paths';
 import {
+  CREATE_DOWNLOAD,
   CREATE_LICENCE,
   CREATE_ORGANISATION,
   CREATE_USERS,
   MANAGE_SIM_CONFIG,
+  VIEW_DOWNLOADS,
   VIEW_LICENCES,
   VIEW_NOTIFICATIONS,
   VIEW_ORGANISATIONS,
@@ -82,9 +84,9 @@ const routes: RouteObject[] = [
           { index: true, element: <ConfigurationsPage /> },
           { path: paths.newConfiguration.path, element: <NewConfigurationPage /> },
           { path: paths.configuration.path, element: <EditConfigurationPage /> },
-          { path: paths.downloads.path, element: <DownloadsPage /> },
-          { path: paths.newDownload.path, element: <NewDownloadPage /> },
-          { path: paths.download.path, element: <EditDownloadPage /> },
+          { path: paths.downloads.path, element: gated(VIEW_DOWNLOADS, <DownloadsPage />) },
+          { path: paths.newDownload.path, element: gated(CREATE_DOWNLOAD, <NewDownloadPage />) },
+          { path: paths.download.path, element: gated(VIEW_DOWNLOADS, <EditDownloadPage />) },
           { path: '*', element: <NotFoundView /> },
         ],
       },

@@ -25,14 +25,12 @@ export const REMOVE_USER: readonly Permission[] = ['global.remove_user'];
 /** Products, their configurations and installer versions (the API asks the same). */
 export const MANAGE_SIM_CONFIG: readonly Permission[] = ['global.manage_sim_config'];
 /**
- * Spec §6: the Downloads breadcrumb is shown to holders of the user permissions, not of the
- * product one (the spec's gating, kept as it is).
+ * Spec §6: downloads use the user permissions, not the product one — the API's simulation-download
+ * routes ask for them (reading view_user, adding create_user, changing update_user), and so do
+ * the Downloads tab, crumb, list and form here.
  */
-export const DOWNLOADS_CRUMB: readonly Permission[] = [
-  'global.view_user',
-  'global.create_user',
-  'global.update_user',
-  'global.remove_user',
-];
+export const VIEW_DOWNLOADS: readonly Permission[] = ['global.view_user'];
+export const CREATE_DOWNLOAD: readonly Permission[] = ['global.create_user'];
+export const UPDATE_DOWNLOAD: readonly Permission[] = ['global.update_user'];
 /** Notifications are about licences: whoever may see an organisation's licences sees them. */
 export const VIEW_NOTIFICATIONS: readonly Permission[] = VIEW_LICENCES;

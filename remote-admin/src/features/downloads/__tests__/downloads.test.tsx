@@ -78,15 +78,35 @@ describe('download list', () => {
     await waitFor(() => expect(queries.map((q) => q.get('page')).slice(-2)).toEqual(['2', '1']));
   });
 
-  it('shows the Downloads breadcrumb only to holders of a user permission (spec §6)', async () => {
+  it('follows the user permissions, as the API does (spec §6): no tab or page without them', async () => {
     servePaged(server, LIST, () => paged([simulationDownload()]));
-    renderRemote({ server, path: '/admin/product/1/download/new', permissions: ['global.client_access_admin_section', 'global.manage_sim_config'] });
+    servePaged(server, '/api/v1/product/1/configuration', () => paged([]));
+    const productOnly = ['global.client_access_admin_section', 'global.manage_sim_config'];
+    const { unmount } = renderRemote({ server, path: '/admin/product/1', permissions: productOnly });
 
     await screen.findByRole('heading', { name: 'Radiography', level: 1 });
-    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(crumbs).getByRole('link', { name: 'Radiography' })).toHaveAttribute('href', '/admin/product/1');
-    expect(within(crumbs).queryByText('Downloads')).not.toBeInTheDocument();
-    expect(within(crumbs).getByText('Add download')).toHaveAttribute('aria-current', 'page');
+    const tabs = screen.getByRole('navigation', { name: 'Product sections' });
+    expect(within(tabs).getByRole('link', { name: 'Product configurations' })).toBeInTheDocument();
+    expect(within(tabs).queryByRole('link', { name: 'Downloads' })).not.toBeInTheDocument();
+    unmount();
+
+    renderRemote({ server, path: '/admin/product/1/download', permissions: productOnly });
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
+
+  it('is read-only, without Add or Save, for a reader of users who may not change them', async () => {
+    servePaged(server, LIST, () => paged([simulationDownload()]));
+    serveDownload(server, simulationDownload());
+    const reader = ['global.client_access_admin_section', 'global.manage_sim_config', 'global.view_user'];
+    const { unmount } = renderRemote({ server, path: '/admin/product/1/download', permissions: reader });
+
+    expect(await screen.findByRole('link', { name: 'Edit 2.1.0 for Windows' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Add download' })).not.toBeInTheDocument();
+    unmount();
+
+    renderRemote({ server, path: '/admin/product/1/download/11', permissions: reader });
+    expect(await screen.findByLabelText(/^Version/)).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 });
 

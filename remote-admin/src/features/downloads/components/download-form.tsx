@@ -83,6 +83,7 @@ export interface DownloadFormProps {
   download?: SimulationDownload;
   save: (input: SimulationDownloadInput) => Promise<ApiResult<SimulationDownload>>;
   onCreated?: (download: SimulationDownload) => void;
+  readOnly?: boolean;
 }
 
 /**
@@ -91,7 +92,7 @@ export interface DownloadFormProps {
  * ticked by default, Cancel and Create or Save. Server errors show under version (also those on
  * its parts), operatingSystem, file and isActive.
  */
-export function DownloadForm({ productId, product, download, save, onCreated }: DownloadFormProps) {
+export function DownloadForm({ productId, product, download, save, onCreated, readOnly = false }: DownloadFormProps) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const { getAccessToken } = useAuth();
@@ -146,7 +147,7 @@ export function DownloadForm({ productId, product, download, save, onCreated }: 
       render={({ handleSubmit, submitting }) => (
         <form onSubmit={handleSubmit} noValidate aria-label={t('admin.download.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
-          <FormFieldset disabled={submitting}>
+          <FormFieldset disabled={readOnly || submitting}>
             <TextControl name="product" label={labels.product} value={product.name} readOnly />
             <TextField
               name="version"
@@ -184,7 +185,7 @@ export function DownloadForm({ productId, product, download, save, onCreated }: 
             <StoredInstaller />
             <CheckboxField name="isActive" label={labels.isActive} />
           </FormFieldset>
-          <SaveActions cancelTo={paths.downloads.getHref(base, productId)} submitting={submitting} isNew={isNew} />
+          {!readOnly && <SaveActions cancelTo={paths.downloads.getHref(base, productId)} submitting={submitting} isNew={isNew} />}
         </form>
       )}
     />

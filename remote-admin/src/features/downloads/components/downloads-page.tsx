@@ -1,20 +1,22 @@
 import type { SimulationDownload } from '@portal/contract';
+import { usePermissions } from '@portal/shared-auth';
 import { StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
-import { DOWNLOADS_CRUMB } from '../../../config/permissions';
+import { CREATE_DOWNLOAD, VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useDownloads } from '../api/get-downloads';
 
 /** /admin/product/{id}/download: the product's installer versions, active ones first (spec §2, §9). */
 export function DownloadsPage() {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
+  const can = usePermissions();
   const product = useFramedProduct();
   const list = usePagedListState({ ordering: '-isActive' });
   const result = useDownloads(product.id, list.params);
-  useProductCrumbs([{ label: t('admin.downloads.title'), anyOf: DOWNLOADS_CRUMB }]);
+  useProductCrumbs([{ label: t('admin.downloads.title'), anyOf: VIEW_DOWNLOADS }]);
 
   const editColumn = useEditColumn<SimulationDownload>(
     (row) => paths.download.getHref(base, product.id, row.id),
@@ -36,7 +38,7 @@ export function DownloadsPage() {
   return (
     <ListSection
       title={t('admin.downloads.title')}
-      create={{ label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) }}
+      create={can(CREATE_DOWNLOAD) ? { label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) } : null}
       list={list}
       result={result}
       columns={columns}

@@ -1,10 +1,10 @@
-import { NotFoundError } from '@portal/shared-auth';
+import { NotFoundError, usePermissions } from '@portal/shared-auth';
 import { NotFoundView, PageSpinner, SomethingWentWrongView, useParams, useTranslation } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
 import { PageHeading } from '../../../components/admin-page';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
-import { DOWNLOADS_CRUMB } from '../../../config/permissions';
+import { UPDATE_DOWNLOAD, VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useDownload } from '../api/get-download';
 import { useUpdateDownload } from '../api/update-download';
 import { DownloadForm } from './download-form';
@@ -20,11 +20,12 @@ export function EditDownloadPage() {
 function EditDownload({ downloadId }: { downloadId: number }) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
+  const can = usePermissions();
   const product = useFramedProduct();
   const { data, error } = useDownload(product.id, downloadId);
   const update = useUpdateDownload(product.id, downloadId);
   useProductCrumbs([
-    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: DOWNLOADS_CRUMB },
+    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: VIEW_DOWNLOADS },
     { label: data ? t('admin.download.name', { version: data.version, os: t(`admin.download.os.${data.operatingSystem}`) }) : t('admin.download.details') },
   ]);
 
@@ -35,7 +36,14 @@ function EditDownload({ downloadId }: { downloadId: number }) {
     <>
       <PageHeading level={2} title={t('admin.download.details')} />
       {/* A save answers the stored version: final-form takes it as new initial values, the message stays. */}
-      <DownloadForm key={data.id} productId={product.id} product={product} download={data} save={update} />
+      <DownloadForm
+        key={data.id}
+        productId={product.id}
+        product={product}
+        download={data}
+        save={update}
+        readOnly={!can(UPDATE_DOWNLOAD)}
+      />
     </>
   );
 }

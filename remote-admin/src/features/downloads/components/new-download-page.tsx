@@ -4,7 +4,7 @@ import { PageHeading } from '../../../components/admin-page';
 import { flashState } from '../../../components/flash';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
-import { DOWNLOADS_CRUMB } from '../../../config/permissions';
+import { VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useCreateDownload } from '../api/create-download';
 import { DownloadForm } from './download-form';
 
@@ -16,7 +16,7 @@ export function NewDownloadPage() {
   const product = useFramedProduct();
   const create = useCreateDownload(product.id);
   useProductCrumbs([
-    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: DOWNLOADS_CRUMB },
+    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: VIEW_DOWNLOADS },
     { label: t('admin.download.add') },
   ]);
   return (

@@ -17,7 +17,7 @@ import { useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
 import { ProductFrameProvider } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
-import { MANAGE_SIM_CONFIG } from '../../../config/permissions';
+import { MANAGE_SIM_CONFIG, VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useCrumbPermissions } from '../../../lib/use-crumb-permissions';
 
 /**
@@ -60,7 +60,7 @@ function ProductFrame({ product, crumbs }: { product: LookupItem | null; crumbs:
             hasPermission={can}
             tabs={[
               { to: paths.product.getHref(base, product.id), label: t('admin.configurations.title'), end: true },
-              { to: paths.downloads.getHref(base, product.id), label: t('admin.downloads.title') },
+              { to: paths.downloads.getHref(base, product.id), label: t('admin.downloads.title'), anyOf: VIEW_DOWNLOADS },
             ]}
           />
           <Outlet />
