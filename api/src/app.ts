@@ -9,6 +9,7 @@ import { authPlugin } from './plugins/app/auth';
 import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
 import { demoActivityPlugin } from './plugins/app/demo-activity';
+import { demoConfigurationsPlugin } from './plugins/app/demo-configurations';
 import { demoDownloadsPlugin } from './plugins/app/demo-downloads';
 import { errorsPlugin } from './plugins/app/errors';
 import { rateLimitPlugin, userRateLimitPlugin } from './plugins/app/rate-limit';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(repositoriesPlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(demoDownloadsPlugin);
+  await app.register(demoConfigurationsPlugin);
   await app.register(demoActivityPlugin);
   await app.register(xsrfPlugin);
   await app.register(authPlugin, options.jwks ? { jwks: options.jwks } : {});

@@ -85,21 +85,6 @@ export function createProductRepository(db: Queryable) {
       );
       return buildCategoryTree(res.rows);
     },
-
-    /**
-     * Ids of the product's leaf categories that start `configuration`. Only leaves are launchable;
-     * a configuration left on an inner node by an edit does not count.
-     */
-    async leafIdsWithConfiguration(productId: number, configuration: string): Promise<number[]> {
-      const res = await db.query<{ id: number }>(
-        `select c.id from product_categories c
-          where c.product_id = $1 and c.simulation_configuration = $2
-            and not exists (select 1 from product_categories child where child.parent_id = c.id)
-          order by c.id`,
-        [productId, configuration],
-      );
-      return res.rows.map((r) => r.id);
-    },
   };
 }
 

@@ -22,6 +22,8 @@ export interface NewSession {
   productId: number;
   categoryId: number | null;
   configuration: string;
+  /** The configuration record the launch resolved to. */
+  configurationId?: number | null;
   mode: SimulationMode;
   ltiLaunchId: string | null;
   tokenHash: string;
@@ -172,8 +174,9 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
         const uuid = randomUUID();
         await tx.query(
           `insert into simulation_sessions
-             (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash)
-           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+             (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash,
+              configuration_id)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [
             uuid,
             session.userId,
@@ -183,6 +186,7 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
             session.mode,
             session.ltiLaunchId,
             session.tokenHash,
+            session.configurationId ?? null,
           ],
         );
         return { ok: true, uuid } as const;

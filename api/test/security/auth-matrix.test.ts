@@ -27,6 +27,7 @@ import {
   organisationInput,
 } from '../routes/api/v1/organisation/admin-fixtures';
 import { userAdminFixtures } from '../routes/api/v1/user/security-fixtures';
+import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 
 /**
  * Every route the API registers × every way to call it without the right to: never 2xx, never 5xx.
@@ -538,6 +539,7 @@ const fixtures: Record<string, Fixture> = {
   },
   ...adminFixtures(),
   ...userAdminFixtures(() => ctx.t),
+  ...productConfigurationFixtures(() => ctx.t),
 };
 
 type Kind = 'bearer' | 'session' | 'public' | 'signed';

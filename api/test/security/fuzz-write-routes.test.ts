@@ -15,6 +15,7 @@ import {
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
 import { LOOKUP_SEED } from '../../src/seed/reference-data';
+import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
@@ -917,6 +918,7 @@ const userAdminFuzzers: Record<string, Fuzzer> = {
 /** Keyed by `METHOD url` as the registry has it; a write route without one fails the suite. */
 const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
+  ...productConfigurationFuzzers,
   'PUT /api/v1/user/:id/cookie-preference': fuzzer({
     input: fc.record({
       id: userId,

@@ -7,6 +7,7 @@ import { createFileRepository } from '../../repositories/file-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
 import { createOrganisationRepository } from '../../repositories/organisation-repository';
+import { createProductConfigurationRepository } from '../../repositories/product-configuration-repository';
 import { createProductRepository } from '../../repositories/product-repository';
 import { createReportRepository } from '../../repositories/report-repository';
 import { createSessionRepository } from '../../repositories/session-repository';
@@ -30,6 +31,7 @@ function createRepositories(
     organisations: createOrganisationRepository(db),
     licenses: createLicenseRepository(db),
     audit: createAuditRepository(db),
+    configurations: createProductConfigurationRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

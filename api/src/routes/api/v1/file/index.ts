@@ -11,6 +11,7 @@ import { forbidden, notFound, orNotFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
+import { configurationUploadRoutes } from './configuration-upload';
 import { fileUploadRoutes } from './upload';
 
 /**
@@ -28,6 +29,7 @@ const ADMIN_KINDS: Readonly<
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files, entitlements } = app.repos;
   await app.register(fileUploadRoutes);
+  await app.register(configurationUploadRoutes);
 
   app.get(
     '/:id/download/:kind',

@@ -33,7 +33,7 @@ export const USER_FILE_TYPES = [
   'application/octet-stream',
 ] as const;
 
-const NO_FILE = 'No file was submitted.';
+export const NO_FILE = 'No file was submitted.';
 const MALFORMED_FORM = 'The multipart form could not be read.';
 
 interface FileForm {
@@ -57,7 +57,7 @@ async function drain(stream: AsyncIterable<unknown>): Promise<void> {
  * The form's one file (field `file`), read whole (at most 10 MB: the parser cuts it off while
  * streaming) so that it is judged before anything is stored. Other fields are ignored.
  */
-async function readFileForm(request: FastifyRequest): Promise<FileForm> {
+export async function readFileForm(request: FastifyRequest): Promise<FileForm> {
   const form: FileForm = { file: null, tooLarge: false, errors: {} };
   try {
     const parts = request.parts({

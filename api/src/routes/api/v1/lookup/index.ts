@@ -6,7 +6,7 @@ import {
   type LookupItem,
   type Permission,
 } from '@portal/contract';
-import { fieldError, notFound } from '../../../../lib/http-errors';
+import { fieldError, notFound, orNotFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
@@ -21,7 +21,7 @@ const ORGANISATION_LICENSES_PERMISSIONS: readonly Permission[] = [
 ];
 
 export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { lookups } = app.repos;
+  const { configurations, lookups } = app.repos;
 
   app.get(
     '',
@@ -58,7 +58,9 @@ export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
           return lookups.listOrganisationLicenses(organisation);
         case 'practice_view_category':
           if (productId === undefined) throw fieldError('product_id', 'This field is required.');
-          return [];
+          // Products are global (the `product` lookup lists them all), and so are their categories.
+          orNotFound(await configurations.product(productId));
+          return configurations.practiceViewCategories(productId);
         case 'entitlement':
           return lookups.listEntitlements();
         case 'product':

@@ -3,6 +3,7 @@ import { CatalogueLanguageQuery, ProductCategoryList, ProductIdParams, ProductLi
 import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
+import { productConfigurationRoutes } from './configuration';
 import { productSessionRoutes } from './session';
 
 const tags = ['product'];
@@ -57,4 +58,5 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   await app.register(productSessionRoutes);
+  await app.register(productConfigurationRoutes);
 };

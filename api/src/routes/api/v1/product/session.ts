@@ -21,7 +21,7 @@ export const tooManyOpenSessions = (max: number) =>
 
 /** Learner-side session calls: create, poll, complete, close. */
 export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { entitlements, products, sessions } = app.repos;
+  const { configurations, entitlements, sessions } = app.repos;
   const { maxOpenSessionsPerUser, sessionTokenMaxAgeSeconds, sessionTokenIdleSeconds } = app.config;
 
   app.post(
@@ -49,8 +49,11 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!modes.includes(mode)) {
         errors.mode = [`Your licence does not include this product in ${mode} mode.`];
       }
-      const leafIds = await products.leafIdsWithConfiguration(productId, configuration);
-      if (leafIds.length === 0) {
+      // The launch starts a configuration record of the product (by its name, or by the key of
+      // the catalogue leaf that starts it); a category, when given, must be one of those leaves.
+      const resolved = await configurations.resolveLaunch(productId, configuration);
+      const leafIds = resolved?.leafIds ?? [];
+      if (!resolved) {
         errors.configuration = [`"${configuration}" is not a simulation of this product.`];
       } else if (categoryId !== null && !leafIds.includes(categoryId)) {
         errors.categoryId = ['The category does not start this configuration.'];
@@ -65,6 +68,7 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // One leaf per configuration names the report even when the client sent no category.
           categoryId: categoryId ?? (leafIds.length === 1 ? (leafIds[0] ?? null) : null),
           configuration,
+          configurationId: resolved?.id ?? null,
           mode,
           ltiLaunchId,
           tokenHash: hashSessionToken(token),

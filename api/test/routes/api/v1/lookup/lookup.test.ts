@@ -146,9 +146,8 @@ describe('GET /api/v1/lookup', () => {
   });
 
   // organisation_licenses answers from the licences now: test/routes/api/v1/license-block.
-  test('tables that later issues add answer an empty list', async () => {
-    assert.deepEqual(await items('field=practice_view_category&product_id=3'), []);
-  });
+  // practice_view_category answers each product's own categories:
+  // test/routes/api/v1/product/configuration.test.ts.
 
   test('organisation_licenses without organisation answers 400 on that field', async () => {
     const res = await lookup('field=organisation_licenses');
