@@ -40,6 +40,8 @@ import type { IdentityAdmin } from './identity/identity-admin';
 import { organisationRoutes } from './routes/api/v1/organisation/index';
 import { licenseBlockRoutes } from './routes/api/v1/license-block/index';
 import { auditRoutes } from './routes/api/v1/audit/index';
+import { ltiRoutes } from './routes/lti/index';
+import { ltiPlatformRoutes } from './routes/api/v1/lti/platform';
 
 export interface BuildAppOptions {
   config: Config;
@@ -114,6 +116,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(organisationRoutes, { prefix: '/api/v1/organisation' });
   await app.register(licenseBlockRoutes, { prefix: '/api/v1/organisation' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit' });
+  await app.register(ltiRoutes, { prefix: '/api/lti' });
+  await app.register(ltiPlatformRoutes, { prefix: '/api/v1/lti/platform' });
 
   return app;
 }

@@ -37,6 +37,9 @@ export const ConfigSchema = Type.Object({
   // Multipart routes: evidence and file uploads.
   RATE_LIMIT_UPLOAD: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_DEFAULT: Type.Integer({ minimum: 1, default: 300 }),
+  // LTI login, launch and JWKS: public, so only the per-address budget (× RATE_LIMIT_ADDRESS_USERS)
+  // applies; a class of 30 learners opening an activity at once is 60 requests.
+  RATE_LIMIT_LTI: Type.Integer({ minimum: 1, default: 30 }),
   // An address may send as much as this many users: a school's learners share one NAT address.
   RATE_LIMIT_ADDRESS_USERS: Type.Integer({ minimum: 1, default: 20 }),
   MAX_OPEN_SESSIONS_PER_USER: Type.Integer({ minimum: 1, default: 5 }),
@@ -108,6 +111,7 @@ export interface Config {
   rateLimitSessionCreate: number;
   rateLimitUpload: number;
   rateLimitDefault: number;
+  rateLimitLti: number;
   rateLimitAddressUsers: number;
   maxOpenSessionsPerUser: number;
   maxEvidencePerSession: number;
@@ -176,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitSessionCreate: raw.RATE_LIMIT_SESSION_CREATE,
     rateLimitUpload: raw.RATE_LIMIT_UPLOAD,
     rateLimitDefault: raw.RATE_LIMIT_DEFAULT,
+    rateLimitLti: raw.RATE_LIMIT_LTI,
     rateLimitAddressUsers: raw.RATE_LIMIT_ADDRESS_USERS,
     maxOpenSessionsPerUser: raw.MAX_OPEN_SESSIONS_PER_USER,
     maxEvidencePerSession: raw.MAX_EVIDENCE_PER_SESSION,

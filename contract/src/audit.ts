@@ -24,6 +24,7 @@ export const AUDIT_ENTITY_TYPES = [
   'license_block_user',
   'user',
   'file',
+  'lti_platform',
   'product_configuration',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -15,3 +15,4 @@ export * from './license-block';
 export * from './audit';
 export * from './user-admin';
 export * from './product-admin';
+export * from './lti';

@@ -16,6 +16,13 @@ import {
 } from '../routes/api/v1/simulator/session-fixtures';
 import { LOOKUP_SEED } from '../../src/seed/reference-data';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
+import {
+  createTestPlatform,
+  serveJwks,
+  signLaunch,
+  type TestPlatform,
+} from '../lti/platform-fixtures';
+import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
@@ -916,6 +923,227 @@ const userAdminFuzzers: Record<string, Fuzzer> = {
 };
 
 /** Keyed by `METHOD url` as the registry has it; a write route without one fails the suite. */
+// ---------------------------------------------------------------------------------------------
+// LTI (issue #10): the tool's public login and launch, and the platform registrations.
+
+/** One test platform registered for Demo Hospital, its JWKS served on 127.0.0.1. */
+let ltiSetup: Promise<{ platform: TestPlatform }> | null = null;
+const ltiCtx = (ctx: Ctx) =>
+  (ltiSetup ??= (async () => {
+    const platform = await createTestPlatform('https://fuzz-lms.test', 'fuzz-client');
+    const jwks = await serveJwks(() => [platform.publicJwk]);
+    const organisation = Number(await adminIds(ctx, '@demo', 'organisation'));
+    await registerPlatform(ctx.t.db, platform, jwks.url, organisation);
+    return { platform };
+  })());
+
+const httpUrl = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('https://fuzz-other.test/a', 'http://127.0.0.1:9/x') },
+  fc.constantFrom('javascript:alert(1)', 'ftp://x.test', 'https://', 'https://a b.test'),
+  text,
+);
+/** `"@demo"` in a body stands for Demo Hospital's id, resolved when the request is built. */
+const platformBody = payloadOf(
+  {
+    issuer: httpUrl,
+    clientId: fc.oneof(fc.constantFrom('fuzz-client', 'c'), text),
+    authLoginUrl: httpUrl,
+    accessTokenUrl: httpUrl,
+    jwksUrl: httpUrl,
+    deploymentIds: fc.oneof(fc.array(fc.oneof(fc.constant('d-1'), text), { maxLength: 4 }), wild),
+    organisationId: fc.oneof(
+      fc.constant('@demo'),
+      fc.integer({ min: -1, max: 100_000 }),
+      hugeNumber,
+    ),
+  },
+  {
+    issuer: 'https://fuzz-other.test',
+    clientId: 'fuzz-valid',
+    authLoginUrl: 'https://fuzz-other.test/auth',
+    accessTokenUrl: 'https://fuzz-other.test/token',
+    jwksUrl: 'https://fuzz-other.test/jwks',
+    deploymentIds: ['d-1'],
+    organisationId: '@demo',
+  },
+);
+async function withDemoOrganisation(ctx: Ctx, raw: Raw): Promise<Raw> {
+  if (typeof raw.body !== 'string') return raw;
+  const id = await adminIds(ctx, '@demo', 'organisation');
+  return { ...raw, body: raw.body.replaceAll('"@demo"', id) };
+}
+const platformActor = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(sysAdmin.sub) },
+  fc.constant(orgAdmin.sub),
+);
+/** `@fresh`: a registration made for this run (DELETE and PUT consume or change it). */
+const platformRef = segment(fc.constantFrom('@fresh', '@fresh', '999999'));
+async function platformIdOf(ctx: Ctx, ref: string): Promise<string> {
+  if (ref !== '@fresh') return ref;
+  await ltiCtx(ctx);
+  const res = await ctx.t.db.query<{ id: number }>(
+    `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
+                                deployment_ids, organisation_id)
+     values ('https://fuzz-other.test', $1, 'https://fuzz-other.test/auth',
+             'https://fuzz-other.test/token', 'https://fuzz-other.test/jwks', '{d-1}', $2)
+     returning id`,
+    [`fuzz-${randomUUID()}`, Number(await adminIds(ctx, '@demo', 'organisation'))],
+  );
+  return String(res.rows[0]!.id);
+}
+
+const LTI = 'https://purl.imsglobal.org/spec/lti/claim/';
+const launchClaim = fc.constantFrom(
+  'iss',
+  'aud',
+  'azp',
+  'sub',
+  'iat',
+  'exp',
+  'nonce',
+  'email',
+  'given_name',
+  `${LTI}deployment_id`,
+  `${LTI}version`,
+  `${LTI}message_type`,
+  `${LTI}roles`,
+  `${LTI}resource_link`,
+  `${LTI}context`,
+  `${LTI}custom`,
+  'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint',
+);
+
+const ltiFuzzers: Record<string, Fuzzer> = {
+  'POST /api/lti/login': fuzzer({
+    input: fc.record({
+      query,
+      // Usually a complete login of the registered platform with a field or two changed.
+      complete: fc.boolean(),
+      form: fc.dictionary(
+        fc.oneof(
+          fc.constantFrom(
+            'iss',
+            'login_hint',
+            'target_link_uri',
+            'lti_message_hint',
+            'client_id',
+            'lti_deployment_id',
+          ),
+          text,
+        ),
+        fc.oneof(
+          fc.constantFrom(
+            'https://fuzz-lms.test',
+            'fuzz-client',
+            'deployment-1',
+            'http://localhost:8080/api/lti/launch',
+          ),
+          text,
+        ),
+        { maxKeys: 2 },
+      ),
+      raw: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(null) },
+        payloadOf({ iss: text, login_hint: text, target_link_uri: text }),
+      ),
+    }),
+    async request(ctx, input) {
+      const { platform } = await ltiCtx(ctx);
+      const form = input.complete
+        ? { ...Object.fromEntries(loginQuery(platform)), ...input.form }
+        : input.form;
+      const body: Raw = input.raw ?? {
+        body: new URLSearchParams(form).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      };
+      return { method: 'POST', url: `/api/lti/login${input.query}`, ...withBody({}, body) };
+    },
+  }),
+  'POST /api/lti/launch': fuzzer({
+    input: fc.oneof(
+      {
+        weight: 3,
+        // A real login and a token signed by the platform with claims changed or removed.
+        arbitrary: fc.record({
+          signed: fc.constant(true as const),
+          claims: fc.dictionary(launchClaim, wild, { maxKeys: 3 }),
+          omit: fc.array(launchClaim, { maxLength: 2 }),
+          state: fc.oneof({ weight: 4, arbitrary: fc.constant('@login') }, text),
+        }),
+      },
+      fc.record({
+        signed: fc.constant(false as const),
+        body: fc.oneof(
+          fc
+            .dictionary(fc.oneof(fc.constantFrom('id_token', 'state'), text), text, { maxKeys: 3 })
+            .map((d): Raw => ({
+              body: new URLSearchParams(d).toString(),
+              contentType: 'application/x-www-form-urlencoded',
+            })),
+          payloadOf({ id_token: text, state: text }),
+        ),
+      }),
+    ),
+    async request(ctx, input) {
+      const { platform } = await ltiCtx(ctx);
+      if (!input.signed) {
+        return { method: 'POST', url: '/api/lti/launch', ...withBody({}, input.body) };
+      }
+      const login = await ctx.t.app.inject({
+        method: 'GET',
+        url: `/api/lti/login?${loginQuery(platform)}`,
+      });
+      const state = new URL(login.headers.location as string).searchParams;
+      const idToken = await signLaunch(platform, {
+        nonce: state.get('nonce')!,
+        email: 'learner@demo.test',
+        claims: input.claims,
+        omit: input.omit,
+      });
+      const form = new URLSearchParams({
+        id_token: idToken,
+        state: input.state === '@login' ? state.get('state')! : input.state,
+      });
+      return {
+        method: 'POST',
+        url: '/api/lti/launch',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      };
+    },
+  }),
+  'POST /api/v1/lti/platform': fuzzer({
+    input: fc.record({ as: platformActor, query, body: platformBody }),
+    async request(ctx, input) {
+      return {
+        method: 'POST',
+        url: `/api/v1/lti/platform${input.query}`,
+        ...withBody(await userHeaders(input.as), await withDemoOrganisation(ctx, input.body)),
+      };
+    },
+  }),
+  'PUT /api/v1/lti/platform/:id': fuzzer({
+    input: fc.record({ as: platformActor, id: platformRef, query, body: platformBody }),
+    async request(ctx, input) {
+      return {
+        method: 'PUT',
+        url: `/api/v1/lti/platform/${await platformIdOf(ctx, input.id)}${input.query}`,
+        ...withBody(await userHeaders(input.as), await withDemoOrganisation(ctx, input.body)),
+      };
+    },
+  }),
+  'DELETE /api/v1/lti/platform/:id': fuzzer({
+    input: fc.record({ as: platformActor, id: platformRef, query, payload: payloadOf({}) }),
+    async request(ctx, input) {
+      return {
+        method: 'DELETE',
+        url: `/api/v1/lti/platform/${await platformIdOf(ctx, input.id)}${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
+};
+
 const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
   ...productConfigurationFuzzers,
@@ -1030,6 +1258,7 @@ const fuzzers: Record<string, Fuzzer> = {
     },
   }),
   ...adminFuzzers,
+  ...ltiFuzzers,
 };
 
 describe('fuzzing the write routes', () => {

@@ -8,13 +8,17 @@ import { detailError } from '../../lib/http-errors';
  * status every second and whoami regularly, maybe from several tabs); creating sessions and
  * uploading files are strict; everything else shares a default.
  */
-export type RateClass = 'polling' | 'sessionCreate' | 'upload' | 'default';
+export type RateClass = 'polling' | 'sessionCreate' | 'upload' | 'lti' | 'default';
 
 /** Routes outside the default class by `METHOD url`; multipart routes are uploads by themselves. */
 export const RATE_CLASSES: Readonly<Record<string, RateClass>> = {
   'GET /api/v1/user/whoami': 'polling',
   'GET /api/v1/product/:productId/session/:uuid/status': 'polling',
   'POST /api/v1/product/:productId/session': 'sessionCreate',
+  'GET /api/lti/login': 'lti',
+  'POST /api/lti/login': 'lti',
+  'POST /api/lti/launch': 'lti',
+  'GET /api/lti/jwks': 'lti',
 };
 
 /** A route's class: named above, an upload when it takes multipart forms, else the default. */
@@ -97,6 +101,7 @@ export const rateLimitPlugin = fp(
       polling: config.rateLimitPolling,
       sessionCreate: config.rateLimitSessionCreate,
       upload: config.rateLimitUpload,
+      lti: config.rateLimitLti,
       default: config.rateLimitDefault,
     };
     const limiters = (scale: number, key: (request: FastifyRequest) => string) =>

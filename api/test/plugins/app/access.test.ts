@@ -20,12 +20,23 @@ describe('route permission declarations', () => {
     assert.deepEqual(undeclared, []);
   });
 
-  test('only the health check, the OpenAPI document and signed file URLs are public', () => {
+  test('only the health check, the OpenAPI document, signed file URLs and the LTI tool are public', () => {
     const open = t.app.routeAccess
       .filter((r) => r.access === 'public')
       .map((r) => r.url)
       .sort();
-    assert.deepEqual([...new Set(open)], ['/api/docs/openapi.json', '/api/v1/storage/*', '/healthz']);
+    assert.deepEqual(
+      [...new Set(open)],
+      [
+        '/api/docs/openapi.json',
+        // A learning platform and the browser it sends call these without a portal token.
+        '/api/lti/jwks',
+        '/api/lti/launch',
+        '/api/lti/login',
+        '/api/v1/storage/*',
+        '/healthz',
+      ],
+    );
   });
 
   test('a declaration must be non-empty, known and not contradictory', () => {

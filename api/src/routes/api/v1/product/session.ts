@@ -13,6 +13,7 @@ import { badRequest, detailError, notFound, orNotFound } from '../../../../lib/h
 import { errorResponses } from '../../../../lib/route-schemas';
 import { hashSessionToken, newSessionToken } from '../../../../lib/session-token';
 import { currentUser } from '../../../../plugins/app/auth';
+import { assertOwnRecentLaunch } from '../../../../lti/session-launch';
 
 const tags = ['session'];
 
@@ -59,6 +60,7 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors.categoryId = ['The category does not start this configuration.'];
       }
       if (Object.keys(errors).length > 0) throw badRequest(errors);
+      await assertOwnRecentLaunch(app.db, ltiLaunchId, user.id);
 
       const token = newSessionToken();
       const created = await sessions.create(

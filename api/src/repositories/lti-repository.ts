@@ -1,0 +1,301 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  LTI_MESSAGES,
+  ORGANISATION_MESSAGES,
+  type FieldErrors,
+  type LtiPlatform,
+  type LtiPlatformInput,
+  type LtiPlatformListQuery,
+} from '@portal/contract';
+import type { Db, Queryable } from '../db/driver';
+import { badRequest } from '../lib/http-errors';
+import { pagedList } from '../lib/paged-list';
+import type { RegisteredPlatform, ValidLaunch } from '../lti/validate-launch';
+import { recordAudit, type AuditActor } from './audit-repository';
+
+/** A login's state and nonce are good for this long (issue #10). */
+export const LOGIN_STATE_TTL_SECONDS = 600;
+
+interface PlatformRow {
+  id: number;
+  issuer: string;
+  client_id: string;
+  auth_login_url: string;
+  access_token_url: string;
+  jwks_url: string;
+  deployment_ids: string[];
+  organisation_id: number;
+  organisation_name: string;
+}
+
+const PLATFORM_SELECT = `p.id, p.issuer, p.client_id, p.auth_login_url, p.access_token_url,
+  p.jwks_url, p.deployment_ids, p.organisation_id, o.name as organisation_name`;
+const PLATFORM_FROM = 'lti_platforms p join organisations o on o.id = p.organisation_id';
+
+const toPlatform = (r: PlatformRow): LtiPlatform => ({
+  id: r.id,
+  issuer: r.issuer,
+  clientId: r.client_id,
+  authLoginUrl: r.auth_login_url,
+  accessTokenUrl: r.access_token_url,
+  jwksUrl: r.jwks_url,
+  deploymentIds: r.deployment_ids,
+  organisationId: r.organisation_id,
+  organisationName: r.organisation_name,
+});
+
+function isPlatformTaken(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e.code === '23505' &&
+    (e.constraint === 'lti_platforms_issuer_client_key' ||
+      (typeof e.message === 'string' && e.message.includes('lti_platforms_issuer_client_key')))
+  );
+}
+
+/** What the registration stores: trimmed, deployment ids once each in the given order. */
+const normalise = (input: LtiPlatformInput) => ({
+  ...input,
+  issuer: input.issuer.trim(),
+  clientId: input.clientId.trim(),
+  deploymentIds: [...new Set(input.deploymentIds.map((d) => d.trim()))],
+});
+
+async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlatform | null> {
+  const res = await tx.query<PlatformRow>(
+    `select ${PLATFORM_SELECT} from ${PLATFORM_FROM} where p.id = $1`,
+    [id],
+  );
+  const row = res.rows[0];
+  return row ? toPlatform(row) : null;
+}
+
+export function createLtiRepository(db: Db) {
+  async function validate(tx: Queryable, input: LtiPlatformInput, exceptId: number | null) {
+    const errors: FieldErrors = {};
+    const org = await tx.query('select 1 from organisations where id = $1', [input.organisationId]);
+    if (org.rowCount === 0) errors.organisationId = [ORGANISATION_MESSAGES.invalidChoice];
+    const taken = await tx.query(
+      'select 1 from lti_platforms where issuer = $1 and client_id = $2 and id is distinct from $3',
+      [input.issuer, input.clientId, exceptId],
+    );
+    if (taken.rowCount > 0) errors.clientId = [LTI_MESSAGES.platformTaken];
+    if (Object.keys(errors).length > 0) throw badRequest(errors);
+  }
+
+  async function guardTaken<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isPlatformTaken(error)) throw badRequest({ clientId: [LTI_MESSAGES.platformTaken] });
+      throw error;
+    }
+  }
+
+  const values = (p: ReturnType<typeof normalise>) => [
+    p.issuer,
+    p.clientId,
+    p.authLoginUrl,
+    p.accessTokenUrl,
+    p.jwksUrl,
+    p.deploymentIds,
+    p.organisationId,
+  ];
+
+  return {
+    list(query: LtiPlatformListQuery) {
+      const { organisation, ...paged } = query;
+      return pagedList<PlatformRow, LtiPlatform>(db, paged, {
+        from: PLATFORM_FROM,
+        select: PLATFORM_SELECT,
+        ...(organisation === undefined
+          ? {}
+          : { where: { sql: 'p.organisation_id = $1::integer', params: [organisation] } }),
+        sortable: {
+          id: 'p.id',
+          issuer: 'p.issuer',
+          clientId: 'p.client_id',
+          organisationName: 'lower(o.name)',
+        },
+        searchable: ['p.issuer', 'p.client_id'],
+        defaultOrdering: 'id',
+        tieBreaker: 'p.id',
+        map: toPlatform,
+      });
+    },
+
+    find: (id: number) => findPlatformIn(db, id),
+
+    create(raw: LtiPlatformInput, actor: AuditActor): Promise<LtiPlatform> {
+      const input = normalise(raw);
+      return guardTaken(() =>
+        db.transaction(async (tx) => {
+          await validate(tx, input, null);
+          const res = await tx.query<{ id: number }>(
+            `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
+                                        jwks_url, deployment_ids, organisation_id)
+             values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
+            values(input),
+          );
+          const created = (await findPlatformIn(tx, res.rows[0]!.id))!;
+          await recordAudit(tx, {
+            actor,
+            action: 'create',
+            entityType: 'lti_platform',
+            entityId: created.id,
+            organisationId: created.organisationId,
+            after: created,
+          });
+          return created;
+        }),
+      );
+    },
+
+    update(id: number, raw: LtiPlatformInput, actor: AuditActor): Promise<LtiPlatform | null> {
+      const input = normalise(raw);
+      return guardTaken(() =>
+        db.transaction(async (tx) => {
+          const lock = await tx.query('select 1 from lti_platforms where id = $1 for update', [id]);
+          if (lock.rowCount === 0) return null;
+          const before = (await findPlatformIn(tx, id))!;
+          await validate(tx, input, id);
+          await tx.query(
+            `update lti_platforms
+                set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
+                    jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
+                    updated_at = now()
+              where id = $8`,
+            [...values(input), id],
+          );
+          const after = (await findPlatformIn(tx, id))!;
+          await recordAudit(tx, {
+            actor,
+            action: 'update',
+            entityType: 'lti_platform',
+            entityId: id,
+            organisationId: after.organisationId,
+            before,
+            after,
+          });
+          return after;
+        }),
+      );
+    },
+
+    /** Deletes the registration with its states and launches (cascade); false when unknown. */
+    remove(id: number, actor: AuditActor): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const before = await findPlatformIn(tx, id);
+        if (!before) return false;
+        await tx.query('delete from lti_platforms where id = $1', [id]);
+        await recordAudit(tx, {
+          actor,
+          action: 'delete',
+          entityType: 'lti_platform',
+          entityId: id,
+          organisationId: before.organisationId,
+          before,
+        });
+        return true;
+      });
+    },
+
+    /**
+     * The registration a login initiation names: by issuer and, when the platform sends it,
+     * client id. Without a client id the issuer must be registered exactly once.
+     */
+    async forLogin(issuer: string, clientId: string | undefined): Promise<LtiPlatform | null> {
+      const res = await db.query<PlatformRow>(
+        `select ${PLATFORM_SELECT} from ${PLATFORM_FROM}
+          where p.issuer = $1 and ($2::text is null or p.client_id = $2)
+          order by p.id limit 2`,
+        [issuer, clientId ?? null],
+      );
+      return res.rows.length === 1 ? toPlatform(res.rows[0]!) : null;
+    },
+
+    /** A new state and nonce for a login at `platformId`; old, unused ones are swept on the way. */
+    async createLoginState(platformId: number): Promise<{ state: string; nonce: string }> {
+      const state = randomBytes(32).toString('base64url');
+      const nonce = randomBytes(32).toString('base64url');
+      await db.query(
+        `delete from lti_login_states
+          where created_at < now() - make_interval(secs => $1 * 2)`,
+        [LOGIN_STATE_TTL_SECONDS],
+      );
+      await db.query(
+        'insert into lti_login_states (state, nonce, platform_id) values ($1, $2, $3)',
+        [state, nonce, platformId],
+      );
+      return { state, nonce };
+    },
+
+    /** One statement marks it used: of two launches racing with one state, one wins. */
+    async consumeState(state: string): Promise<{ nonce: string; platformId: number } | null> {
+      const res = await db.query<{ nonce: string; platform_id: number }>(
+        `update lti_login_states set used_at = now()
+          where state = $1 and used_at is null
+            and created_at > now() - make_interval(secs => $2)
+          returning nonce, platform_id`,
+        [state, LOGIN_STATE_TTL_SECONDS],
+      );
+      const row = res.rows[0];
+      return row ? { nonce: row.nonce, platformId: row.platform_id } : null;
+    },
+
+    async registered(id: number): Promise<RegisteredPlatform | null> {
+      const p = await findPlatformIn(db, id);
+      return p
+        ? {
+            id: p.id,
+            issuer: p.issuer,
+            clientId: p.clientId,
+            deploymentIds: p.deploymentIds,
+            organisationId: p.organisationId,
+          }
+        : null;
+    },
+
+    async jwksUrlOf(id: number): Promise<string | null> {
+      const res = await db.query<{ jwks_url: string }>(
+        'select jwks_url from lti_platforms where id = $1',
+        [id],
+      );
+      return res.rows[0]?.jwks_url ?? null;
+    },
+  };
+}
+
+export type LtiRepository = ReturnType<typeof createLtiRepository>;
+
+/** Records a validated launch for `userId` in the caller's transaction; answers the launchId. */
+export async function recordLaunch(
+  tx: Queryable,
+  launch: ValidLaunch,
+  userId: string,
+): Promise<string> {
+  const id = randomUUID();
+  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+  await tx.query(
+    `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, roles,
+                               context, resource_link, ags_endpoint, deep_linking_settings,
+                               custom, user_id)
+     values ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb,
+             $11::jsonb, $12)`,
+    [
+      id,
+      launch.platform.id,
+      launch.deploymentId,
+      launch.messageType,
+      launch.sub,
+      launch.roles,
+      json(launch.context),
+      json(launch.resourceLink),
+      json(launch.agsEndpoint),
+      json(launch.deepLinkingSettings),
+      JSON.stringify(launch.custom),
+      userId,
+    ],
+  );
+  return id;
+}

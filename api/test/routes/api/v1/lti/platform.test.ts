@@ -1,0 +1,119 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LTI_MESSAGES, type LtiPlatform, type PagedResult } from '@portal/contract';
+import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../../../../helper';
+import { platformInput } from './lti-security-fixtures';
+
+const sysAdmin = account('sys admin');
+const orgAdmin = account('org admin', 'Demo Hospital');
+
+describe('/api/v1/lti/platform (registration by global administrators)', () => {
+  let t: TestApp;
+  let demo: number;
+  before(async () => {
+    t = await buildTestApp();
+    demo = (
+      await t.db.query<{ id: number }>("select id from organisations where name = 'Demo Hospital'")
+    ).rows[0]!.id;
+  });
+  after(() => t.close());
+
+  const call = async (method: string, url: string, payload?: unknown, sub = sysAdmin.sub) =>
+    t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(await authHeader(sub)), ...xsrfHeaders() },
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
+
+  test('create, read, list, update, delete; every write audited', async () => {
+    const input = platformInput(demo, { deploymentIds: [' d-1 ', 'd-2', 'd-1'] });
+    const created = await call('POST', '/api/v1/lti/platform', input);
+    assert.equal(created.statusCode, 201, created.body);
+    const platform = created.json<LtiPlatform>();
+    assert.deepEqual(
+      { ...platform, id: 0 },
+      {
+        id: 0,
+        issuer: input.issuer,
+        clientId: input.clientId,
+        authLoginUrl: input.authLoginUrl,
+        accessTokenUrl: input.accessTokenUrl,
+        jwksUrl: input.jwksUrl,
+        deploymentIds: ['d-1', 'd-2'],
+        organisationId: demo,
+        organisationName: 'Demo Hospital',
+      },
+    );
+
+    const read = await call('GET', `/api/v1/lti/platform/${platform.id}`);
+    assert.deepEqual(read.json(), platform);
+    const list = await call(
+      'GET',
+      `/api/v1/lti/platform?organisation=${demo}&filter=${encodeURIComponent(input.clientId)}`,
+    );
+    assert.deepEqual(list.json<PagedResult<LtiPlatform>>(), {
+      count: 1,
+      totalPages: 1,
+      results: [platform],
+    });
+
+    const updated = await call('PUT', `/api/v1/lti/platform/${platform.id}`, {
+      ...input,
+      deploymentIds: ['d-3'],
+    });
+    assert.equal(updated.statusCode, 200, updated.body);
+    assert.deepEqual(updated.json<LtiPlatform>().deploymentIds, ['d-3']);
+
+    const removed = await call('DELETE', `/api/v1/lti/platform/${platform.id}`);
+    assert.equal(removed.statusCode, 204);
+    assert.equal((await call('GET', `/api/v1/lti/platform/${platform.id}`)).statusCode, 404);
+    assert.equal((await call('DELETE', `/api/v1/lti/platform/${platform.id}`)).statusCode, 404);
+
+    const audit = await t.db.query<{ action: string; organisation_id: number; actor_id: string }>(
+      `select action, organisation_id, actor_id::text from audit_log
+        where entity_type = 'lti_platform' and entity_id = $1 order by id`,
+      [String(platform.id)],
+    );
+    assert.deepEqual(
+      audit.rows.map((r) => [r.action, r.organisation_id, r.actor_id]),
+      [
+        ['create', demo, sysAdmin.sub],
+        ['update', demo, sysAdmin.sub],
+        ['delete', demo, sysAdmin.sub],
+      ],
+    );
+    // The organisation's Activity tab can read them.
+    const activity = await call(
+      'GET',
+      `/api/v1/audit?organisation=${demo}&entityType=lti_platform`,
+    );
+    assert.equal(activity.statusCode, 200, activity.body);
+  });
+
+  test('issuer and client id are unique; the organisation must exist; URLs must be http(s)', async () => {
+    const input = platformInput(demo);
+    assert.equal((await call('POST', '/api/v1/lti/platform', input)).statusCode, 201);
+    const again = await call('POST', '/api/v1/lti/platform', input);
+    assert.equal(again.statusCode, 400);
+    assert.deepEqual(again.json(), { clientId: [LTI_MESSAGES.platformTaken] });
+
+    const noOrg = await call('POST', '/api/v1/lti/platform', platformInput(999_999));
+    assert.equal(noOrg.statusCode, 400);
+    assert.deepEqual(noOrg.json(), { organisationId: ['Select a valid choice.'] });
+
+    const badUrl = await call('POST', '/api/v1/lti/platform', {
+      ...platformInput(demo),
+      jwksUrl: 'javascript:alert(1)',
+    });
+    assert.equal(badUrl.statusCode, 400);
+    assert.ok(badUrl.json<Record<string, unknown>>().jwksUrl, badUrl.body);
+  });
+
+  test('organisation administrators are refused', async () => {
+    const res = await call('GET', '/api/v1/lti/platform', undefined, orgAdmin.sub);
+    assert.equal(res.statusCode, 403);
+    const write = await call('POST', '/api/v1/lti/platform', platformInput(demo), orgAdmin.sub);
+    assert.equal(write.statusCode, 403);
+  });
+});

@@ -1,0 +1,143 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { MAX_INT4, PagedQuery } from './common';
+
+/**
+ * Codes of `/lti/error?error=…` (spec §2, §8). The host shows its permission message for
+ * PERMISSION_DENIED and the generic LTI message for every other code; the codes tell support
+ * which check refused the launch.
+ */
+export const LTI_ERROR_CODES = [
+  /** The user's role or licence does not allow the launch (no seat, inactive organisation). */
+  'PERMISSION_DENIED',
+  /** The login or launch request lacks a parameter or is not what the LTI specification says. */
+  'INVALID_REQUEST',
+  /** `state` unknown, used before, older than 10 minutes, or not the browser's state cookie. */
+  'INVALID_STATE',
+  /** The id_token is not a JWT, not RS256, has no or an unknown `kid`, or its signature fails. */
+  'INVALID_TOKEN',
+  /** `iss`, `aud`, `azp`, `exp`, `iat` or `nonce` do not match. */
+  'INVALID_CLAIMS',
+  /** The deployment is not registered for the platform. */
+  'UNKNOWN_DEPLOYMENT',
+  /** version, message_type, roles, sub or resource_link.id missing or wrong. */
+  'INVALID_LTI_MESSAGE',
+  /** The platform's user cannot become a portal user (no e-mail, or the e-mail is another organisation's). */
+  'USER_NOT_LINKED',
+  /** The platform's key server could not be reached. */
+  'PLATFORM_UNAVAILABLE',
+] as const;
+export type LtiErrorCode = (typeof LTI_ERROR_CODES)[number];
+
+/** The message types the tool accepts (LTI Core 1.3, Deep Linking 2.0). */
+export const LTI_MESSAGE_TYPES = ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest'] as const;
+export type LtiMessageType = (typeof LTI_MESSAGE_TYPES)[number];
+
+/** Longest URL a platform registration may hold. */
+export const LTI_URL_MAX_LENGTH = 2000;
+
+const HttpUrl = Type.String({
+  minLength: 8,
+  maxLength: LTI_URL_MAX_LENGTH,
+  pattern: '^https?://[^\\s]+$',
+});
+
+export const LtiPlatformIdParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+});
+export type LtiPlatformIdParams = Static<typeof LtiPlatformIdParams>;
+
+/**
+ * A learning platform registered with the tool (LTI 1.3): the issuer (`iss` of its tokens), the
+ * client id it gave the portal, its OIDC auth, token and key endpoints, the deployment ids it may
+ * launch from, and the organisation whose users its users become.
+ */
+export const LtiPlatform = Type.Object({
+  id: Type.Integer(),
+  issuer: Type.String(),
+  clientId: Type.String(),
+  authLoginUrl: Type.String(),
+  accessTokenUrl: Type.String(),
+  jwksUrl: Type.String(),
+  deploymentIds: Type.Array(Type.String()),
+  organisationId: Type.Integer(),
+  organisationName: Type.String(),
+});
+export type LtiPlatform = Static<typeof LtiPlatform>;
+
+/**
+ * POST /api/v1/lti/platform and PUT /api/v1/lti/platform/{id} (global administrators). Issuer and
+ * client id together are unique: `{clientId: ["This platform is already registered with this
+ * client id."]}`; an unknown organisation is `{organisationId: ["Select a valid choice."]}`.
+ */
+export const LtiPlatformInput = Type.Object(
+  {
+    issuer: HttpUrl,
+    clientId: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }),
+    authLoginUrl: HttpUrl,
+    accessTokenUrl: HttpUrl,
+    jwksUrl: HttpUrl,
+    deploymentIds: Type.Array(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }), {
+      maxItems: 100,
+    }),
+    organisationId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+  },
+  { additionalProperties: false },
+);
+export type LtiPlatformInput = Static<typeof LtiPlatformInput>;
+
+export const LTI_PLATFORM_ORDERING_FIELDS = [
+  'id',
+  'issuer',
+  'clientId',
+  'organisationName',
+] as const;
+
+/** GET /api/v1/lti/platform: paged; `filter` searches issuer and client id. */
+export const LtiPlatformListQuery = Type.Composite(
+  [
+    PagedQuery,
+    Type.Object({ organisation: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INT4 })) }),
+  ],
+  { additionalProperties: false },
+);
+export type LtiPlatformListQuery = Static<typeof LtiPlatformListQuery>;
+
+/** GET /api/lti/jwks: the tool's public keys (RFC 7517). */
+export const LtiJwks = Type.Object({
+  keys: Type.Array(
+    Type.Object(
+      {
+        kty: Type.String(),
+        kid: Type.String(),
+        alg: Type.String(),
+        use: Type.String(),
+        n: Type.String(),
+        e: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+});
+export type LtiJwks = Static<typeof LtiJwks>;
+
+/**
+ * The query the tool redirects the browser to after a valid launch: the host's `/lti/launch`
+ * (spec §3 Launch parameters). `configuration`, `protocol` and `productId` come from the resource
+ * link's custom parameters of the same names.
+ */
+export const LTI_LAUNCH_PARAMETERS = [
+  'launchId',
+  'configuration',
+  'protocol',
+  'productId',
+] as const;
+
+/** How long after the launch a session may still be started with its `ltiLaunchId`. */
+export const LTI_LAUNCH_MAX_AGE_SECONDS = 2 * 3600;
+
+export const LTI_MESSAGES = {
+  platformTaken: 'This platform is already registered with this client id.',
+  launchExpired: 'The launch from the learning platform has expired. Open the activity again.',
+  unknownPlatform: 'No learning platform is registered with this issuer and client id.',
+  targetLinkUri: 'The target link is not an address of this portal.',
+} as const;
