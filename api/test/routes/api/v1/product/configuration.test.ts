@@ -194,6 +194,23 @@ describe('POST /api/v1/product/:id/configuration', () => {
     assert.deepEqual(entry?.after, created);
   });
 
+  test("a saved configuration's files download with their bytes, for managers only", async () => {
+    const created = await createConfiguration(t, radiography);
+    const res = await call('GET', `/api/v1/file/${created.configFile.id}/download/sim-config`);
+    assert.equal(res.statusCode, 200, res.body);
+    const { url, originalName } = res.json<{ url: string; originalName: string }>();
+    assert.equal(originalName, 'sim-config.json');
+    const bytes = await t.app.inject({ url });
+    assert.equal(bytes.statusCode, 200);
+    assert.deepEqual(JSON.parse(bytes.body), RADIOGRAPHY_CONFIG);
+    const translation = `/api/v1/file/${created.translationFile!.id}/download/sim-config-translation`;
+    assert.equal((await call('GET', translation)).statusCode, 200);
+    assert.equal((await call('GET', translation, undefined, orgAdmin)).statusCode, 403);
+    // Asked for under the other kind, the file does not exist.
+    const wrongKind = `/api/v1/file/${created.configFile.id}/download/sim-config-translation`;
+    assert.equal((await call('GET', wrongKind)).statusCode, 404);
+  });
+
   test('a translation file is optional; isSelfAssessment false is kept', async () => {
     const body = await configurationBody(t, { translationFile: null, isSelfAssessment: false });
     const created = await createConfiguration(t, radiography, body);
