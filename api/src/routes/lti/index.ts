@@ -159,7 +159,12 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   app.get(
     '/login',
-    { config: { public: true }, schema: { ...loginSchema, querystring: LoginParams } },
+    {
+      // A HEAD must not store a login state.
+      exposeHeadRoute: false,
+      config: { public: true },
+      schema: { ...loginSchema, querystring: LoginParams },
+    },
     (request, reply) => login(request.query, request, reply),
   );
   app.post(
@@ -206,6 +211,10 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (outcome.created) app.outboxWorker.kick();
       const query = new URLSearchParams({ launchId: outcome.launchId });
+      if (launch.messageType === 'LtiDeepLinkingRequest') {
+        // The instructor's picker (issue #10 point 5) reads the recorded deep-linking settings.
+        return reply.redirect(`${portalUrl}/lti/deep-link?${query}`, 302);
+      }
       // The spec's launch parameters, plus the mode when the link names one (the launch screen
       // otherwise starts the LTI default mode).
       for (const name of ['configuration', 'protocol', 'productId', 'mode'] as const) {

@@ -356,6 +356,45 @@ describe('LTI 1.3 tool: login, launch, JWKS', () => {
       }
     });
 
+    test('a deep linking request is recorded with its settings and goes to the picker route', async () => {
+      const to = await ltiLaunch(t.app, platform, {
+        sub: 'lms-teacher-dl',
+        email: 'teacher.dl@lms.test',
+        roles: [ROLES.instructor],
+        claims: {
+          'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiDeepLinkingRequest',
+          'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': {
+            deep_link_return_url: 'https://lms.test/dl-return',
+            accept_types: ['ltiResourceLink'],
+          },
+        },
+        omit: ['https://purl.imsglobal.org/spec/lti/claim/resource_link'],
+      });
+      assert.equal(`${to.origin}${to.pathname}`, 'http://localhost:8080/lti/deep-link');
+      const row = await one<{ message_type: string; return_url: string; role: string }>(
+        `select l.message_type, l.deep_linking_settings->>'deep_link_return_url' as return_url,
+                r.name as role
+           from lti_launches l join users u on u.id = l.user_id join roles r on r.id = u.role_id
+          where l.id = $1`,
+        [to.searchParams.get('launchId')],
+      );
+      assert.deepEqual(row, {
+        message_type: 'LtiDeepLinkingRequest',
+        return_url: 'https://lms.test/dl-return',
+        role: 'educator',
+      });
+    });
+
+    test('HEAD of the login stores no state', async () => {
+      const before = await one<{ n: number }>('select count(*)::int as n from lti_login_states');
+      const res = await t.app.inject({
+        method: 'HEAD',
+        url: `/api/lti/login?${loginQuery(platform)}`,
+      });
+      assert.equal(res.statusCode, 404);
+      assert.deepEqual(await one('select count(*)::int as n from lti_login_states'), before);
+    });
+
     test("an e-mail of another organisation's user is not taken over", async () => {
       const to = await ltiLaunch(t.app, platform, {
         sub: 'lms-other',
