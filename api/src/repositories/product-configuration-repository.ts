@@ -60,6 +60,16 @@ function toConfiguration(row: ConfigurationRow): ProductConfiguration {
   };
 }
 
+/** A concurrent save took the name first (the unique index on the product and lower(name)). */
+export function isConfigurationNameTaken(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e.code === '23505' &&
+    (e.constraint === 'product_configurations_name_key' ||
+      (typeof e.message === 'string' && e.message.includes('product_configurations_name_key')))
+  );
+}
+
 /** What a save writes, checked by the caller. */
 export interface ConfigurationValues {
   configurationName: string;

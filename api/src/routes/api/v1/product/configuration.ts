@@ -16,6 +16,10 @@ import { badRequest, notFound, orNotFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { recordAudit, type AuditActor } from '../../../../repositories/audit-repository';
+import {
+  isConfigurationNameTaken,
+  type ConfigurationValues,
+} from '../../../../repositories/product-configuration-repository';
 
 const tags = ['product-configuration'];
 
@@ -86,6 +90,20 @@ export const productConfigurationRoutes: FastifyPluginAsyncTypebox = async (app)
       configFile: body.configFile.toLowerCase(),
       translationFile: body.translationFile?.toLowerCase() ?? null,
     };
+    return write(actor, values, product, productId, currentId).catch((error: unknown) => {
+      // write()'s name check ran before a concurrent save of the same name committed.
+      if (isConfigurationNameTaken(error)) throw badRequest({ configurationName: [M.nameTaken] });
+      throw error;
+    });
+  }
+
+  async function write(
+    actor: AuditActor,
+    values: ConfigurationValues,
+    product: { schema: Record<string, unknown> },
+    productId: number,
+    currentId: number | null,
+  ): Promise<ProductConfiguration> {
     return app.db.transaction(async (tx) => {
       let before: ProductConfiguration | null = null;
       if (currentId !== null) {

@@ -293,6 +293,35 @@ describe('POST /api/v1/product/:id/configuration', () => {
     assert.deepEqual(wrongKind.json(), { configFile: [CONFIGURATION_MESSAGES.fileMissing] });
   });
 
+  test('concurrent saves: one name, one file, one configuration each', async () => {
+    const name = `Race ${Date.now()}`;
+    const sameName = await Promise.all(
+      Array.from({ length: 4 }, async () =>
+        call('POST', listUrl(radiography), await configurationBody(t, { configurationName: name })),
+      ),
+    );
+    assert.deepEqual(sameName.map((r) => r.statusCode).sort(), [201, 400, 400, 400]);
+    for (const r of sameName.filter((r) => r.statusCode === 400)) {
+      assert.deepEqual(r.json(), { configurationName: [CONFIGURATION_MESSAGES.nameTaken] });
+    }
+    const shared = await configurationBody(t);
+    const sameFiles = await Promise.all(
+      ['A', 'B', 'C', 'D'].map((suffix) =>
+        call('POST', listUrl(radiography), {
+          ...shared,
+          configurationName: `${shared.configurationName as string} ${suffix}`,
+        }),
+      ),
+    );
+    assert.deepEqual(sameFiles.map((r) => r.statusCode).sort(), [201, 400, 400, 400]);
+    for (const r of sameFiles.filter((r) => r.statusCode === 400)) {
+      assert.deepEqual(r.json(), {
+        configFile: [CONFIGURATION_MESSAGES.fileTaken],
+        translationFile: [CONFIGURATION_MESSAGES.fileTaken],
+      });
+    }
+  });
+
   test('refused for learners, organisation administrators and an unknown product', async () => {
     const body = await configurationBody(t);
     assert.equal((await call('POST', listUrl(radiography), body, learner)).statusCode, 403);
