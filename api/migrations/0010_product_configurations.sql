@@ -55,22 +55,28 @@ create index product_categories_configuration_idx on product_categories (configu
 alter table simulation_sessions
   add column configuration_id integer references product_configurations (id) on delete set null;
 
--- Audit entries about configurations. Extended in place, as 0011 does for downloads: restating
--- the list would drop what other migrations of this round add.
+-- Audit entries about configurations. The entity list is extended from whatever it is now, in
+-- whatever form the migrations before (or, on an older database, after) this one wrote it, so the
+-- types other migrations of this round add are kept.
 do $$
 declare
-  def text;
+  allowed text[];
 begin
-  select pg_get_constraintdef(c.oid) into def
-    from pg_constraint c
-   where c.conrelid = 'audit_log'::regclass and c.conname = 'audit_log_entity_type_check';
-  if def is null then
+  select coalesce(array_agg(m[1]), '{}') into allowed
+    from pg_constraint c,
+         regexp_matches(pg_get_constraintdef(c.oid), '''([a-z_]+)''', 'g') as m
+   where c.conname = 'audit_log_entity_type_check' and c.conrelid = 'audit_log'::regclass;
+  if cardinality(allowed) = 0 then
     raise exception 'audit_log_entity_type_check is missing';
   end if;
-  if position('''product_configuration''' in def) = 0 then
+  if not ('product_configuration' = any (allowed)) then
+    allowed := allowed || 'product_configuration'::text;
     alter table audit_log drop constraint audit_log_entity_type_check;
+    -- Written as ARRAY['…'::text, …], the form 0011 extends in place.
     execute 'alter table audit_log add constraint audit_log_entity_type_check '
-      || regexp_replace(def, 'ARRAY\[', 'ARRAY[''product_configuration''::text, ');
+      || 'check (entity_type = any (array['
+      || (select string_agg(quote_literal(a) || '::text', ', ') from unnest(allowed) as a)
+      || ']))';
   end if;
 end
 $$;
