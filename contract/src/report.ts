@@ -6,8 +6,18 @@ export const ANALYSIS_SUMMARIES = ['completed', 'partial', 'not_started'] as con
 export const AnalysisStatusSummary = Type.Union(ANALYSIS_SUMMARIES.map((s) => Type.Literal(s)));
 export type AnalysisStatusSummary = Static<typeof AnalysisStatusSummary>;
 
-/** Columns a report list may be ordered by (`ordering=-id` is the default). */
-export const REPORT_ORDERING_FIELDS = ['id', 'simulation', 'session', 'recorded', 'user'] as const;
+/**
+ * Columns a report list may be ordered by (`ordering=-id` is the default); the analysis summary
+ * orders not_started, partial, completed.
+ */
+export const REPORT_ORDERING_FIELDS = [
+  'id',
+  'simulation',
+  'session',
+  'recorded',
+  'user',
+  'analysisStatusSummary',
+] as const;
 export const ReportListQuery = PagedQuery;
 export type ReportListQuery = Static<typeof ReportListQuery>;
 

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, Queryable, QueryResult } from './driver';
 
 function wrap(target: PGlite | Transaction): Queryable {
@@ -18,7 +19,8 @@ function wrap(target: PGlite | Transaction): Queryable {
 /** `dataDir` is a folder on disk, or `memory://` for a throw-away database. */
 export async function createPgliteDb(dataDir: string): Promise<Db> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir);
+  // pg_trgm: the report filter's trigram indexes (migration 0012), as on PostgreSQL.
+  const pg = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const base = wrap(pg);
   return {
     kind: 'pglite',

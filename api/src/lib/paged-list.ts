@@ -34,10 +34,26 @@ export interface PagedListSpec<Row, Item> {
   unfilteredCount?: { sql: string; params: readonly unknown[] };
   /** Used when the client sends no `ordering`, e.g. `-id`. */
   defaultOrdering: string;
-  /** Unique expression appended to every ordering so pages never overlap, e.g. `o.id`. */
-  tieBreaker: string;
+  /**
+   * Unique expression appended to every ordering so pages never overlap, e.g. `o.id`; or one per
+   * direction of the last ordering term, so that `(key, id)` index serves both directions.
+   */
+  tieBreaker: string | TieBreaker;
+  /**
+   * Ordering names whose expression is never null: ordered without `nulls last`, which a
+   * backward scan of an ascending index cannot give.
+   */
+  notNull?: readonly string[];
+  /**
+   * Picks the page's `key`s from this narrower `from` first (the ordering and conditions must
+   * only use its columns), then reads the rows of just those keys: the skipped rows of a deep
+   * page are then index entries, not joined rows.
+   */
+  pageFrom?: { from: string; key: string };
   map: (row: Row) => Item;
 }
+
+export type TieBreaker = (lastDescending: boolean) => string;
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -49,9 +65,11 @@ export function escapeLike(text: string): string {
 export function orderByClause(
   ordering: string,
   sortable: Readonly<Record<string, string>>,
-  tieBreaker: string,
+  tieBreaker: string | TieBreaker,
+  notNull: readonly string[] = [],
 ): string {
   const parts: string[] = [];
+  let lastDescending = false;
   for (const raw of ordering.split(',')) {
     const term = raw.trim();
     const descending = term.startsWith('-');
@@ -61,9 +79,11 @@ export function orderByClause(
       const allowed = Object.keys(sortable).join(', ');
       throw fieldError('ordering', `Invalid ordering field "${name}". Allowed: ${allowed}.`);
     }
-    parts.push(`${expression} ${descending ? 'desc' : 'asc'} nulls last`);
+    const nulls = notNull.includes(name) ? '' : ' nulls last';
+    parts.push(`${expression} ${descending ? 'desc' : 'asc'}${nulls}`);
+    lastDescending = descending;
   }
-  parts.push(tieBreaker);
+  parts.push(typeof tieBreaker === 'string' ? tieBreaker : tieBreaker(lastDescending));
   return parts.join(', ');
 }
 
@@ -86,6 +106,7 @@ export async function pagedList<Row, Item>(
     query.ordering?.trim() || spec.defaultOrdering,
     spec.sortable,
     spec.tieBreaker,
+    spec.notNull,
   );
 
   const conditions: string[] = [];
@@ -108,16 +129,21 @@ export async function pagedList<Row, Item>(
     !filtered && spec.unfilteredCount
       ? await db.query<{ count: number }>(spec.unfilteredCount.sql, spec.unfilteredCount.params)
       : await db.query<{ count: number }>(
-          `select count(*)::int as count from ${spec.from} ${where}`,
+          `select count(*)::int as count from ${spec.pageFrom?.from ?? spec.from} ${where}`,
           params,
         );
   const count = counted.rows[0]?.count ?? 0;
   const totalPages = Math.max(1, Math.ceil(count / pageSize));
   if (page > totalPages) throw notFound(INVALID_PAGE);
 
+  const limit = `limit ${pageSize} offset ${(page - 1) * pageSize}`;
   const rows = await db.query<Row>(
-    `select ${spec.select} from ${spec.from} ${where} order by ${orderBy}
-     limit ${pageSize} offset ${(page - 1) * pageSize}`,
+    spec.pageFrom
+      ? `select ${spec.select} from ${spec.from}
+          where ${spec.pageFrom.key} in (select ${spec.pageFrom.key} from ${spec.pageFrom.from}
+                                          ${where} order by ${orderBy} ${limit})
+          order by ${orderBy}`
+      : `select ${spec.select} from ${spec.from} ${where} order by ${orderBy} ${limit}`,
     params,
   );
   return { count, totalPages, results: rows.rows.map(spec.map) };

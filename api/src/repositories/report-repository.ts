@@ -10,9 +10,10 @@ import {
   type Report,
   type ReportDetails,
   type ReportRow,
+  type REPORT_ORDERING_FIELDS,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
-import { pagedList } from '../lib/paged-list';
+import { escapeLike, pagedList } from '../lib/paged-list';
 
 /**
  * Whose reports a list shows: the caller's own, every member's of one organisation, or everyone's.
@@ -49,13 +50,23 @@ const SELECT = `s.id, s.uuid, p.name as simulation, ${SESSION_NAME} as session,
   ${RECORDED} as recorded, s.report_details is not null as has_report_details,
   ${USER_NAME} as user_name`;
 
+/**
+ * Orderings by a joined name or by the analysis summary use the report's own sort keys (kept by
+ * the triggers of migration 0012): an index of simulation_sessions per ordering then serves any
+ * page in both directions, where sorting the joined rows grew with the number of reports.
+ */
 const SORTABLE = {
   id: 's.id',
-  simulation: 'lower(p.name)',
-  session: `lower(${SESSION_NAME})`,
+  simulation: 's.sort_simulation',
+  session: 's.sort_session',
   recorded: RECORDED,
-  user: `lower(${USER_NAME})`,
-} as const;
+  user: 's.sort_user',
+  analysisStatusSummary: 's.sort_analysis',
+} as const satisfies Record<(typeof REPORT_ORDERING_FIELDS)[number], string>;
+/** Every sort key above is not null. */
+const NOT_NULL = Object.keys(SORTABLE);
+/** The tiebreak runs in the ordering's direction, as the `(…, id)` indexes are read. */
+const TIE_BREAKER = (descending: boolean) => (descending ? 's.id desc' : 's.id asc');
 
 interface ListRow {
   id: number;
@@ -111,7 +122,9 @@ function scopeCondition(scope: ReportScope): { sql: string; params: unknown[] } 
     case 'own':
       return { sql: `${IS_REPORT} and s.user_id = $1`, params: [scope.userId] };
     case 'organisation':
-      return { sql: `${IS_REPORT} and u.organisation_id = $1`, params: [scope.organisationId] };
+      // The owner's organisation as the report carries it (migration 0012), so the scope and the
+      // ordering are one index range.
+      return { sql: `${IS_REPORT} and s.organisation_id = $1`, params: [scope.organisationId] };
     case 'all':
       return { sql: IS_REPORT, params: [] };
   }
@@ -140,26 +153,49 @@ function scopeCount(scope: ReportScope): { sql: string; params: unknown[] } {
   }
 }
 
+/** What a filter matches in the small tables, looked up before the sessions are. */
+interface FilterMatches {
+  /** Lower-cased names of matching products (= the sessions' sort_simulation). */
+  simulations: string[];
+  /** Lower-cased display names of matching categories (= the sessions' sort_session). */
+  sessions: string[];
+  /** Users whose name or e-mail matches (learner lists only). */
+  users: string[];
+}
+
 /**
- * The filter as semi-joins: products, categories and users are small tables searched first, and
- * sessions are then matched by indexed ids instead of joining every session to search its text.
- * Same matches as searching the joined columns (`session` falls back to the configuration only
- * for sessions without a category).
+ * The filter as conditions on simulation_sessions alone. Products, categories and users are small
+ * tables searched first (trigram indexes, migration 0012), and their matches are then passed as
+ * values: the planner sees how few there are and reads the sessions through the matching
+ * `(scope, key, id)` index ranges instead of every report of the scope. A product or category
+ * matches by its lower-cased name, which is the session's sort key: `ilike` ignores case, so every
+ * product with that lower-cased name matches too, and the result is the same as comparing ids.
+ * A session without a category is matched by its configuration, as it is shown.
  */
-function searchCondition(pattern: string, searchUsers: boolean): string {
-  const like = (column: string) => `${column} ilike ${pattern} escape '\\'`;
-  const arms = [
-    `s.product_id = any(array(select id from products where ${like('name')}))`,
-    `s.category_id = any(array(select id from product_categories where ${like('display_name')}))`,
-    `(s.category_id is null and ${like('s.configuration')})`,
-  ];
-  if (searchUsers) {
-    arms.push(
-      `s.user_id = any(array(select id from users
-         where ${like("(first_name || ' ' || last_name)")} or ${like('email')}))`,
-    );
+function searchCondition(
+  matches: FilterMatches,
+  pattern: string,
+): { arms: string[]; params: unknown[] } {
+  const arms: string[] = [];
+  const params: unknown[] = [];
+  const value = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (matches.simulations.length > 0) {
+    arms.push(`s.sort_simulation = any(${value(matches.simulations)}::text[])`);
   }
-  return arms.join(' or ');
+  if (matches.sessions.length > 0) {
+    arms.push(`s.sort_session = any(${value(matches.sessions)}::text[])`);
+  }
+  if (matches.users.length > 0) arms.push(`s.user_id = any(${value(matches.users)}::uuid[])`);
+  arms.push(`(s.category_id is null and s.configuration ilike ${value(pattern)} escape '\\')`);
+  return { arms, params };
+}
+
+/** Renumbers `$n` placeholders of `sql` by `offset`, to append its params after others. */
+function shiftParams(sql: string, offset: number): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
 }
 
 /** Simulator-written JSON, read defensively so an odd row cannot break the response schema. */
@@ -189,26 +225,67 @@ export function createReportRepository(db: Queryable) {
     return result;
   }
 
+  async function filterMatches(pattern: string, searchUsers: boolean): Promise<FilterMatches> {
+    const like = (column: string) => `${column} ilike $1 escape '\\'`;
+    const res = await db.query<FilterMatches>(
+      `select array(select distinct lower(name) from products where ${like('name')}) as simulations,
+              array(select distinct lower(display_name) from product_categories
+                     where ${like('display_name')}) as sessions,
+              ${
+                searchUsers
+                  ? `array(select id from users
+                       where ${like("(first_name || ' ' || last_name)")} or ${like('email')})`
+                  : "'{}'::uuid[]"
+              } as users`,
+      [pattern],
+    );
+    return res.rows[0] ?? { simulations: [], sessions: [], users: [] };
+  }
+
   async function list(
     scope: ReportScope,
     query: PagedQuery,
     searchUsers: boolean,
   ): Promise<PagedResult<LearnerReportRow>> {
+    const scoped = scopeCondition(scope);
+    let where = scoped;
+    let count = scopeCount(scope);
+    const filter = query.filter?.trim();
+    if (filter) {
+      const pattern = `%${escapeLike(filter)}%`;
+      const search = searchCondition(await filterMatches(pattern, searchUsers), pattern);
+      const arms = search.arms.map((arm) => shiftParams(arm, scoped.params.length));
+      const params = [...scoped.params, ...search.params];
+      where = { sql: `${scoped.sql} and (${arms.join(' or ')})`, params };
+      // Counted arm by arm: each is an index-only range (a product's reports of an
+      // organisation), where one scan of the arms or'ed together must visit every matching row.
+      count = {
+        sql: `select count(*)::int as count from (${arms
+          .map((arm) => `select s.id from simulation_sessions s where ${scoped.sql} and ${arm}`)
+          .join(' union ')}) matched`,
+        params,
+      };
+    }
     // The page is read first and summarised afterwards, so evidence is only ever touched for
     // the (at most 100) rows shown, however many reports there are.
     const page = await pagedList<ListRow, Omit<LearnerReportRow, 'analysisStatusSummary'>>(
       db,
-      query,
+      // The filter is already part of `where`.
+      { ...query, filter: undefined },
       {
         from: FROM,
         select: SELECT,
-        where: scopeCondition(scope),
+        where,
         sortable: SORTABLE,
         searchable: [],
-        search: (pattern) => searchCondition(pattern, searchUsers),
-        unfilteredCount: scopeCount(scope),
+        // pagedList sees no filter (it is in `where`), so this is the count it uses.
+        unfilteredCount: count,
         defaultOrdering: '-id',
-        tieBreaker: 's.id desc',
+        tieBreaker: TIE_BREAKER,
+        notNull: NOT_NULL,
+        // Scope, filter and ordering only read simulation_sessions: the page's ids come from
+        // one of its indexes, and only those rows are joined to their names.
+        pageFrom: { from: 'simulation_sessions s', key: 's.id' },
         map: (row) => ({
           id: row.id,
           uuid: row.uuid,

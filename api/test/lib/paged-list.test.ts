@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/lib/http-errors';
-import { escapeLike, pagedList, type PagedListSpec } from '../../src/lib/paged-list';
+import { escapeLike, orderByClause, pagedList, type PagedListSpec } from '../../src/lib/paged-list';
 import { migrate } from '../../src/db/migrate';
 import { seedReferenceData } from '../../src/seed/seed';
 import { createTestDatabase, type TestDatabase } from '../helper';
@@ -175,5 +175,42 @@ describe('pagedList', () => {
       pagedList(database.db, { filter: 'no such organisation', page: 2 }, spec),
     );
     assert.equal(error.statusCode, 404);
+  });
+
+  test('a never-null key is ordered without nulls last, and the tiebreak may follow the direction', () => {
+    const tie = (descending: boolean) => (descending ? 'o.id desc' : 'o.id asc');
+    assert.equal(
+      orderByClause('-name', spec.sortable, tie, ['name']),
+      'lower(o.name) desc, o.id desc',
+    );
+    assert.equal(
+      orderByClause('city,name', spec.sortable, tie, ['name']),
+      'o.city asc nulls last, lower(o.name) asc, o.id asc',
+    );
+    assert.equal(orderByClause('-city', spec.sortable, 'o.id'), 'o.city desc nulls last, o.id');
+  });
+
+  test('pageFrom picks the page from the narrower table and reads the same rows', async () => {
+    const narrow: typeof spec = {
+      ...spec,
+      from: 'organisations o left join lookups l on l.id = o.country_id',
+      pageFrom: { from: 'organisations o', key: 'o.id' },
+      notNull: ['id', 'name'],
+      tieBreaker: (descending) => (descending ? 'o.id desc' : 'o.id asc'),
+    };
+    for (const ordering of ['name', '-name', '-city', 'id']) {
+      for (const page of [1, 2]) {
+        const query = { ordering, page, pageSize: 12, filter: 'a' };
+        const wide = await pagedList(database.db, query, spec);
+        const viaKeys = await pagedList(database.db, query, narrow);
+        assert.equal(viaKeys.count, wide.count);
+        if (ordering !== '-city') assert.deepEqual(viaKeys.results, wide.results, ordering);
+        else
+          assert.deepEqual(
+            viaKeys.results.map((r) => r.city),
+            wide.results.map((r) => r.city),
+          );
+      }
+    }
   });
 });
