@@ -1,9 +1,12 @@
 /**
- * API load benchmark (issue #3 item 7): N simulated learners run the portal's learner loop
- * against the real API process on PGlite, beside a bare Fastify route measured in the same run.
- * Prints throughput and p50/p95/p99 latency per route and the targets as PASS/MISS.
+ * API load benchmark (issue #3 item 7, issue #11 points 4 and 5): N simulated learners run the
+ * portal's learner loop against the real API process on PGlite or PostgreSQL, beside a bare
+ * Fastify route measured in the same run; then each report list (pages, orderings, filter) is
+ * probed alone, and whoami and the bare route are driven to saturation. Prints throughput and
+ * p50/p95/p99 latency per route and the targets as PASS/MISS.
  *
  *   pnpm bench:api -- --learners 500 --duration 30 --reports 100000
+ *   pnpm bench:api -- --database-url postgres://portal:portal@127.0.0.1:5432/portal_bench
  *
  * Latency is counted from when a request was *due* (open loop), so time spent waiting for a
  * connection or for a late timer is charged to the request rather than silently skipped.
@@ -18,9 +21,22 @@ import { HttpTarget } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { parseOptions, USAGE, warmupSeconds, type BenchOptions } from './lib/options';
 import { benchImagePng } from './lib/png';
-import { prepareDatabase, type PreparedDatabase } from './lib/prepare-database';
+import {
+  prepareDatabase,
+  type DatabaseTarget,
+  type PreparedDatabase,
+} from './lib/prepare-database';
+import { PROBES, runProbes, saturate } from './lib/probes';
 import { firstLine, freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
-import { judge, routeTable, sortRoutes, targetTable } from './lib/results';
+import {
+  judge,
+  judgeSaturation,
+  routeTable,
+  saturationText,
+  sortRoutes,
+  targetTable,
+  type SaturationResult,
+} from './lib/results';
 import { calibrate, Learner, ROUTES, startEducator, type ScenarioContext } from './lib/scenario';
 import { Recorder } from './lib/stats';
 
@@ -28,7 +44,13 @@ const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The API takes this long to open a 100 000-report database and seed it on a busy machine. */
 const API_START_TIMEOUT_MS = 180_000;
 const DRAIN_TIMEOUT_MS = 15_000;
+/** How long after the load the API may take to work off what was queued in it. */
+const IDLE_TIMEOUT_MS = 120_000;
+/** `/healthz` answering within this, three times in a row, counts as idle. */
+const IDLE_LATENCY_MS = 20;
 const CALIBRATION_ROUNDS = 30;
+/** Whatever happens (a wedged server, a slow preparation), the bench ends within this. */
+const RUN_LIMIT_MS = 60 * 60_000;
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -90,8 +112,9 @@ async function startServers(options: BenchOptions, dir: string, profileDir: stri
       API_HOST: '127.0.0.1',
       PGLITE_DIR: join(dir, 'pglite'),
       STORAGE_DIR: join(dir, 'files'),
-      // Empty = unset (config.ts): the bench measures PGlite even when the shell points at PostgreSQL.
-      DATABASE_URL: '',
+      // Empty = unset (config.ts): without --database-url the bench measures PGlite even when the
+      // shell points at PostgreSQL.
+      DATABASE_URL: options.databaseUrl ?? '',
       OIDC_ISSUER: identity.issuer,
       OIDC_CLIENT_ID: 'frontend',
       SEED_DEMO: 'true',
@@ -113,6 +136,23 @@ async function startServers(options: BenchOptions, dir: string, profileDir: stri
 
   await waitHealthy(api, apiPort, '/healthz', API_START_TIMEOUT_MS);
   return { apiPort, barePort, identity };
+}
+
+/** Waits until `/healthz` answers promptly three times in a row; false on timeout. */
+async function waitIdle(api: HttpTarget, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  let prompt = 0;
+  while (performance.now() < deadline) {
+    const at = performance.now();
+    const ok = await api
+      .call('idle check', at, { method: 'GET', path: '/healthz', expect: [200] })
+      .then(() => true)
+      .catch(() => false);
+    prompt = ok && performance.now() - at < IDLE_LATENCY_MS ? prompt + 1 : 0;
+    if (prompt >= 3) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
 }
 
 /** Whether the report routes exist yet (they are developed alongside this bench). */
@@ -139,11 +179,17 @@ interface RunResult {
     /** 1-minute load average before the load and at its end: other work competing for the CPUs. */
     loadAverage: { before: number; after: number };
   };
-  database: Omit<PreparedDatabase, 'learners' | 'educator'> & { learners: number };
+  database: Omit<PreparedDatabase, 'learners' | 'educator'> & {
+    learners: number;
+    kind: 'PGlite' | 'PostgreSQL';
+  };
   reportsAvailable: boolean;
   routes: ReturnType<Recorder['routes']>;
   /** The calibration pass: each route alone, one request at a time. */
   unloaded: ReturnType<Recorder['routes']>;
+  /** Each report list alone at a fixed rate, after the load. */
+  probes: ReturnType<Recorder['routes']>;
+  saturation: SaturationResult | null;
   targets: ReturnType<typeof judge>;
   generator: { sendLagMs: ReturnType<Recorder['lag']>; abandonedCycles: number };
   profile: ProfileSummary | null;
@@ -157,11 +203,29 @@ async function run(options: BenchOptions): Promise<RunResult> {
   const profileDir = join(dir, 'profile');
   await mkdir(profileDir, { recursive: true });
 
-  log(`Preparing PGlite in ${dir}: ${options.learners} learners, ${options.reports} reports…`);
-  const prepared = await prepareDatabase(join(dir, 'pglite'), options);
+  const target: DatabaseTarget = options.databaseUrl
+    ? { kind: 'postgres', url: options.databaseUrl }
+    : { kind: 'pglite', dir: join(dir, 'pglite') };
+  log(
+    `Preparing ${target.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${dir}`}: ` +
+      `${options.organisations} organisations, ${options.population} learners, ` +
+      `${options.reports} reports × ${options.evidencePerReport} evidence…`,
+  );
+  const prepared = await prepareDatabase(
+    target,
+    {
+      population: options.population,
+      organisations: options.organisations,
+      reports: options.reports,
+      evidencePerReport: options.evidencePerReport,
+      seated: options.learners,
+    },
+    options.rebuild,
+  );
   const prepSeconds = Object.values(prepared.timings).reduce((a, b) => a + b, 0);
   log(
-    `  ready in ${prepSeconds.toFixed(1)} s (${prepared.reports} reports, ${prepared.evidence} evidence)`,
+    `  ${prepared.built ? 'ready' : 'reused (--rebuild to prepare it again)'} in ` +
+      `${prepSeconds.toFixed(1)} s (${prepared.reports} reports, ${prepared.evidence} evidence)`,
   );
 
   log('Starting the JWKS server, the API and the bare Fastify server…');
@@ -237,8 +301,69 @@ async function run(options: BenchOptions): Promise<RunResult> {
   }
   if (api.inFlight + bare.inFlight > 0) {
     notes.push(
-      `${api.inFlight + bare.inFlight} requests were still unanswered ${DRAIN_TIMEOUT_MS / 1000} s after the run.`,
+      `${api.inFlight + bare.inFlight} requests were still unanswered ${DRAIN_TIMEOUT_MS / 1000} s ` +
+        'after the run; their connections were then closed (the "socket hang up" errors).',
     );
+  }
+
+  // Requests the loop left queued in the API (when it could not keep up) must not be charged to
+  // the probes: their connections are dropped, and the probes wait until the API answers promptly.
+  api.close();
+  bare.close();
+  // Records nothing until a probe gives it its recorder.
+  const nowhere = new Recorder(Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY);
+  const probeApi = new HttpTarget('127.0.0.1', apiPort, nowhere, options.connections);
+  started.targets.push(probeApi);
+  const idle = await waitIdle(probeApi, IDLE_TIMEOUT_MS);
+  if (!idle) notes.push(`The API was still busy ${IDLE_TIMEOUT_MS / 1000} s after the load.`);
+
+  let probes: ReturnType<Recorder['routes']> = [];
+  if (options.listSeconds > 0 && reportsAvailable) {
+    log(`Report lists, each alone: ${options.listRate}/s for ${options.listSeconds} s…`);
+    const probed = await runProbes(
+      {
+        api: probeApi,
+        educatorBearer,
+        learnerBearers: bearers,
+        learnerNumbers: prepared.learners.map((u) => Number(/\d+/.exec(u.email)?.[0] ?? 0)),
+        seconds: options.listSeconds,
+        rate: options.listRate,
+      },
+      log,
+    );
+    probes = probed.stats;
+    notes.push(...probed.notes);
+  }
+
+  let saturation: SaturationResult | null = null;
+  if (options.saturationSeconds > 0) {
+    log(
+      `Saturation: whoami, then the bare route, closed loop over ` +
+        `${options.saturationConnections} connections, ${options.saturationSeconds} s each…`,
+    );
+    const apiPool = new HttpTarget('127.0.0.1', apiPort, nowhere, options.saturationConnections);
+    const barePool = new HttpTarget('127.0.0.1', barePort, nowhere, options.saturationConnections);
+    started.targets.push(apiPool, barePool);
+    const apiStats = await saturate(
+      apiPool,
+      PROBES.saturationApi,
+      (i) => ({
+        method: 'GET',
+        path: '/api/v1/user/whoami',
+        headers: { authorization: bearers[i % bearers.length]! },
+        expect: [200],
+      }),
+      options.saturationConnections,
+      options.saturationSeconds,
+    );
+    const bareStats = await saturate(
+      barePool,
+      PROBES.saturationBare,
+      () => ({ method: 'GET', path: '/bare', expect: [200] }),
+      options.saturationConnections,
+      options.saturationSeconds,
+    );
+    saturation = judgeSaturation(apiStats, bareStats);
   }
 
   for (const target of started.targets) target.close();
@@ -258,11 +383,17 @@ async function run(options: BenchOptions): Promise<RunResult> {
       node: process.version,
       loadAverage: { before: loadBefore, after: loadAfter },
     },
-    database: { ...database, learners: prepared.learners.length },
+    database: {
+      ...database,
+      learners: prepared.learners.length,
+      kind: options.databaseUrl ? 'PostgreSQL' : 'PGlite',
+    },
     reportsAvailable,
     routes: sortRoutes(recorder.routes()),
     unloaded: sortRoutes(calibration.routes()),
-    targets: judge(recorder.routes()),
+    probes,
+    saturation,
+    targets: judge([...recorder.routes(), ...probes]),
     generator: { sendLagMs: recorder.lag(), abandonedCycles: ctx.abandoned.count },
     profile,
     notes,
@@ -273,12 +404,13 @@ function print(result: RunResult) {
   const { options: o, machine: m, database: d } = result;
   const lines = [
     '',
-    `API load benchmark — ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, PGlite`,
+    `API load benchmark — ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, ${d.kind}`,
     `${o.learners} learners, ${o.duration} s measured after ${warmupSeconds(o)} s warm-up; session ${o.sessionSeconds} s ` +
       `with ${o.evidence} images, think ${o.thinkSeconds} s; educator ${o.educatorRate}/s; ` +
       `${o.connections} connections per server`,
-    `database: ${d.reports} reports, ${d.evidence} evidence, ${d.learners} bench learners ` +
-      `(prepared in ${Object.entries(d.timings)
+    `database: ${o.organisations} organisations, ${o.population} learners, ${d.reports} reports, ` +
+      `${d.evidence} evidence, ${d.learners} simulated learners ` +
+      `(${d.built ? 'prepared' : 'reused; checked'} in ${Object.entries(d.timings)
         .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
         .join(', ')})`,
     `1-minute load average of the machine: ${m.loadAverage.before.toFixed(2)} before the load, ` +
@@ -288,6 +420,14 @@ function print(result: RunResult) {
     '',
     routeTable(result.routes, result.unloaded),
     '',
+    ...(result.probes.length > 0
+      ? [
+          `report lists alone (educator = organisation scope, ${o.listRate}/s for ${o.listSeconds} s each):`,
+          routeTable(result.probes, []),
+          '',
+        ]
+      : []),
+    ...(result.saturation ? [saturationText(result.saturation), ''] : []),
     `generator send lag (due → sent): p50 ${result.generator.sendLagMs.p50.toFixed(2)} ms, ` +
       `p99 ${result.generator.sendLagMs.p99.toFixed(2)} ms, max ${result.generator.sendLagMs.max.toFixed(1)} ms; ` +
       `learner cycles abandoned after an error: ${result.generator.abandonedCycles}`,
@@ -308,6 +448,10 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  setTimeout(() => {
+    log(`The bench ran for ${RUN_LIMIT_MS / 60_000} minutes: stopping.`);
+    void cleanUp().finally(() => process.exit(2));
+  }, RUN_LIMIT_MS).unref();
   try {
     const result = await run(parsed);
     if (parsed.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -21,6 +21,21 @@ export interface BenchOptions {
   profile: boolean;
   /** Leave the temp folder (database, files, profile) in place. */
   keep: boolean;
+  /** PostgreSQL to run the API against (127.0.0.1 only); null = PGlite in a temp folder. */
+  databaseUrl: string | null;
+  /** Drop and prepare the PostgreSQL data again even when it is already there. */
+  rebuild: boolean;
+  /** Learners in the database (the simulated ones are `learners` of them). */
+  population: number;
+  /** Organisations in the database, the two demo ones included. */
+  organisations: number;
+  evidencePerReport: number;
+  /** Each list probe runs this long, open loop at `listRate` requests per second. */
+  listSeconds: number;
+  listRate: number;
+  /** Seconds of closed-loop whoami (and bare route) at `saturationConnections` connections. */
+  saturationSeconds: number;
+  saturationConnections: number;
 }
 
 export const USAGE = `Usage: pnpm bench:api -- [options]
@@ -38,6 +53,19 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --json                print the results as JSON instead of tables
   --profile             CPU-profile the API process and print its hottest functions
   --keep                keep the temp folder (database, stored files, profile)
+
+  --database-url URL    run the API against this PostgreSQL (127.0.0.1 only; a dedicated
+                        database: the bench fills it and reuses it on later runs with the same
+                        sizes). Defaults change to --reports 1000000 --population 50000
+                        --organisations 20 --learners 1000
+  --rebuild             prepare the PostgreSQL data again even if it is already there
+  --population N        learners in the database (default: 2 × --learners on PGlite)
+  --organisations N     organisations, the two demo ones included (default 2 on PGlite)
+  --evidence-per-report N  evidence items of each prepared report (default 3)
+  --list-seconds S      seconds per report-list probe after the load (default 6, 0 = none)
+  --list-rate R         requests per second of each list probe (default 20)
+  --saturation-seconds S  closed-loop whoami and bare route, each (default 5, 0 = none)
+  --saturation-connections N  connections of the closed loop (default 64)
   --help`;
 
 function positive(
@@ -73,15 +101,28 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       json: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
+      rebuild: { type: 'boolean', default: false },
+      population: { type: 'string' },
+      organisations: { type: 'string' },
+      'evidence-per-report': { type: 'string' },
+      'list-seconds': { type: 'string' },
+      'list-rate': { type: 'string' },
+      'saturation-seconds': { type: 'string' },
+      'saturation-connections': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) return 'help';
+  const databaseUrl = values['database-url'] ?? null;
+  if (databaseUrl !== null) loopbackOnly(databaseUrl);
+  const postgres = databaseUrl !== null;
+  const learners = positive('learners', values.learners, postgres ? 1000 : 500);
   const options: BenchOptions = {
-    learners: positive('learners', values.learners, 500),
+    learners,
     duration: positive('duration', values.duration, 30, false),
     warmup: values.warmup === undefined ? null : positive('warmup', values.warmup, 0, false),
-    reports: positive('reports', values.reports, 100_000),
+    reports: positive('reports', values.reports, postgres ? 1_000_000 : 100_000),
     sessionSeconds: positive('session-seconds', values['session-seconds'], 60, false),
     evidence: positive('evidence', values.evidence, 2),
     thinkSeconds: positive('think-seconds', values['think-seconds'], 1, false),
@@ -90,12 +131,50 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     json: values.json ?? false,
     profile: values.profile ?? false,
     keep: values.keep ?? false,
+    databaseUrl,
+    rebuild: values.rebuild ?? false,
+    population: positive('population', values.population, postgres ? 50_000 : 2 * learners),
+    organisations: positive('organisations', values.organisations, postgres ? 20 : 2),
+    evidencePerReport: positive('evidence-per-report', values['evidence-per-report'], 3),
+    listSeconds: positive('list-seconds', values['list-seconds'], 6, false),
+    listRate: positive('list-rate', values['list-rate'], 20, false),
+    saturationSeconds: positive('saturation-seconds', values['saturation-seconds'], 5, false),
+    saturationConnections: positive('saturation-connections', values['saturation-connections'], 64),
   };
+  if (options.organisations < 2)
+    throw new Error('--organisations counts the two demo ones: at least 2');
+  // Learner g belongs to organisation g mod n; the simulated ones are Demo Hospital's.
+  if (options.learners > Math.floor(options.population / options.organisations)) {
+    throw new Error(
+      `--learners ${options.learners} is more than Demo Hospital's share of --population ` +
+        `(${options.population} / ${options.organisations} organisations)`,
+    );
+  }
+  if (options.listSeconds > 0 && options.listRate <= 0)
+    throw new Error('--list-rate must be more than 0');
+  if (options.saturationConnections < 1)
+    throw new Error('--saturation-connections must be at least 1');
   if (options.learners < 1) throw new Error('--learners must be at least 1');
   if (options.duration <= 0) throw new Error('--duration must be more than 0');
   if (options.connections < 1) throw new Error('--connections must be at least 1');
   if (options.sessionSeconds < 2) throw new Error('--session-seconds must be at least 2');
   return options;
+}
+
+/** The bench only ever talks to this machine: a URL to anywhere else is refused. */
+function loopbackOnly(url: string) {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    throw new Error(`--database-url is not a URL: "${url}"`);
+  }
+  if (!/^postgres(ql)?:$/.test(new URL(url).protocol)) {
+    throw new Error('--database-url must be a postgres:// URL');
+  }
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) {
+    throw new Error(`--database-url must point at 127.0.0.1, not ${host}`);
+  }
 }
 
 export function warmupSeconds(options: BenchOptions): number {
