@@ -48,6 +48,18 @@ const FileName = styled.span`
   overflow-wrap: anywhere;
 `;
 
+/** The size limit as the spec writes it ('10MB', '2GB'): binary units, one decimal at most. */
+export function sizeLimitLabel(maxBytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = maxBytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Math.round(value * 10) / 10}${units[unit]}`;
+}
+
 type Upload = { kind: 'idle' } | { kind: 'uploading'; fileName: string; fraction: number } | { kind: 'failed'; messages: string[] };
 
 const isFile = (value: unknown): value is UploadedFileValue =>
@@ -95,7 +107,9 @@ export function FileUpload({
     const problem = fileProblem(files, allowedExtensions, maxBytes);
     if (problem) {
       input.onChange(null);
-      setUpload({ kind: 'failed', messages: [t(`forms.file.${problem.code}`, 'allowed' in problem ? { allowed: problem.allowed } : {})] });
+      // The limit is the field's (an installer's is not the spec's 10 MB), so the message names it.
+      const params = 'allowed' in problem ? { allowed: problem.allowed } : problem.code === 'tooLarge' ? { max: sizeLimitLabel(maxBytes) } : {};
+      setUpload({ kind: 'failed', messages: [t(`forms.file.${problem.code}`, params)] });
       input.onBlur();
       return;
     }

@@ -6,6 +6,7 @@ import { http, HttpResponse, delay } from 'msw';
 import { setupServer } from 'msw/node';
 import { renderApp, i18nReady } from '../../test/render';
 import { FileUpload, Form, fileProblem, type UploadedFileValue } from '..';
+import { sizeLimitLabel } from '../file-upload';
 
 const server = setupServer();
 beforeAll(async () => {
@@ -143,6 +144,15 @@ describe('FileUpload and axe', () => {
     const saved = renderUpload({ initialValues: { file: { ...stored, state: 'saved' } } });
     expect(screen.getByText('Saved')).toBeInTheDocument();
     expect(await axe(saved.container)).toHaveNoViolations();
+  });
+});
+
+describe('sizeLimitLabel', () => {
+  it("names a field's own limit as the spec writes 10MB", () => {
+    expect(sizeLimitLabel(10 * 1024 * 1024)).toBe('10MB');
+    expect(sizeLimitLabel(2 * 1024 ** 3)).toBe('2GB');
+    expect(sizeLimitLabel(1536 * 1024)).toBe('1.5MB');
+    expect(sizeLimitLabel(512)).toBe('512B');
   });
 });
 
