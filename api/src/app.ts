@@ -31,6 +31,7 @@ import { reportRoutes } from './routes/api/v1/report/index';
 import { fileRoutes } from './routes/api/v1/file/index';
 import { entitlementModeRoutes } from './routes/api/v1/user/entitlement-mode';
 import { productRoutes } from './routes/api/v1/product/index';
+import { productSimulationDownloadRoutes } from './routes/api/v1/product/simulation-download';
 import { simulatorRoutes } from './routes/api/v1/simulator/index';
 import { identityAdminPlugin } from './plugins/app/identity-admin';
 import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
@@ -40,6 +41,8 @@ import type { IdentityAdmin } from './identity/identity-admin';
 import { organisationRoutes } from './routes/api/v1/organisation/index';
 import { licenseBlockRoutes } from './routes/api/v1/license-block/index';
 import { auditRoutes } from './routes/api/v1/audit/index';
+import { notificationRoutes } from './routes/api/v1/notification/index';
+import { licenseExpiryPlugin } from './plugins/app/license-expiry';
 import { ltiRoutes } from './routes/lti/index';
 import { ltiPlatformRoutes } from './routes/api/v1/lti/platform';
 
@@ -98,6 +101,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(sessionExpiryPlugin);
   await app.register(identityAdminPlugin, { identityAdmin: options.identityAdmin });
   await app.register(outboxWorkerPlugin);
+  await app.register(licenseExpiryPlugin);
 
   // Routes.
   await app.register(healthRoutes);
@@ -105,6 +109,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(userRoutes, { prefix: '/api/v1/user' });
   await app.register(entitlementModeRoutes, { prefix: '/api/v1/user' });
   await app.register(productRoutes, { prefix: '/api/v1/product' });
+  await app.register(productSimulationDownloadRoutes, { prefix: '/api/v1/product' });
   await app.register(simulatorRoutes, { prefix: '/api/v1/simulator' });
   await app.register(simulationDownloadRoutes, { prefix: '/api/v1/user' });
   await app.register(reportRoutes, { prefix: '/api/v1/report' });
@@ -116,6 +121,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(organisationRoutes, { prefix: '/api/v1/organisation' });
   await app.register(licenseBlockRoutes, { prefix: '/api/v1/organisation' });
   await app.register(auditRoutes, { prefix: '/api/v1/audit' });
+  await app.register(notificationRoutes, { prefix: '/api/v1/notification' });
   await app.register(ltiRoutes, { prefix: '/api/lti' });
   await app.register(ltiPlatformRoutes, { prefix: '/api/v1/lti/platform' });
 

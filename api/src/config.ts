@@ -60,9 +60,7 @@ export const ConfigSchema = Type.Object({
   STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   // The endpoint browsers reach, if not STORAGE_URL; presigned download URLs are signed for it.
   STORAGE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  STORAGE_BUCKET: Type.Optional(
-    Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' }),
-  ),
+  STORAGE_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
   STORAGE_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
   // Both or neither; neither = the AWS SDK's default chain (environment, profile, instance role).
   STORAGE_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
@@ -70,7 +68,11 @@ export const ConfigSchema = Type.Object({
   // Bucket in the path rather than the host name: what MinIO and most self-hosted stores expect.
   STORAGE_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
   // Largest installer upload (sim-installation-file), streamed to storage; at most 2 GiB.
-  INSTALLER_MAX_BYTES: Type.Integer({ minimum: 1, maximum: INSTALLER_MAX_BYTES, default: INSTALLER_MAX_BYTES }),
+  INSTALLER_MAX_BYTES: Type.Integer({
+    minimum: 1,
+    maximum: INSTALLER_MAX_BYTES,
+    default: INSTALLER_MAX_BYTES,
+  }),
   // How often each process looks whether today's licence expiry run is due (it runs once per
   // UTC day per database, whichever process comes first); 0 = never in this process.
   LICENSE_EXPIRY_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
@@ -264,4 +266,3 @@ function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
     clientSecret: secret,
   };
 }
-

@@ -188,6 +188,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       SEED_DEMO: 'true',
       RATE_LIMIT_ENABLED: 'false',
       MAX_OPEN_SESSIONS_PER_USER: '1000',
+      // Tests make expired licences on purpose; the expiry job runs only where a test asks.
+      LICENSE_EXPIRY_CHECK_SECONDS: '0',
     }),
     oidcIssuer: TEST_ISSUER,
     oidcClientId: TEST_CLIENT_ID,

@@ -17,15 +17,19 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What it was done to. `license_block_user` is a seat (entity id `<licenceId>:<userId>`). */
+/**
+ * What it was done to. `license_block_user` is a seat (entity id `<licenceId>:<userId>`); a
+ * `license_block` update by nobody (actor id null, name `System`) is the daily expiry job.
+ */
 export const AUDIT_ENTITY_TYPES = [
   'organisation',
   'license_block',
   'license_block_user',
   'user',
   'file',
-  'lti_platform',
   'product_configuration',
+  'simulation_download',
+  'lti_platform',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

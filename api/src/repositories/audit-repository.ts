@@ -2,13 +2,17 @@ import type { AuditAction, AuditEntityType, AuditEntry, AuditListQuery } from '@
 import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 
-/** Who acted: the signed-in user (`currentUser(request)` fits). */
+/** Who acted: the signed-in user (`currentUser(request)` fits), or SYSTEM_ACTOR. */
 export interface AuditActor {
-  id: string;
+  /** null: no user, the API itself (a scheduled job). */
+  id: string | null;
   firstName: string;
   lastName: string;
   email: string;
 }
+
+/** The actor of scheduled jobs' writes (the daily licence expiry): shown as "System". */
+export const SYSTEM_ACTOR: AuditActor = { id: null, firstName: 'System', lastName: '', email: '' };
 
 export interface AuditRecord {
   actor: AuditActor;

@@ -43,10 +43,12 @@ export function createEvidenceRepository(db: Db) {
       return res.rows[0]?.count ?? 0;
     },
 
-    /** Bytes of every file the user owns (evidence images and uploads). */
+    /** Bytes of every file the user owns (evidence images and uploads; not installers). */
     async storedBytesOf(userId: string): Promise<number> {
       const res = await db.query<{ bytes: string }>(
-        'select coalesce(sum(size), 0)::text as bytes from files where owner_id = $1',
+        // Installers an administrator uploads serve everyone; they are not the user's own files.
+        `select coalesce(sum(size), 0)::text as bytes from files
+          where owner_id = $1 and kind <> 'sim-installation-file'`,
         [userId],
       );
       return Number(res.rows[0]?.bytes ?? 0);
@@ -79,7 +81,8 @@ export function createEvidenceRepository(db: Db) {
         const { image } = evidence;
         if (image) {
           const stored = await tx.query<{ bytes: string }>(
-            'select coalesce(sum(size), 0)::text as bytes from files where owner_id = $1',
+            `select coalesce(sum(size), 0)::text as bytes from files
+              where owner_id = $1 and kind <> 'sim-installation-file'`,
             [row.user_id],
           );
           if (Number(stored.rows[0]?.bytes ?? 0) + image.size > limits.maxStoredBytes) {

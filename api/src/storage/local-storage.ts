@@ -47,6 +47,10 @@ export function createLocalStorage(options: {
       await writeFile(path, data);
     },
     async putStream(key, body) {
+      // The body may fail while the folder is made; pipeline() below reports that error, this
+      // keeps it from being thrown as an unhandled 'error' event meanwhile.
+      const early = () => undefined;
+      body.on('error', early);
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
       // Written beside the target and renamed when complete, so a reader never sees half a file
@@ -65,6 +69,8 @@ export function createLocalStorage(options: {
       } catch (error) {
         await rm(partial, { force: true });
         throw error;
+      } finally {
+        body.off('error', early);
       }
       return bytes;
     },

@@ -27,6 +27,8 @@ import {
   organisationInput,
 } from '../routes/api/v1/organisation/admin-fixtures';
 import { userAdminFixtures } from '../routes/api/v1/user/security-fixtures';
+import { simulationDownloadFixtures } from '../routes/api/v1/product/simulation-download-fixtures';
+import { notificationFixtures } from '../routes/api/v1/notification/notification-fixtures';
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
 
@@ -542,6 +544,8 @@ const fixtures: Record<string, Fixture> = {
   },
   ...adminFixtures(),
   ...userAdminFixtures(() => ctx.t),
+  ...simulationDownloadFixtures(() => ctx.t),
+  ...notificationFixtures(() => ctx.t),
   ...productConfigurationFixtures(() => ctx.t),
   ...ltiFixtures(() => ctx.t),
 };

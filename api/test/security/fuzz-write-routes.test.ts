@@ -16,6 +16,7 @@ import {
 } from '../routes/api/v1/simulator/session-fixtures';
 import { LOOKUP_SEED } from '../../src/seed/reference-data';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
+import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
 import {
   createTestPlatform,
   serveJwks,
@@ -1147,6 +1148,7 @@ const ltiFuzzers: Record<string, Fuzzer> = {
 const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
   ...productConfigurationFuzzers,
+  ...simulationDownloadFuzzers,
   'PUT /api/v1/user/:id/cookie-preference': fuzzer({
     input: fc.record({
       id: userId,

@@ -85,7 +85,10 @@ describe('local storage', () => {
   });
 
   test('a signed URL expires after its time to live', async () => {
-    const url = await storage.signedUrl('evidence/y/0.png', { contentType: 'image/png', ttlSeconds: 30 });
+    const url = await storage.signedUrl('evidence/y/0.png', {
+      contentType: 'image/png',
+      ttlSeconds: 30,
+    });
     const q = query(url);
     const now = Date.now();
     assert.ok(storage.verify('evidence/y/0.png', q, now + 29_000));
@@ -103,7 +106,9 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
   after(() => t.close());
 
   test('serves the bytes without a token, with the signed content type', async () => {
-    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', { contentType: 'image/png' });
+    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', {
+      contentType: 'image/png',
+    });
     const res = await t.app.inject({ url });
     assert.equal(res.statusCode, 200);
     assert.equal(res.body, 'image bytes');
@@ -150,7 +155,9 @@ describe('GET /api/v1/storage/* (signed file URLs)', () => {
   });
 
   test('tampered, unsigned, expired or missing files are not found', async () => {
-    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', { contentType: 'image/png' });
+    const url = await t.app.storage.signedUrl('evidence/route-test/0.png', {
+      contentType: 'image/png',
+    });
     const tampered = [
       url.replace('type=image%2Fpng', 'type=text%2Fhtml'),
       url.replace('/0.png', '/1.png'),

@@ -106,7 +106,10 @@ export function storageSuite(name: string, setup: () => StorageUnderTest) {
         peak = Math.max(peak, process.memoryUsage().arrayBuffers);
       }, 2);
       try {
-        assert.equal(await storage.putStream(k, generated(total), 'application/octet-stream'), total);
+        assert.equal(
+          await storage.putStream(k, generated(total), 'application/octet-stream'),
+          total,
+        );
       } finally {
         clearInterval(sampler);
       }
@@ -184,7 +187,9 @@ export function storageSuite(name: string, setup: () => StorageUnderTest) {
       const sigName = parsed.searchParams.has('sig') ? 'sig' : 'X-Amz-Signature';
       const sig = parsed.searchParams.get(sigName)!;
       parsed.searchParams.set(sigName, (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1));
-      const forged = await get(url.startsWith('/') ? `${parsed.pathname}${parsed.search}` : `${parsed}`);
+      const forged = await get(
+        url.startsWith('/') ? `${parsed.pathname}${parsed.search}` : `${parsed}`,
+      );
       assert.ok([403, 404].includes(forged.status), `forged URL answered ${forged.status}`);
     });
 
@@ -192,7 +197,10 @@ export function storageSuite(name: string, setup: () => StorageUnderTest) {
       const { storage } = setup();
       for (const bad of ['../etc/passwd', 'suite/../../x', '/abs/path', 'suite', 'a/b c']) {
         await assert.rejects(storage.put(bad, Buffer.from('x')), bad);
-        await assert.rejects(storage.putStream(bad, Readable.from([Buffer.from('x')]), 'text/plain'), bad);
+        await assert.rejects(
+          storage.putStream(bad, Readable.from([Buffer.from('x')]), 'text/plain'),
+          bad,
+        );
         await assert.rejects(storage.signedUrl(bad, { contentType: 'text/plain' }), bad);
       }
     });

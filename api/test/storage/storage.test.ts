@@ -29,7 +29,11 @@ before(async () => {
   await localApp.register(storageRoutes, { prefix: '/api/v1/storage' });
   await localApp.ready();
   s3Server = await startS3Server();
-  s3 = createS3Storage({ ...s3Server.config, credentials: s3Server.config.credentials!, ttlSeconds: 60 });
+  s3 = createS3Storage({
+    ...s3Server.config,
+    credentials: s3Server.config.credentials!,
+    ttlSeconds: 60,
+  });
 });
 after(async () => {
   await localApp.close();
@@ -38,7 +42,10 @@ after(async () => {
 
 const headersOf = (headers: Record<string, unknown>) =>
   Object.fromEntries(
-    Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v === undefined ? undefined : String(v)]),
+    Object.entries(headers).map(([k, v]) => [
+      k.toLowerCase(),
+      v === undefined ? undefined : String(v),
+    ]),
   );
 
 storageSuite('local disk', () => ({

@@ -6,11 +6,13 @@ import { createEvidenceRepository } from '../../repositories/evidence-repository
 import { createFileRepository } from '../../repositories/file-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
+import { createNotificationRepository } from '../../repositories/notification-repository';
 import { createOrganisationRepository } from '../../repositories/organisation-repository';
 import { createProductConfigurationRepository } from '../../repositories/product-configuration-repository';
 import { createProductRepository } from '../../repositories/product-repository';
 import { createReportRepository } from '../../repositories/report-repository';
 import { createSessionRepository } from '../../repositories/session-repository';
+import { createSimulationDownloadRepository } from '../../repositories/simulation-download-repository';
 import { createUserRepository } from '../../repositories/user-repository';
 
 function createRepositories(
@@ -31,6 +33,8 @@ function createRepositories(
     organisations: createOrganisationRepository(db),
     licenses: createLicenseRepository(db),
     audit: createAuditRepository(db),
+    simulationDownloads: createSimulationDownloadRepository(db),
+    notifications: createNotificationRepository(db),
     configurations: createProductConfigurationRepository(db),
   };
 }

@@ -12,6 +12,7 @@ import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { configurationUploadRoutes } from './configuration-upload';
+import { installerUploadRoutes } from './installer-upload';
 import { fileUploadRoutes } from './upload';
 
 /**
@@ -29,6 +30,7 @@ const ADMIN_KINDS: Readonly<
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files, entitlements } = app.repos;
   await app.register(fileUploadRoutes);
+  await app.register(installerUploadRoutes);
   await app.register(configurationUploadRoutes);
 
   app.get(
