@@ -113,6 +113,13 @@ test.describe('tables on small screens', () => {
       await page.setViewportSize({ width, height: 800 });
       const grid = page.locator('.ag-root-wrapper');
       await expect(grid).toBeAttached();
+      // The shell switches between sidebar and menu in script (a media-query listener, then a
+      // render), so on a busy machine the first look after a resize can still be the old layout.
+      // Give it the expect timeout to settle; the checks below then judge the settled page.
+      await expect
+        .poll(async () => (await pageOverflow(page)).by)
+        .toBeLessThanOrEqual(0)
+        .catch(() => undefined);
       const cut = await page.evaluate(() =>
         Array.from(document.querySelectorAll<HTMLElement>('.ag-header-cell-text, .ag-cell-value, .ag-cell'))
           .filter((el) => el.textContent?.trim() && el.scrollWidth > el.clientWidth + 1)
