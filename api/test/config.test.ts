@@ -90,6 +90,52 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
   });
 
+  test('file storage is local disk unless STORAGE_URL and STORAGE_BUCKET name an S3 store', () => {
+    const local = loadConfig({});
+    assert.equal(local.s3, null);
+    assert.equal(local.installerMaxBytes, 2 * 1024 ** 3);
+    assert.equal(local.licenseExpiryCheckMs, 3_600_000);
+    assert.deepEqual(
+      loadConfig({
+        STORAGE_URL: 'http://127.0.0.1:9000/',
+        STORAGE_BUCKET: 'portal-files',
+        STORAGE_ACCESS_KEY_ID: 'key',
+        STORAGE_SECRET_ACCESS_KEY: 'secret',
+        STORAGE_FORCE_PATH_STYLE: 'false',
+      }).s3,
+      {
+        endpoint: 'http://127.0.0.1:9000',
+        publicEndpoint: undefined,
+        bucket: 'portal-files',
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+        forcePathStyle: false,
+      },
+    );
+    // Without keys the SDK's own chain (environment, profile, instance role) applies.
+    assert.equal(
+      loadConfig({ STORAGE_URL: 'https://s3.example.test', STORAGE_BUCKET: 'b-1' }).s3?.credentials,
+      undefined,
+    );
+    for (const [env, problem] of [
+      [{ STORAGE_URL: 'http://127.0.0.1:9000' }, /STORAGE_BUCKET: required with STORAGE_URL/],
+      [{ STORAGE_BUCKET: 'portal-files' }, /STORAGE_BUCKET: needs STORAGE_URL/],
+      [
+        { STORAGE_URL: 'http://x.test', STORAGE_BUCKET: 'bkt', STORAGE_ACCESS_KEY_ID: 'k' },
+        /give both or neither/,
+      ],
+      [{ STORAGE_URL: 'ftp://x.test', STORAGE_BUCKET: 'bkt' }, /STORAGE_URL/],
+      [{ STORAGE_URL: 'http://x.test', STORAGE_BUCKET: 'Bad_Bucket' }, /STORAGE_BUCKET/],
+      [{ INSTALLER_MAX_BYTES: String(2 * 1024 ** 3 + 1) }, /INSTALLER_MAX_BYTES/],
+    ] as const) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && problem.test(error.message),
+        JSON.stringify(env),
+      );
+    }
+  });
+
   test('bad values fail with every problem named', () => {
     assert.throws(
       () => loadConfig({ API_PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }),
