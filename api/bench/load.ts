@@ -328,6 +328,7 @@ async function run(options: BenchOptions): Promise<RunResult> {
         learnerNumbers: prepared.learners.map((u) => Number(/\d+/.exec(u.email)?.[0] ?? 0)),
         seconds: options.listSeconds,
         rate: options.listRate,
+        waitIdle: () => waitIdle(probeApi, IDLE_TIMEOUT_MS),
       },
       log,
     );
@@ -344,6 +345,9 @@ async function run(options: BenchOptions): Promise<RunResult> {
     const apiPool = new HttpTarget('127.0.0.1', apiPort, nowhere, options.saturationConnections);
     const barePool = new HttpTarget('127.0.0.1', barePort, nowhere, options.saturationConnections);
     started.targets.push(apiPool, barePool);
+    if (!(await waitIdle(probeApi, IDLE_TIMEOUT_MS))) {
+      notes.push(`The API was still busy ${IDLE_TIMEOUT_MS / 1000} s after the list probes.`);
+    }
     const apiStats = await saturate(
       apiPool,
       PROBES.saturationApi,

@@ -35,6 +35,8 @@ export interface ProbeContext {
   learnerNumbers: readonly number[];
   seconds: number;
   rate: number;
+  /** Resolves once the API has worked off earlier requests, so a probe pays only for its own. */
+  waitIdle: () => Promise<unknown>;
 }
 
 interface Probe {
@@ -105,6 +107,7 @@ export async function runProbes(
   const period = 1000 / ctx.rate;
   const count = Math.max(1, Math.round(ctx.seconds * ctx.rate));
   for (const probe of probes(ctx)) {
+    await ctx.waitIdle();
     // The first requests of a probe warm the plan cache and the pages it reads, and tell whether
     // the list can be read at the probe's rate at all.
     const warm: number[] = [];
