@@ -19,16 +19,33 @@ export function NotificationsTable({ organisation, caption }: { organisation?: n
       ? t('admin.licences.seatsUsed', { used: row.seatsUsed, total: row.numberOfSeats })
       : t(`admin.notification.detail.${row.kind}`, { date: formatDate(row.expiryDate, 'day') });
 
+  // Two columns, each with a second line, so the table fits a phone without scrolling sideways.
   const columns: DataTableColumn<Notification>[] = [
-    { key: 'kind', header: t('admin.notification.kind'), render: (row) => t(`admin.notification.kinds.${row.kind}`) },
-    { key: 'detail', header: t('admin.notification.detail.header'), render: detail },
-    ...(organisation === undefined
-      ? [{ key: 'organisationName', header: t('admin.notification.organisation') } satisfies DataTableColumn<Notification>]
-      : []),
     {
       key: 'licenseName',
       header: t('admin.notification.licence'),
-      render: (row) => <Link to={paths.licence.getHref(base, row.organisation, row.license)}>{row.licenseName}</Link>,
+      render: (row) => (
+        <>
+          <Link to={paths.licence.getHref(base, row.organisation, row.license)}>{row.licenseName}</Link>
+          {organisation === undefined && (
+            <>
+              <br />
+              <small>{row.organisationName}</small>
+            </>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'kind',
+      header: t('admin.notification.kind'),
+      render: (row) => (
+        <>
+          {t(`admin.notification.kinds.${row.kind}`)}
+          <br />
+          <small>{detail(row)}</small>
+        </>
+      ),
     },
   ];
 
