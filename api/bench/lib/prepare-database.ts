@@ -103,7 +103,7 @@ export async function prepareDatabase(
         );
       }
     }
-    if (built) await step('migrate + seed', () => build(db, size, step));
+    if (built) await build(db, size, step);
 
     const learners = await db.query<BenchUser>(
       `select u.id, u.email from users u
@@ -153,9 +153,11 @@ async function preparedState(
 type Step = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
 
 async function build(db: Db, size: DataSize, step: Step) {
-  await migrate(db);
-  await seedReferenceData(db);
-  await seedDemoData(db);
+  await step('migrate + seed', async () => {
+    await migrate(db);
+    await seedReferenceData(db);
+    await seedDemoData(db);
+  });
 
   await step('organisations + learners', () =>
     db.transaction(async (tx) => {
