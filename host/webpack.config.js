@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import CopyWebpackPlugin from 'copy-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { apiProxy, baseWebpackConfig } from '../tools/build/app-config.mjs';
+import { apiProxy, baseWebpackConfig, hostFederationRuntime } from '../tools/build/app-config.mjs';
 import { federationConfig } from './federation.config.js';
 import { MergeLocalesPlugin } from './build/merge-locales-plugin.js';
 import { readServerConfig, toRuntimeConfig } from './server-config.mjs';
@@ -13,15 +13,18 @@ const fromHere = (...p) => path.join(dir, ...p);
 
 export default (_env, argv) => {
   const production = argv.mode !== 'development';
+  const base = baseWebpackConfig({ dir, production, publicPath: '/' });
+  // The host provides the federation runtime (runtime-core and the bundler runtime) that the
+  // remotes' production builds expect instead of shipping their own copy.
+  const federationRuntime = hostFederationRuntime(dir);
   return {
     // Absolute public path: the SPA serves index.html for deep paths like /user/1/preference.
-    ...baseWebpackConfig({ dir, production, publicPath: '/' }),
+    ...base,
+    resolve: { ...base.resolve, alias: { ...base.resolve.alias, ...federationRuntime.alias } },
     plugins: [
-      // The host provides the federation runtime (global _FEDERATION_RUNTIME_CORE) that the
-      // remotes' production builds expect instead of shipping their own copy.
       new ModuleFederationPlugin({
         ...federationConfig,
-        experiments: { ...federationConfig.experiments, provideExternalRuntime: true },
+        runtimePlugins: [...federationConfig.runtimePlugins, ...federationRuntime.runtimePlugins],
       }),
       new HtmlWebpackPlugin({ template: fromHere('public/index.html') }),
       new CopyWebpackPlugin({

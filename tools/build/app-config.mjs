@@ -1,10 +1,10 @@
 // The build settings every front end (host and remotes) shares, in one place so the federation
 // singletons and the bundle rules cannot drift apart between apps (docs/architecture.md).
 // Node built-ins only: plugins are loaded from the app's own dependencies.
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * Libraries that must exist once per page, identical in every app. react-router and react-i18next
@@ -125,6 +125,66 @@ export function baseWebpackConfig({ dir, production, publicPath }) {
   };
 }
 
+const FEDERATION_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'federation');
+const BUNDLER_RUNTIME_ENTRY = /[\\/]webpack-bundler-runtime[\\/]dist[\\/]bundler\.js$/;
+
+// The federation runtime packages the enhanced plugin brings (they are not the apps' own
+// dependencies): resolved from the app's @module-federation/enhanced, as the plugin does.
+function federationRuntimePackages(appDir) {
+  const fromApp = createRequire(path.join(appDir, 'package.json'));
+  const fromEnhanced = createRequire(fromApp.resolve('@module-federation/enhanced/webpack'));
+  const bundlerRuntimeDir = path.dirname(
+    fromEnhanced.resolve('@module-federation/webpack-bundler-runtime/package.json'),
+  );
+  const { version } = JSON.parse(
+    readFileSync(path.join(bundlerRuntimeDir, 'package.json'), 'utf8'),
+  );
+  const injectCjs = fromEnhanced.resolve('@module-federation/inject-external-runtime-core-plugin');
+  return { bundlerRuntimeDir, version, injectEsm: path.join(path.dirname(injectCjs), 'index.js') };
+}
+
+/**
+ * What the host adds to its federation config to provide the one federation runtime of the page
+ * (docs/architecture.md): `runtimePlugins` and the `alias` they need. `appDir`: the host's folder.
+ * - runtime-core as the global `_FEDERATION_RUNTIME_CORE`, for the remotes' `externalRuntime`.
+ *   This is the plugin `experiments.provideExternalRuntime` adds, but its ES module build: the
+ *   option adds the CommonJS build, which requires the CommonJS runtime-core, so the host shipped
+ *   a second whole runtime beside the ES module one its own runtime runs on (+22 kB gzip).
+ * - the webpack bundler runtime (federation/provide-bundler-runtime.js), which the remotes'
+ *   production builds take instead of their own copy (remoteWebpackConfig).
+ */
+export function hostFederationRuntime(appDir) {
+  const { bundlerRuntimeDir, version, injectEsm } = federationRuntimePackages(appDir);
+  if (!existsSync(injectEsm))
+    throw new Error(`hostFederationRuntime: no ES module build at ${injectEsm}`);
+  return {
+    runtimePlugins: [
+      injectEsm,
+      [path.join(FEDERATION_DIR, 'provide-bundler-runtime.js'), { version }],
+    ],
+    alias: { '@module-federation/webpack-bundler-runtime': bundlerRuntimeDir },
+  };
+}
+
+/**
+ * In a remote's production build, the federation entry's bundler runtime becomes
+ * federation/use-provided-bundler-runtime.js, which takes the host's (with the version this build
+ * expects); with `externalRuntime` for runtime-core, remoteEntry.js then carries neither.
+ */
+class UseProvidedBundlerRuntimePlugin {
+  constructor(appDir) {
+    const { version } = federationRuntimePackages(appDir);
+    this.replacement = `${path.join(FEDERATION_DIR, 'use-provided-bundler-runtime.js')}?version=${version}`;
+  }
+
+  apply(compiler) {
+    new compiler.webpack.NormalModuleReplacementPlugin(
+      BUNDLER_RUNTIME_ENTRY,
+      this.replacement,
+    ).apply(compiler);
+  }
+}
+
 /** Dev servers pass /api to the API, as the static servers do in production. */
 export const apiProxy = () => [
   { context: ['/api'], target: process.env.API_URL ?? 'http://localhost:3000', xfwd: true },
@@ -163,6 +223,8 @@ export function remoteWebpackConfig({ dir, federationConfig, devPort, namespace,
             externalRuntime: production,
           },
         }),
+        // Likewise the bundler runtime: the host's, deployed; its own on the dev server.
+        ...(production ? [new UseProvidedBundlerRuntimePlugin(dir)] : []),
         // Pictures and the like deploy and version with the remote, relative to its public path.
         ...(CopyWebpackPlugin
           ? [
