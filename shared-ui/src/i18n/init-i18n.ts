@@ -1,5 +1,5 @@
 import i18next, { type i18n, type InitOptions, type Resource } from 'i18next';
-import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
+import { FetchBackend, type FetchBackendOptions } from './fetch-backend';
 import { initReactI18next } from './react-i18next';
 import { namespaceLoadPath } from './remote-namespaces';
 
@@ -12,7 +12,7 @@ export const I18N_LOADER_LIMITS = { maxParallelReads: 10, maxRetries: 5, retryTi
 export interface InitI18nOptions {
   /** Start language; defaults to the fallback language 'en'. */
   lng?: string;
-  /** Where the HTTP backend reads translations from. */
+  /** Where translations are fetched from. */
   loadPath?: string;
   /**
    * Bundled translations. When given, nothing is fetched (tests), unless `partialBundled`;
@@ -28,7 +28,7 @@ export function buildI18nOptions({
   loadPath,
   resources,
   partialBundled = false,
-}: InitI18nOptions = {}): InitOptions<HttpBackendOptions> {
+}: InitI18nOptions = {}): InitOptions<FetchBackendOptions> {
   if (loadPath !== undefined && !loadPath.includes('{{lng}}')) {
     throw new Error(`initI18n: loadPath must contain {{lng}}, got "${loadPath}".`);
   }
@@ -68,7 +68,7 @@ function syncDocumentLanguage(lng: string | undefined) {
 export function initI18n(options: InitI18nOptions = {}): Promise<i18n> {
   if (initialising) return initialising;
   const config = buildI18nOptions(options);
-  if (!options.resources || options.partialBundled) i18next.use(HttpBackend);
+  if (!options.resources || options.partialBundled) i18next.use(FetchBackend);
   i18next.use(initReactI18next);
   i18next.on('languageChanged', syncDocumentLanguage);
   initialising = i18next.init(config).then(() => i18next);

@@ -15,8 +15,8 @@ export function namespaceBaseUrl(namespace: string): string | undefined {
 }
 
 /**
- * The HTTP backend's `loadPath` for `hostLoadPath`: a remote's namespace loads from its own
- * origin, everything else from the host. i18next-http-backend fills in {{lng}} and {{ns}}.
+ * The backend's `loadPath` for `hostLoadPath`: a remote's namespace loads from its own
+ * origin, everything else from the host. The backend (fetch-backend.ts) fills in {{lng}} and {{ns}}.
  */
 export function namespaceLoadPath(hostLoadPath: string) {
   return (_languages: string[], namespaces: string[]): string => {
