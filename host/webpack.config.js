@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import CopyWebpackPlugin from 'copy-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { apiProxy, baseWebpackConfig, hostFederationRuntime } from '../tools/build/app-config.mjs';
+import {
+  apiProxy,
+  baseWebpackConfig,
+  DropShadowedShareRuntimePlugin,
+  hostFederationRuntime,
+} from '../tools/build/app-config.mjs';
 import { federationConfig } from './federation.config.js';
 import { MergeLocalesPlugin } from './build/merge-locales-plugin.js';
 import { readServerConfig, toRuntimeConfig } from './server-config.mjs';
@@ -26,6 +31,7 @@ export default (_env, argv) => {
         ...federationConfig,
         runtimePlugins: [...federationConfig.runtimePlugins, ...federationRuntime.runtimePlugins],
       }),
+      new DropShadowedShareRuntimePlugin(dir),
       new HtmlWebpackPlugin({ template: fromHere('public/index.html') }),
       new CopyWebpackPlugin({
         patterns: [{ from: fromHere('public'), globOptions: { ignore: ['**/index.html'] } }],

@@ -185,6 +185,39 @@ class UseProvidedBundlerRuntimePlugin {
   }
 }
 
+/**
+ * webpack's own sharing runtime module and the federation plugin's both go into every runtime
+ * chunk. The plugin's runs later and sets `__webpack_require__.S` and `.I` anew, so webpack's is
+ * dead code, with its own copy of the shared-module list, in remoteEntry.js and the host's main
+ * chunk: dropped where both are present. `appDir`: the app whose webpack builds.
+ */
+export class DropShadowedShareRuntimePlugin {
+  constructor(appDir) {
+    const fromApp = createRequire(path.join(appDir, 'package.json'));
+    this.WebpackShareRuntimeModule = fromApp('webpack/lib/sharing/ShareRuntimeModule');
+  }
+
+  apply(compiler) {
+    const name = 'DropShadowedShareRuntimePlugin';
+    compiler.hooks.thisCompilation.tap(name, (compilation) => {
+      compilation.hooks.afterRuntimeRequirements.tap(name, () => {
+        const { chunkGraph } = compilation;
+        for (const chunk of compilation.chunks) {
+          const sharing = [...chunkGraph.getChunkRuntimeModulesIterable(chunk)].filter(
+            (module) => module.name === 'sharing',
+          );
+          if (sharing.length < 2) continue;
+          for (const module of sharing) {
+            if (module instanceof this.WebpackShareRuntimeModule) {
+              chunkGraph.disconnectChunkAndRuntimeModule(chunk, module);
+            }
+          }
+        }
+      });
+    });
+  }
+}
+
 /** Dev servers pass /api to the API, as the static servers do in production. */
 export const apiProxy = () => [
   { context: ['/api'], target: process.env.API_URL ?? 'http://localhost:3000', xfwd: true },
@@ -225,6 +258,7 @@ export function remoteWebpackConfig({ dir, federationConfig, devPort, namespace,
         }),
         // Likewise the bundler runtime: the host's, deployed; its own on the dev server.
         ...(production ? [new UseProvidedBundlerRuntimePlugin(dir)] : []),
+        new DropShadowedShareRuntimePlugin(dir),
         // Pictures and the like deploy and version with the remote, relative to its public path.
         ...(CopyWebpackPlugin
           ? [
