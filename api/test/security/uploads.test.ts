@@ -133,6 +133,38 @@ const TARGETS: readonly UploadTarget[] = [
         });
     },
   },
+  ...(['sim-config', 'sim-config-translation'] as const).map((kind): UploadTarget => {
+    // JSON allows trailing blanks, so a file of any size can be a valid one.
+    const sample = Buffer.from(
+      kind === 'sim-config'
+        ? '{"examination":"knee","bodyArea":"lower-limb","exposure":{"kv":60,"mAs":4}}'
+        : '{"de":{"title":"Knie"}}',
+    );
+    return {
+      route: `POST /api/v1/file/upload/${kind}`,
+      fileField: 'file',
+      fileName: `${kind}.json`,
+      fileType: 'application/json',
+      ext: 'json',
+      sample,
+      ofSize: (size) => Buffer.concat([sample, Buffer.alloc(size - sample.length, 0x20)]),
+      typeError: 'Invalid file type. Allowed types are: application/json.',
+      otherParts: () => [],
+      async open(t) {
+        const headers = {
+          authorization: `Bearer ${await signToken(account('sys admin').sub)}`,
+          ...xsrfHeaders(),
+        };
+        return (body) =>
+          t.app.inject({
+            method: 'POST',
+            url: `/api/v1/file/upload/${kind}`,
+            headers: { ...headers, 'content-type': body.contentType },
+            payload: body.payload,
+          });
+      },
+    };
+  }),
 ];
 
 const RESERVED = [

@@ -92,7 +92,11 @@ export const configurationUploadRoutes: FastifyPluginAsyncTypebox = async (app) 
         const nameProblem = fileNameError(file.fileName, CONFIGURATION_FILE_EXTENSIONS);
         if (nameProblem) throw fieldError('file', nameProblem);
         const declared = file.declaredType.split(';')[0]?.trim().toLowerCase() ?? '';
-        if (!(CONFIGURATION_FILE_TYPES as readonly string[]).includes(declared)) {
+        // The declared type alone is no evidence: a page under a .json name is no JSON file.
+        if (
+          !(CONFIGURATION_FILE_TYPES as readonly string[]).includes(declared) ||
+          /^\s*</.test(file.data.subarray(0, 1024).toString('utf8'))
+        ) {
           throw fieldError('file', fileTypeInvalid(['application/json']));
         }
         if (file.data.length === 0) throw fieldError('file', FILE_EMPTY);
