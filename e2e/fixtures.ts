@@ -1,6 +1,7 @@
 import { test as base } from '@playwright/test';
 import { AdminLicencePage } from './pages/admin-licence-page';
 import { AdminOrganisationPage } from './pages/admin-organisation-page';
+import { AdminProductsPage } from './pages/admin-products-page';
 import { AdminUsersPage } from './pages/admin-users-page';
 import { PortalPage } from './pages/portal-page';
 import { ReportPage } from './pages/report-page';
@@ -13,6 +14,7 @@ export const test = base.extend<{
   organisations: AdminOrganisationPage;
   licences: AdminLicencePage;
   users: AdminUsersPage;
+  products: AdminProductsPage;
 }>({
   portal: async ({ page }, use) => {
     await use(new PortalPage(page));
@@ -31,6 +33,9 @@ export const test = base.extend<{
   },
   users: async ({ page }, use) => {
     await use(new AdminUsersPage(page));
+  },
+  products: async ({ page }, use) => {
+    await use(new AdminProductsPage(page));
   },
 });
 export { expect } from '@playwright/test';
