@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { createLocalStorage } from '../../storage/local-storage';
-import { createS3Storage } from '../../storage/s3-storage';
 import type { Storage } from '../../storage/storage';
 
 declare module 'fastify' {
@@ -11,9 +10,13 @@ declare module 'fastify' {
   }
 }
 
-/** The store the configuration names: S3-compatible with STORAGE_URL, else local disk. */
-export function storageFromConfig(config: Config): Storage {
+/**
+ * The store the configuration names: S3-compatible with STORAGE_URL, else local disk. The AWS SDK
+ * is loaded only for S3: the embedded default starts without it.
+ */
+export async function storageFromConfig(config: Config): Promise<Storage> {
   if (config.s3) {
+    const { createS3Storage } = await import('../../storage/s3-storage');
     return createS3Storage({
       endpoint: config.s3.endpoint,
       ...(config.s3.publicEndpoint ? { publicEndpoint: config.s3.publicEndpoint } : {}),
@@ -33,7 +36,7 @@ export function storageFromConfig(config: Config): Storage {
 
 export const storagePlugin = fp(
   async (app, opts: { storage?: Storage }) => {
-    app.decorate('storage', opts.storage ?? storageFromConfig(app.config));
+    app.decorate('storage', opts.storage ?? (await storageFromConfig(app.config)));
   },
   { name: 'storage', dependencies: ['config'] },
 );
