@@ -233,6 +233,7 @@ async function build(
   return { product, body: JSON.stringify(body), contentType: 'application/json' };
 }
 
+/** The configuration the PUT runs edit, made by the first run. */
 let target: Promise<number> | null = null;
 
 export const productConfigurationFuzzers: Record<string, Fuzzer> = {
@@ -262,10 +263,12 @@ export const productConfigurationFuzzers: Record<string, Fuzzer> = {
       ),
     }),
     async request(ctx, input) {
-      target ??= (async () =>
-        (await createConfiguration(ctx.t, await productIdOf(ctx.t.db, 'radiography'))).id)();
-      const configuration =
-        input.configuration === '@mine' ? String(await target) : input.configuration;
+      // Made (and awaited) before anything else, so it never writes while a run is measured.
+      target ??= createConfiguration(ctx.t, await productIdOf(ctx.t.db, 'radiography')).then(
+        (c) => c.id,
+      );
+      const mine = String(await target);
+      const configuration = input.configuration === '@mine' ? mine : input.configuration;
       const { product, body, contentType } = await build(ctx.t, input.base);
       return {
         method: 'PUT',
