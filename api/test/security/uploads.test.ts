@@ -25,6 +25,7 @@ import {
   xrayEvidence,
   type FormPart,
 } from '../routes/api/v1/simulator/session-fixtures';
+import { ZIP_BYTES } from '../routes/api/v1/product/simulation-download-fixtures';
 
 /**
  * The attack suite for uploads (issue #7): every multipart route of the API refuses oversized
@@ -165,6 +166,31 @@ const TARGETS: readonly UploadTarget[] = [
       },
     };
   }),
+  {
+    route: 'POST /api/v1/file/upload/sim-installation-file',
+    fileField: 'file',
+    fileName: 'setup.zip',
+    fileType: 'application/zip',
+    ext: 'zip',
+    sample: ZIP_BYTES,
+    // Bytes after the archive's end record: still a file that starts as a ZIP.
+    ofSize: (size) => Buffer.concat([ZIP_BYTES, Buffer.alloc(size - ZIP_BYTES.length, 0)]),
+    typeError: 'Invalid file type. Allowed types are: .exe, .msi, .zip, .dmg, .pkg.',
+    otherParts: () => [],
+    async open(t) {
+      const headers = {
+        authorization: `Bearer ${await signToken(account('sys admin').sub)}`,
+        ...xsrfHeaders(),
+      };
+      return (body) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/file/upload/sim-installation-file',
+          headers: { ...headers, 'content-type': body.contentType },
+          payload: body.payload,
+        });
+    },
+  },
 ];
 
 const RESERVED = [
@@ -178,7 +204,9 @@ const RESERVED = [
 describe('uploads', () => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp();
+    // Installers may reach 2 GB; at the others' 10 MB the same limit tests cover their route too
+    // (its own suite tests the streaming and a configured limit).
+    t = await buildTestApp({ installerMaxBytes: MAX_UPLOAD_BYTES });
   });
   after(() => t.close());
 
