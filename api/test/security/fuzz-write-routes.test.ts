@@ -15,8 +15,6 @@ import {
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
 import { LOOKUP_SEED } from '../../src/seed/reference-data';
-import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
-import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
 import {
   createTestPlatform,
   serveJwks,
@@ -24,6 +22,8 @@ import {
   type TestPlatform,
 } from '../lti/platform-fixtures';
 import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
+import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
+import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
