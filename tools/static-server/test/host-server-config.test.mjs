@@ -51,7 +51,7 @@ test('bad values stop the start with every variable named', () => {
   );
 });
 
-test('the host policy allows scripts and images from the configured remotes and talks to the identity provider', () => {
+test('the host policy allows scripts, images and strings from the configured remotes and talks to the identity provider', () => {
   const csp = hostContentSecurityPolicy(
     readServerConfig({
       OIDC_ISSUER: 'https://sso.example/realms/main',
@@ -62,7 +62,8 @@ test('the host policy allows scripts and images from the configured remotes and 
   );
   assert.deepEqual(csp.scriptSrc, ["'self'", 'https://sim.example', 'https://reports.example']);
   assert.deepEqual(csp.imgSrc, ["'self'", 'data:', 'blob:', 'https://sim.example', 'https://reports.example']);
-  assert.deepEqual(csp.connectSrc, ["'self'", 'https://sso.example']);
+  // Each remote's strings load from its origin (locales/{lng}/{namespace}.json).
+  assert.deepEqual(csp.connectSrc, ["'self'", 'https://sso.example', 'https://sim.example', 'https://reports.example']);
   assert.deepEqual(csp.frameSrc, ["'self'", 'https://sso.example']);
   assert.deepEqual(csp.objectSrc, ["'none'"]);
   assert.deepEqual(csp.baseUri, ["'none'"]);
