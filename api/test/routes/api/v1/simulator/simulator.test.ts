@@ -179,7 +179,7 @@ describe('simulator calls', () => {
         storage_key: string;
       }>(
         `select e.position, e.practice_activity, e.evidence_data, e.analysis_status_id,
-                f.kind, f.original_name, f.mime_type, f.size, f.state, f.owner_id, f.storage_key
+                f.kind, f.original_name, f.mime_type, f.size::int as size, f.state, f.owner_id, f.storage_key
            from evidence e join files f on f.id = e.image_file_id
           where e.id = $1 and e.session_uuid = $2`,
         [id, session.uuid],
