@@ -38,7 +38,7 @@ describe('demo installers', () => {
         size: number;
       }>(
         `select p.code, d.version, d.operating_system as os, d.is_active as active,
-                f.storage_key as key, f.state, f.size
+                f.storage_key as key, f.state, f.size::int as size
            from simulation_downloads d join products p on p.id = d.product_id
            join files f on f.id = d.file_id and f.kind = 'sim-installation-file'
           order by p.sort, d.version desc, d.operating_system desc`,
