@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FieldErrors, NON_FIELD_ERRORS, UploadedFile } from '@portal/contract';
+import { FieldErrors, UploadedFile } from '@portal/contract';
 import {
   configFileErrors,
   parseJsonFile,
   translationErrors,
 } from '../../../../lib/configuration-files';
-import { ApiError, badRequest, fieldError } from '../../../../lib/http-errors';
+import { badRequest, fieldError } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
-import {
-  FILE_EMPTY,
-  FILE_TOO_LARGE,
-  fileNameError,
-  fileTypeInvalid,
-} from '../../../../lib/upload-rules';
+import { FILE_EMPTY, fileTypeInvalid } from '../../../../lib/upload-rules';
 import { currentUser } from '../../../../plugins/app/auth';
 import { recordAudit } from '../../../../repositories/audit-repository';
-import { NO_FILE, readFileForm } from './upload';
+import { readUploadedFile } from './upload';
 
 /** Spec §5: configuration files are JSON. */
 export const CONFIGURATION_FILE_EXTENSIONS = ['json'] as const;
@@ -81,16 +76,7 @@ export const configurationUploadRoutes: FastifyPluginAsyncTypebox = async (app) 
       },
       async (request, reply) => {
         const actor = currentUser(request);
-        if (!request.isMultipart()) {
-          throw fieldError(NON_FIELD_ERRORS, 'Send multipart/form-data with the field file.');
-        }
-        const form = await readFileForm(request);
-        if (form.tooLarge) throw new ApiError(413, { ...form.errors, file: [FILE_TOO_LARGE] });
-        if (Object.keys(form.errors).length > 0) throw badRequest(form.errors);
-        const file = form.file;
-        if (!file) throw fieldError('file', NO_FILE);
-        const nameProblem = fileNameError(file.fileName, CONFIGURATION_FILE_EXTENSIONS);
-        if (nameProblem) throw fieldError('file', nameProblem);
+        const file = await readUploadedFile(request, CONFIGURATION_FILE_EXTENSIONS);
         const declared = file.declaredType.split(';')[0]?.trim().toLowerCase() ?? '';
         // The declared type alone is no evidence: a page under a .json name is no JSON file.
         if (

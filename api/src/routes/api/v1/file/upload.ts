@@ -88,6 +88,28 @@ export async function readFileForm(request: FastifyRequest): Promise<FileForm> {
   return form;
 }
 
+/**
+ * What every administrator's file upload checks first (spec §5): a multipart form, one file under
+ * `file`, within the size limit, named with one of `extensions`. Throws the 400/413 with the field
+ * and reason; each route then judges the content.
+ */
+export async function readUploadedFile(
+  request: FastifyRequest,
+  extensions: readonly string[],
+): Promise<NonNullable<FileForm['file']>> {
+  if (!request.isMultipart()) {
+    throw fieldError(NON_FIELD_ERRORS, 'Send multipart/form-data with the field file.');
+  }
+  const form = await readFileForm(request);
+  if (form.tooLarge) throw new ApiError(413, { ...form.errors, file: [FILE_TOO_LARGE] });
+  if (Object.keys(form.errors).length > 0) throw badRequest(form.errors);
+  const file = form.file;
+  if (!file) throw fieldError('file', NO_FILE);
+  const nameProblem = fileNameError(file.fileName, extensions);
+  if (nameProblem) throw fieldError('file', nameProblem);
+  return file;
+}
+
 /** Text that a browser would sniff as a page if it were ever served as one. */
 const looksLikeMarkup = (text: string) => /^\s*</.test(text);
 
@@ -113,16 +135,7 @@ export const fileUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const actor = currentUser(request);
-      if (!request.isMultipart()) {
-        throw fieldError(NON_FIELD_ERRORS, 'Send multipart/form-data with the field file.');
-      }
-      const form = await readFileForm(request);
-      if (form.tooLarge) throw new ApiError(413, { ...form.errors, file: [FILE_TOO_LARGE] });
-      if (Object.keys(form.errors).length > 0) throw badRequest(form.errors);
-      const file = form.file;
-      if (!file) throw fieldError('file', NO_FILE);
-      const nameProblem = fileNameError(file.fileName, USER_FILE_EXTENSIONS);
-      if (nameProblem) throw fieldError('file', nameProblem);
+      const file = await readUploadedFile(request, USER_FILE_EXTENSIONS);
       const declared = file.declaredType.split(';')[0]?.trim().toLowerCase() ?? '';
       const text = decodeUtf8(file.data);
       // The declared type alone is no evidence: the bytes must be text, and not markup.
