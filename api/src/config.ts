@@ -87,6 +87,23 @@ export const ConfigSchema = Type.Object({
   // How often the outbox worker looks for due work (it is also woken after every write that
   // adds some); 0 = no worker in this process.
   OUTBOX_POLL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 5 }),
+  // Brightspace (D2L) OAuth 2.0 for whoami's Brightspace flags (issue #10 point 6). The LMS's
+  // address (Valence API, /d2l/home), and D2L's authorization and token endpoints, which are not
+  // on the LMS's host but on auth.brightspace.com (a stand-in serves them itself). The feature is
+  // on only with BRIGHTSPACE_HOST, BRIGHTSPACE_CLIENT_ID and BRIGHTSPACE_CLIENT_SECRET all set.
+  BRIGHTSPACE_HOST: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+/?$' })),
+  BRIGHTSPACE_AUTH_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://auth.brightspace.com/oauth2/auth',
+  }),
+  BRIGHTSPACE_TOKEN_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://auth.brightspace.com/core/connect/token',
+  }),
+  BRIGHTSPACE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  BRIGHTSPACE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  // The Valence LP API version of `/d2l/api/lp/{version}/users/whoami`.
+  BRIGHTSPACE_API_VERSION: Type.String({ pattern: '^[0-9]+\\.[0-9]+$', default: '1.43' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -136,6 +153,8 @@ export interface Config {
   portalUrl: string;
   /** 0 = the outbox worker does not run in this process. */
   outboxPollMs: number;
+  /** null = Brightspace OAuth off: whoami's Brightspace flags are always false. */
+  brightspace: BrightspaceConfig | null;
   logLevel: RawConfig['LOG_LEVEL'];
 }
 
@@ -146,6 +165,16 @@ export interface S3Config {
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   forcePathStyle: boolean;
+}
+
+export interface BrightspaceConfig {
+  /** The LMS's origin, without trailing slash. */
+  host: string;
+  authUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  apiVersion: string;
 }
 
 export interface IdentityAdminConfig {
@@ -199,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,
+    brightspace: brightspaceConfig(raw),
     logLevel: raw.LOG_LEVEL,
   };
 }
@@ -264,5 +294,30 @@ function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {
     realm: realm ?? '',
     clientId: id,
     clientSecret: secret,
+  };
+}
+
+function brightspaceConfig(raw: RawConfig): BrightspaceConfig | null {
+  const { BRIGHTSPACE_HOST: host, BRIGHTSPACE_CLIENT_ID: id } = raw;
+  const secret = raw.BRIGHTSPACE_CLIENT_SECRET;
+  if (host === undefined && id === undefined && secret === undefined) return null;
+  // Half a configuration would send users to an OAuth round trip that can never complete.
+  const missing = [
+    ['BRIGHTSPACE_HOST', host],
+    ['BRIGHTSPACE_CLIENT_ID', id],
+    ['BRIGHTSPACE_CLIENT_SECRET', secret],
+  ]
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => `  ${name}: required when any of BRIGHTSPACE_HOST, _CLIENT_ID, _CLIENT_SECRET is set`);
+  if (missing.length > 0 || host === undefined || id === undefined || secret === undefined) {
+    throw new ConfigError(`Invalid environment:\n${missing.join('\n')}`);
+  }
+  return {
+    host: host.replace(/\/+$/, ''),
+    authUrl: raw.BRIGHTSPACE_AUTH_URL,
+    tokenUrl: raw.BRIGHTSPACE_TOKEN_URL,
+    clientId: id,
+    clientSecret: secret,
+    apiVersion: raw.BRIGHTSPACE_API_VERSION,
   };
 }

@@ -30,6 +30,7 @@ export const AUDIT_ENTITY_TYPES = [
   'product_configuration',
   'simulation_download',
   'lti_platform',
+  'brightspace_link',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

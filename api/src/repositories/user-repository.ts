@@ -15,8 +15,8 @@ interface AuthUserRow {
   role_name: string;
   organisation_id: number | null;
   organisation_name: string | null;
-  is_brightspace_auth_required: boolean;
-  brightspace_user_mismatch: boolean;
+  is_brightspace_auth_required: boolean | null;
+  brightspace_user_mismatch: boolean | null;
   permissions: string[] | null;
   account_status: AccountStatus;
 }
@@ -34,8 +34,23 @@ export const AUTH_USER_TTL_MS = 5_000;
 /** Bounds memory: at most this many users are held; the oldest entry makes room. */
 export const AUTH_USER_CACHE_SIZE = 10_000;
 
-export function createUserRepository(db: Db, options: { authUserTtlMs?: number } = {}) {
+/**
+ * Roles that must sign in to Brightspace when their organisation uses it: the ones who work in
+ * its courses. Administrators run the portal, often without a Brightspace account of the
+ * organisation (a system administrator has no organisation at all); sending them through an
+ * OAuth round trip they cannot finish would lock them out of the administration.
+ */
+export const BRIGHTSPACE_ROLES = ['learner', 'educator'] as const;
+
+export interface UserRepositoryOptions {
+  authUserTtlMs?: number;
+  /** Brightspace OAuth is configured (config.brightspace); otherwise the flags are false. */
+  brightspace?: boolean;
+}
+
+export function createUserRepository(db: Db, options: UserRepositoryOptions = {}) {
   const ttlMs = options.authUserTtlMs ?? AUTH_USER_TTL_MS;
+  const brightspace = options.brightspace ?? false;
   const cache = new Map<string, { user: AuthUser; expires: number }>();
   // Bumped by every write, before and after it: a lookup that overlapped a write must not store
   // what it may have read before the write.
@@ -59,16 +74,32 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
       const res = await db.query<AuthUserRow>(
         `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
                 u.organisation_id, o.name as organisation_name,
-                u.is_brightspace_auth_required, u.brightspace_user_mismatch, u.account_status,
+                u.account_status,
+                -- The Brightspace flags (issue #10 point 6) in the same round trip: whoami is
+                -- polled every second and measured (issue #11). The primary key finds the link,
+                -- lti_launches_user_idx the user's latest launch.
+                ($3::boolean and lms.code = 'brightspace' and r.name = any($4::text[])
+                  and bl.user_id is null) as is_brightspace_auth_required,
+                ($3::boolean and lms.code = 'brightspace'
+                  and bl.identifier <> launch.platform_sub)
+                  as brightspace_user_mismatch,
                 array(select p.codename from role_permissions rp
                         join permissions p on p.id = rp.permission_id
                        where rp.role_id = u.role_id order by p.codename) as permissions
            from users u
            join roles r on r.id = u.role_id
            left join organisations o on o.id = u.organisation_id
+           left join lookups lms on lms.id = o.learning_management_system_id
+           left join brightspace_user_links bl on bl.user_id = u.id
+           -- The user's latest launch from a platform of their own organisation.
+           left join lateral (
+             select l.platform_sub from lti_launches l
+               join lti_platforms lp on lp.id = l.platform_id
+              where l.user_id = u.id and lp.organisation_id = u.organisation_id
+              order by l.created_at desc limit 1) launch on true
           where u.identity_sub = $1
              or (u.identity_sub is null and u.account_status = 'active' and u.id = $2::uuid)`,
-        [sub, UUID.test(sub) ? sub : null],
+        [sub, UUID.test(sub) ? sub : null, brightspace, [...BRIGHTSPACE_ROLES]],
       );
       const row = res.rows[0];
       if (!row) return null;
@@ -84,8 +115,8 @@ export function createUserRepository(db: Db, options: { authUserTtlMs?: number }
         roleName: row.role_name,
         organisationId: row.organisation_id,
         organisationName: row.organisation_name,
-        isBrightspaceAuthRequired: row.is_brightspace_auth_required,
-        brightspaceUserMismatch: row.brightspace_user_mismatch,
+        isBrightspaceAuthRequired: row.is_brightspace_auth_required === true,
+        brightspaceUserMismatch: row.brightspace_user_mismatch === true,
         permissions: row.permissions ?? [],
       };
     },

@@ -17,9 +17,10 @@ import { createUserRepository } from '../../repositories/user-repository';
 
 function createRepositories(
   db: Parameters<typeof createUserRepository>[0] & { kind?: 'pglite' | 'postgres' },
+  config: { brightspace: unknown } = { brightspace: null },
 ) {
   return {
-    users: createUserRepository(db),
+    users: createUserRepository(db, { brightspace: config.brightspace !== null }),
     lookups: createLookupRepository(db),
     entitlements: createEntitlementRepository(db),
     reports: createReportRepository(db),
@@ -49,7 +50,7 @@ declare module 'fastify' {
 
 export const repositoriesPlugin = fp(
   async (app) => {
-    app.decorate('repos', createRepositories(app.db));
+    app.decorate('repos', createRepositories(app.db, app.config));
   },
-  { name: 'repositories', dependencies: ['db'] },
+  { name: 'repositories', dependencies: ['db', 'config'] },
 );
