@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { FIELD_MESSAGE_TEMPLATES, formatFieldMessage } from '@portal/contract';
 import { decodeUtf8 } from './csv/users-csv';
 
 /**
@@ -17,6 +18,9 @@ export const NOT_UTF8_TEXT = 'The file must be UTF-8 text.';
 export const NOT_AN_OBJECT = 'The file must hold a JSON object.';
 export const TRANSLATION_VALUE = 'must be a string or an object of strings';
 
+const atPath = (path: string, detail: string) =>
+  formatFieldMessage(FIELD_MESSAGE_TEMPLATES.atJsonPath, { path, detail });
+
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** UTF-8 (with or without BOM) JSON text; the parser's own message says where it broke. */
@@ -26,7 +30,12 @@ export function parseJsonFile(data: Buffer): Parsed {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, message: `${NOT_JSON} ${(error as Error).message}` };
+    return {
+      ok: false,
+      message: formatFieldMessage(FIELD_MESSAGE_TEMPLATES.notJson, {
+        reason: (error as Error).message,
+      }),
+    };
   }
 }
 
@@ -55,7 +64,7 @@ export function translationErrors(value: unknown): string[] {
     for (const [key, child] of Object.entries(node)) {
       if (typeof child === 'string') continue;
       if (isObject(child)) stack.push({ node: child, path: [...path, key] });
-      else errors.push(`${pointer([...path, key])}: ${TRANSLATION_VALUE}`);
+      else errors.push(atPath(pointer([...path, key]), TRANSLATION_VALUE));
       if (errors.length >= MAX_FILE_MESSAGES) break;
     }
   }
@@ -74,7 +83,7 @@ export function schemaErrors(schema: Record<string, unknown>, value: unknown): s
   if (validate(value)) return [];
   return (validate.errors ?? [])
     .slice(0, MAX_FILE_MESSAGES)
-    .map((e) => `${e.instancePath || '/'}: ${e.message ?? 'is invalid'}`);
+    .map((e) => atPath(e.instancePath || '/', e.message ?? 'is invalid'));
 }
 
 /** A config file must at least be a JSON object before any product schema is asked. */

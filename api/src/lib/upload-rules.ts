@@ -1,3 +1,5 @@
+import { FIELD_MESSAGE_TEMPLATES, formatFieldMessage } from '@portal/contract';
+
 /**
  * The file rules of spec §5, with its messages, so every upload route refuses the same names and
  * sizes the same way.
@@ -11,9 +13,9 @@ export const FILE_TOO_LARGE = 'File is too large. Max file size is 10MB';
 export const FILE_EMPTY = 'The submitted file is empty.';
 export const ONE_FILE_ONLY = 'Only one file may be uploaded.';
 export const fileExtensionInvalid = (allowed: readonly string[]) =>
-  `File extension is not valid. Allowed extensions are: ${allowed.join(', ')}.`;
+  formatFieldMessage(FIELD_MESSAGE_TEMPLATES.fileExtensionInvalid, { allowed: allowed.join(', ') });
 export const fileTypeInvalid = (allowed: readonly string[]) =>
-  `Invalid file type. Allowed types are: ${allowed.join(', ')}.`;
+  formatFieldMessage(FIELD_MESSAGE_TEMPLATES.fileTypeInvalid, { allowed: allowed.join(', ') });
 
 // Characters Windows forbids in names, and every control character (C0, DEL and C1); the files
 // end up on learners' and administrators' disks when downloaded.

@@ -1,5 +1,10 @@
 import type { ErrorObject } from 'ajv';
-import { NON_FIELD_ERRORS, type FieldErrors } from '@portal/contract';
+import {
+  FIELD_MESSAGE_TEMPLATES,
+  NON_FIELD_ERRORS,
+  formatFieldMessage,
+  type FieldErrors,
+} from '@portal/contract';
 
 /** Caps what a huge invalid body can make us build and send. */
 const MAX_ERRORS = 50;
@@ -45,7 +50,8 @@ export function toFieldErrors(errors: readonly ErrorObject[]): FieldErrors {
     const others = branches.filter((e) => e.keyword !== 'type' && e.keyword !== 'const');
     const messages: string[] = [];
     if (types.length > 0) messages.push(`must be ${[...new Set(types)].join(' or ')}`);
-    if (consts.length > 0) messages.push(`must be one of: ${consts.join(', ')}`);
+    if (consts.length > 0)
+      messages.push(formatFieldMessage(FIELD_MESSAGE_TEMPLATES.oneOf, { values: consts.join(', ') }));
     for (const e of others) messages.push(messageOf(e));
     if (messages.length === 0) messages.push('Invalid value.');
     result[field] = [...new Set(messages)];

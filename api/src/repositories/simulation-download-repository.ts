@@ -1,5 +1,7 @@
 import {
+  FIELD_MESSAGE_TEMPLATES,
   VERSION_PATTERN,
+  formatFieldMessage,
   type FieldErrors,
   type SimulationDownload,
   type SimulationDownloadInput,
@@ -13,7 +15,7 @@ import { recordAudit, type AuditActor } from './audit-repository';
 export const DOWNLOAD_MESSAGES = {
   version: 'Enter the version as major.minor.patch, e.g. 3.0.0.',
   duplicate: (version: string, os: string) =>
-    `Version ${version} for ${os} already exists for this product.`,
+    formatFieldMessage(FIELD_MESSAGE_TEMPLATES.versionTaken, { version, os }),
   fileUrl: 'Enter an https:// address.',
   file: 'Upload the installer again: this file is not an installer you uploaded.',
 } as const;

@@ -3,11 +3,13 @@ import { Transform, type Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  FIELD_MESSAGE_TEMPLATES,
   FieldErrors,
   INSTALLER_EXTENSIONS,
   NON_FIELD_ERRORS,
   PERMISSION_DENIED,
   UploadedFile,
+  formatFieldMessage,
 } from '@portal/contract';
 import { ApiError, badRequest, fieldError, forbidden } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
@@ -68,7 +70,9 @@ class InstallerRefused extends Error {
 }
 
 export const installerTooLarge = (maxBytes: number) =>
-  `File is too large. Max file size is ${formatBytes(maxBytes).replace(' ', '')}`;
+  formatFieldMessage(FIELD_MESSAGE_TEMPLATES.fileTooLarge, {
+    size: formatBytes(maxBytes).replace(' ', ''),
+  });
 
 /**
  * Passes the bytes on while counting them and checking the kind's signature; errors (and so
