@@ -1,0 +1,114 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { JWTVerifyGetKey } from 'jose';
+import { securityHeaders } from '@portal/service-kit';
+import { createToolKeys, type LmsContext } from './context';
+import { AUTOSUBMIT_SCRIPT, STYLESHEET } from './html';
+import { createKeys } from './keys';
+import { agsRoutes, SCORE_TYPE } from './routes/ags';
+import { d2lRoutes } from './routes/d2l';
+import { ltiRoutes } from './routes/lti';
+import { pageRoutes } from './routes/pages';
+import { testRoutes } from './routes/test-endpoints';
+import { createStore } from './store';
+
+export interface LmsAppOptions {
+  /** Our own address (the LTI issuer), no trailing slash. */
+  publicUrl: string;
+  /** The portal's address as the browser sees it (its /api/lti/* routes). */
+  portalUrl: string;
+  /** Default `${portalUrl}/api/lti/jwks`. */
+  toolJwksUrl?: string;
+  /** Tests hand in the tool's keys directly. */
+  toolKeys?: JWTVerifyGetKey;
+  clientId?: string;
+  deploymentId?: string;
+  brightspaceClientId?: string;
+  brightspaceClientSecret?: string | null;
+  testEndpoints?: boolean;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Codes and tokens travel in query strings here; none may reach a log file. */
+export function redactSecrets(url: string): string {
+  return url.replace(/([?&](?:code|state|nonce|lti_message_hint|login_hint|id_token)=)[^&#]*/gi, '$1[redacted]');
+}
+
+const requestSerializer = (request: { method: string; url: string; ip?: string }) => ({
+  method: request.method,
+  url: redactSecrets(request.url),
+  remoteAddress: request.ip,
+});
+
+/** A small LTI 1.3 platform: sign-in, the demo course, the gradebook, and the standards' endpoints. */
+export async function buildLmsApp(options: LmsAppOptions) {
+  const issuer = options.publicUrl.replace(/\/+$/, '');
+  const portalUrl = options.portalUrl.replace(/\/+$/, '');
+  const app = Fastify({
+    logger: options.logger === false || options.logger === undefined ? false : { ...(typeof options.logger === 'object' ? options.logger : {}), serializers: { req: requestSerializer } },
+    // Forms and JSON here are small; a deep linking response JWT is a few kB.
+    bodyLimit: 64 * 1024,
+  });
+  const portalOrigin = new URL(portalUrl).origin;
+  app.addHook(
+    'onSend',
+    securityHeaders({
+      csp: {
+        defaultSrc: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        // Only /assets/autosubmit.js, which posts the OIDC form_post and deep linking forms.
+        scriptSrc: ["'self'"],
+        // The launch buttons redirect to the portal; the auth response posts there.
+        formAction: ["'self'", portalOrigin],
+        frameAncestors: ["'none'"],
+      },
+      referrerPolicy: 'no-referrer',
+    }).onSend,
+  );
+
+  // Forms: first value of each field, no prototype keys.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [k, v] of new URLSearchParams(body as string)) if (!(k in fields)) fields[k] = v;
+    done(null, fields);
+  });
+  app.addContentTypeParser(SCORE_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  const ctx: LmsContext = {
+    issuer,
+    portalUrl,
+    toolLaunchUrl: `${portalUrl}/api/lti/launch`,
+    toolLoginUrl: `${portalUrl}/api/lti/login`,
+    clientId: options.clientId ?? 'portal-tool',
+    deploymentId: options.deploymentId ?? 'demo-deployment',
+    brightspaceClientId: options.brightspaceClientId ?? 'portal-brightspace',
+    brightspaceClientSecret: options.brightspaceClientSecret ?? null,
+    tokenUrl: `${issuer}/oauth2/token`,
+    store: createStore(),
+    keys: await createKeys(issuer),
+    toolKeys: options.toolKeys ?? createToolKeys(options.toolJwksUrl ?? `${portalUrl}/api/lti/jwks`),
+    outage: { down: false },
+  };
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/assets/lms.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(STYLESHEET));
+  app.get('/assets/autosubmit.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(AUTOSUBMIT_SCRIPT));
+
+  const { sendPage, signOut } = pageRoutes(app, ctx);
+  ltiRoutes(app, ctx, sendPage);
+  agsRoutes(app, ctx);
+  d2lRoutes(app, ctx, sendPage, signOut);
+  if (options.testEndpoints) testRoutes(app, ctx);
+
+  app.decorate('lms', ctx);
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The stand-in's state, for tests and the programmatic starter. */
+    lms: LmsContext;
+  }
+}
+
+export type LmsApp = Awaited<ReturnType<typeof buildLmsApp>>;

@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { cookieOf, safeReturnPath, SESSION_COOKIE, signedInUser, toSignIn, type LmsContext } from '../context';
+import { html, page, type SafeHtml } from '../html';
+import { displayName, PASSWORD, type LmsUser } from '../store';
+
+type Form = Record<string, string | undefined>;
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
+
+function signInPage(ctx: LmsContext, returnPath: string, problem?: string): string {
+  const users = ctx.store.users.map(
+    (u) => html`<li><form method="post" action="/login"><input type="hidden" name="user" value="${u.id}"><input type="hidden" name="return" value="${returnPath}"><button type="submit" class="secondary">Sign in as ${displayName(u)}</button> <span class="muted">${u.email}, ${u.instructor ? 'instructor' : 'learner'}</span></form></li>`,
+  );
+  return page(
+    'Sign in',
+    html`<h1>Sign in to the learning platform</h1>
+<p class="notice">A stand-in for a learning platform (Moodle, Brightspace …) that launches the Simulation Portal over LTI 1.3. Every user's password is ${PASSWORD}.</p>
+${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
+<form method="post" action="/login" aria-label="Sign in with e-mail">
+<input type="hidden" name="return" value="${returnPath}">
+<div class="field"><label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required></div>
+<div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+<button type="submit">Sign in</button>
+</form>
+<h2>Or pick a user</h2>
+<ul class="links">${users}</ul>`,
+  );
+}
+
+function coursePage(ctx: LmsContext, user: LmsUser, added: string | undefined): string {
+  const addedLink = added ? ctx.store.link(added) : null;
+  const links = ctx.store.links().map(
+    (link) => html`<li><span>${link.title}</span><form method="post" action="/course/links/${link.id}/launch"><button type="submit">Launch ${link.title}</button></form></li>`,
+  );
+  return page(
+    'Demo course',
+    html`<h1>Demo course</h1>
+${addedLink ? html`<p class="notice" role="status">Added “${addedLink.title}” to the course.</p>` : ''}
+<h2>Simulations</h2>
+<ul class="links" aria-label="Course links">${links}</ul>
+${
+  user.instructor
+    ? html`<form method="post" action="/course/deep-link" class="actions"><button type="submit" class="secondary">Add a simulation</button></form>`
+    : ''
+}
+<p><a href="/gradebook">Gradebook</a></p>`,
+    { user: { name: displayName(user) } },
+  );
+}
+
+function gradebookPage(ctx: LmsContext, user: LmsUser): string {
+  const learners = user.instructor ? ctx.store.users.filter((u) => !u.instructor) : [user];
+  const sections: SafeHtml[] = ctx.store.links().map((link) => {
+    const item = link.lineItemId ? ctx.store.lineItem(link.lineItemId) : null;
+    if (!item) return html`<h2>${link.title}</h2><p class="muted">Not graded.</p>`;
+    const scores = ctx.store.scoresOf(item.id);
+    const rows = learners.map((learner) => {
+      const score = scores.find((s) => s.userId === learner.id);
+      return html`<tr><th scope="row">${displayName(learner)}</th><td>${
+        score?.scoreGiven !== undefined ? `${score.scoreGiven} / ${score.scoreMaximum}` : '–'
+      }</td><td>${score ? `${score.activityProgress}, ${score.gradingProgress}` : 'No score'}</td><td>${score ? score.timestamp : ''}</td></tr>`;
+    });
+    return html`<h2>${link.title}</h2>
+<table><caption class="muted">Out of ${item.scoreMaximum}</caption><thead><tr><th scope="col">Learner</th><th scope="col">Score</th><th scope="col">Progress</th><th scope="col">When</th></tr></thead><tbody>${rows}</tbody></table>`;
+  });
+  return page('Gradebook', html`<h1>Gradebook</h1>${sections}`, { user: { name: displayName(user) } });
+}
+
+/** The stand-in's own pages: sign-in, the demo course with its launch buttons, the gradebook. */
+export function pageRoutes(app: FastifyInstance, ctx: LmsContext) {
+  const { store } = ctx;
+
+  app.get('/', async (request, reply) => reply.redirect(signedInUser(ctx, request) ? '/course' : '/login', 303));
+
+  app.get<{ Querystring: { return?: string } }>('/login', async (request, reply) =>
+    sendPage(reply, signInPage(ctx, safeReturnPath(request.query.return))),
+  );
+
+  app.post<{ Body: Form }>('/login', async (request, reply) => {
+    const form = request.body ?? {};
+    const returnPath = safeReturnPath(form.return);
+    let user: LmsUser | null = null;
+    if (form.user !== undefined) user = store.user(form.user);
+    else if (form.email && form.password === PASSWORD) user = store.userByEmail(form.email);
+    if (!user) return sendPage(reply, signInPage(ctx, returnPath, 'Unknown e-mail or wrong password.'), 401);
+    const old = cookieOf(request, SESSION_COOKIE);
+    if (old) store.sessions.delete(old);
+    const session = store.sessions.put(user.id);
+    // Lax: the tool's redirect back to /lti/auth and /d2l/oauth2/auth are top-level GETs, which carry it.
+    reply.header('set-cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
+    return reply.redirect(returnPath, 303);
+  });
+
+  const signOut = (request: Parameters<typeof cookieOf>[0], reply: FastifyReply) => {
+    const session = cookieOf(request, SESSION_COOKIE);
+    if (session) store.sessions.delete(session);
+    reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+  };
+  app.post('/logout', async (request, reply) => {
+    signOut(request, reply);
+    return reply.redirect('/login', 303);
+  });
+
+  app.get<{ Querystring: { added?: string } }>('/course', async (request, reply) => {
+    const user = signedInUser(ctx, request);
+    if (!user) return toSignIn(request, reply);
+    return sendPage(reply, coursePage(ctx, user, request.query.added));
+  });
+
+  app.get('/gradebook', async (request, reply) => {
+    const user = signedInUser(ctx, request);
+    if (!user) return toSignIn(request, reply);
+    return sendPage(reply, gradebookPage(ctx, user));
+  });
+
+  /** Third-party initiated login (LTI Core §4.1): the browser goes to the tool, which comes back to /lti/auth. */
+  const initiateLogin = (reply: FastifyReply, user: LmsUser, hint: string) => {
+    const target = new URL(ctx.toolLoginUrl);
+    const params = {
+      iss: ctx.issuer,
+      login_hint: user.id,
+      target_link_uri: ctx.toolLaunchUrl,
+      lti_message_hint: hint,
+      client_id: ctx.clientId,
+      lti_deployment_id: ctx.deploymentId,
+    };
+    for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+    return reply.redirect(target.toString(), 303);
+  };
+
+  app.post<{ Params: { id: string } }>('/course/links/:id/launch', async (request, reply) => {
+    const user = signedInUser(ctx, request);
+    if (!user) return toSignIn(request, reply);
+    const link = store.link(request.params.id);
+    if (!link) return sendPage(reply, page('Not found', html`<h1>No such link</h1><p><a href="/course">Back to the course</a></p>`), 404);
+    return initiateLogin(reply, user, store.intents.put({ kind: 'link', userId: user.id, linkId: link.id }));
+  });
+
+  app.post('/course/deep-link', async (request, reply) => {
+    const user = signedInUser(ctx, request);
+    if (!user) return toSignIn(request, reply);
+    if (!user.instructor) return sendPage(reply, page('Not allowed', html`<h1>Only instructors add links</h1><p><a href="/course">Back to the course</a></p>`), 403);
+    return initiateLogin(reply, user, store.intents.put({ kind: 'deep-link', userId: user.id, data: store.newToken() }));
+  });
+
+  return { sendPage, signOut };
+}

@@ -1,0 +1,28 @@
+import { closeOnSignals, loadOrExit } from '@portal/service-kit';
+import { buildLmsApp } from './app';
+import { loadConfig } from './config';
+
+const config = loadOrExit(() => loadConfig());
+
+const app = await buildLmsApp({
+  publicUrl: config.publicUrl,
+  portalUrl: config.portalUrl,
+  toolJwksUrl: config.toolJwksUrl,
+  clientId: config.clientId,
+  deploymentId: config.deploymentId,
+  brightspaceClientId: config.brightspaceClientId,
+  brightspaceClientSecret: config.brightspaceClientSecret,
+  testEndpoints: config.testEndpoints,
+  logger: { level: config.logLevel, name: 'lms' },
+});
+
+closeOnSignals({ logger: app.log }, () => app.close());
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ issuer: config.publicUrl, portalUrl: config.portalUrl, testEndpoints: config.testEndpoints }, 'learning platform stand-in ready');
+} catch (error) {
+  app.log.error({ err: error }, 'could not start');
+  await app.close().catch(() => undefined);
+  process.exit(1);
+}
