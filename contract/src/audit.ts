@@ -4,7 +4,8 @@ import { MAX_INT4, PagedQuery } from './common';
 /**
  * What was done: an administrator's write (`assign`/`unassign` are seats of a licence, `invite`
  * sends a user's set-password invitation again) or `activate`, a user's first sign-in, which
- * turns their invited account active (the user is the actor).
+ * turns their invited account active (the user is the actor). `post`/`post_failed`: a grade the
+ * learning platform accepted or refused for good (entity `lti_score`, actor System).
  */
 export const AUDIT_ACTIONS = [
   'create',
@@ -14,6 +15,8 @@ export const AUDIT_ACTIONS = [
   'unassign',
   'activate',
   'invite',
+  'post',
+  'post_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -30,6 +33,7 @@ export const AUDIT_ENTITY_TYPES = [
   'product_configuration',
   'simulation_download',
   'lti_platform',
+  'lti_score',
   'brightspace_link',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -87,9 +87,18 @@ export interface ProvisioningLog {
   error(obj: object, msg: string): void;
 }
 
+/**
+ * Does one claimed item: marks it done (`outbox.complete`) or throws to have it retried. An error
+ * with a numeric `retryAfterMs` (a server's Retry-After) waits at least that long.
+ */
+export type OutboxHandler = (item: ClaimedItem) => Promise<void>;
+
 export interface OutboxWorkerOptions {
   db: Db;
-  identityAdmin: IdentityAdmin;
+  /** null: no identity provider configured; identity items stay queued until one is. */
+  identityAdmin: IdentityAdmin | null;
+  /** Handlers of other kinds (e.g. `lti.score`), by kind. */
+  handlers?: Readonly<Record<string, OutboxHandler>>;
   log: ProvisioningLog;
   /** Items taken per round. */
   batchSize?: number;
@@ -115,7 +124,9 @@ export interface RoundResult {
 }
 
 export function createOutboxWorker(options: OutboxWorkerOptions) {
-  const { db, identityAdmin: admin, log } = options;
+  const { db, log } = options;
+  // Used only by the identity handlers, which are registered only when it is set.
+  const admin = options.identityAdmin as IdentityAdmin;
   const outbox = createOutboxRepository(db);
   const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 4;
@@ -281,12 +292,20 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     );
   }
 
-  const handlers: Record<string, (item: ClaimedItem) => Promise<void>> = {
-    [IDENTITY_KINDS.create]: create,
-    [IDENTITY_KINDS.update]: update,
-    [IDENTITY_KINDS.remove]: remove,
-    [IDENTITY_KINDS.invite]: invite,
+  const handlers: Record<string, OutboxHandler> = {
+    ...(options.identityAdmin
+      ? {
+          [IDENTITY_KINDS.create]: create,
+          [IDENTITY_KINDS.update]: update,
+          [IDENTITY_KINDS.remove]: remove,
+          [IDENTITY_KINDS.invite]: invite,
+        }
+      : {}),
+    ...options.handlers,
   };
+  // Only kinds this worker can do are claimed: without an identity provider its items wait
+  // (instead of failing over and over) while grades still go out.
+  const kinds = Object.keys(handlers);
 
   async function process(item: ClaimedItem): Promise<boolean> {
     const handler = handlers[item.kind];
@@ -299,7 +318,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
         error instanceof IdentityCallError || error instanceof Error
           ? error.message
           : String(error);
-      const delay = retryDelayMs(item.attempts);
+      const retryAfterMs = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+      const delay = Math.max(
+        retryDelayMs(item.attempts),
+        typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) ? retryAfterMs : 0,
+      );
       log.warn(
         {
           outboxId: item.id,
@@ -308,7 +331,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
           retryInMs: delay,
           err: message,
         },
-        'identity provisioning failed; will retry',
+        item.kind.startsWith('identity.')
+          ? 'identity provisioning failed; will retry'
+          : 'outbox item failed; will retry',
       );
       await outbox.fail(item.id, message, delay);
       const userId = (item.payload as { userId?: unknown }).userId;
@@ -325,7 +350,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
 
   /** Takes one batch of due items and does them; answers how they went. */
   async function runOnce(): Promise<RoundResult> {
-    const items = await outbox.claim(batchSize, leaseMs);
+    if (kinds.length === 0) return { done: 0, failed: 0 };
+    const items = await outbox.claim(batchSize, leaseMs, kinds);
     const result: RoundResult = { done: 0, failed: 0 };
     let next = 0;
     const lane = async () => {

@@ -50,16 +50,18 @@ export function createOutboxRepository(db: Db) {
 
     /**
      * Takes up to `limit` due items for `leaseMs`: not done, due, not leased by a live worker, and
-     * with no earlier unfinished item of the same key. `skip locked` lets several API processes
-     * share the work; a worker that dies loses its lease when it runs out.
+     * with no earlier unfinished item of the same key, and of one of `kinds` (those the worker has
+     * a handler for). `skip locked` lets several API processes share the work; a worker that dies
+     * loses its lease when it runs out.
      */
-    async claim(limit: number, leaseMs: number): Promise<ClaimedItem[]> {
+    async claim(limit: number, leaseMs: number, kinds: readonly string[]): Promise<ClaimedItem[]> {
       const res = await db.query<ClaimedRow>(
         `update outbox o
             set locked_until = now() + $2::integer * interval '1 millisecond', attempts = o.attempts + 1
           where o.id in (
                 select c.id from outbox c
                  where c.done_at is null and c.next_attempt_at <= now()
+                   and c.kind = any($3::text[])
                    and (c.locked_until is null or c.locked_until < now())
                    and not exists (select 1 from outbox e
                                     where e.key = c.key and e.id < c.id and e.done_at is null)
@@ -67,7 +69,7 @@ export function createOutboxRepository(db: Db) {
                  limit $1
                    for update skip locked)
         returning o.id, o.kind, o.key, o.payload, o.progress, o.attempts`,
-        [limit, leaseMs],
+        [limit, leaseMs, kinds],
       );
       return res.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
     },

@@ -8,6 +8,7 @@ import type {
   SimulatorSession,
 } from '@portal/contract';
 import type { Db } from '../db/driver';
+import { enqueueLtiScore } from '../lti/grade-passback';
 
 /** What the session-token check knows about the session a simulator call belongs to. */
 export interface TokenSession {
@@ -323,20 +324,32 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
       };
     },
 
+    /**
+     * `gradeQueued`: the session came from an LTI launch with grade passback and its report has
+     * a score; the grade's outbox item is committed with the completion (never one without the
+     * other), and the caller kicks the outbox worker.
+     */
     async completeBySimulator(
       uuid: string,
       reportDetails: CompleteSessionBody['reportDetails'],
-    ): Promise<Transition<SessionStatus>> {
-      const res = await db.query<{ status: SessionStatusValue }>(
-        `update simulation_sessions
-            set status = 'complete', completed_at = now(), report_details = $2::jsonb
-          where uuid = $1 and status = 'in_progress'
-          returning status`,
-        [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
-      );
+    ): Promise<Transition<SessionStatus> & { gradeQueued?: boolean }> {
+      const done = await db.transaction(async (tx) => {
+        const res = await tx.query<{ status: SessionStatusValue; lti: boolean }>(
+          `update simulation_sessions
+              set status = 'complete', completed_at = now(), report_details = $2::jsonb
+            where uuid = $1 and status = 'in_progress'
+            returning status, lti_launch_id is not null as lti`,
+          [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
+        );
+        const row = res.rows[0];
+        if (!row) return null;
+        const gradeQueued =
+          row.lti && reportDetails?.score !== undefined ? await enqueueLtiScore(tx, uuid) : false;
+        return { status: row.status, gradeQueued };
+      });
       forget(uuid);
-      const row = res.rows[0];
-      if (row) return { ok: true, value: { uuid, status: row.status } };
+      if (done)
+        return { ok: true, value: { uuid, status: done.status }, gradeQueued: done.gradeQueued };
       return { ok: false, status: await currentStatus(uuid) };
     },
   };

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { createOutboxWorker } from '../../identity/provisioning';
+import { createLtiScoreHandler, LTI_SCORE_KIND } from '../../lti/grade-passback';
+import { createToolKeys } from '../../lti/tool-keys';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,15 +20,24 @@ declare module 'fastify' {
 /**
  * Runs the outbox (design §7) in this process: every OUTBOX_POLL_SECONDS and whenever kicked.
  * Several API processes may run it against one PostgreSQL; the claim query shares the items out.
+ * Grades (`lti.score`) always go out; identity items only with an identity provider configured.
  */
 export const outboxWorkerPlugin = fp(
   async (app) => {
     const { config, identityAdmin } = app;
-    if (!identityAdmin || config.outboxPollMs <= 0) {
+    if (config.outboxPollMs <= 0) {
       app.decorate('outboxWorker', { kick: () => undefined, idle: async () => undefined });
       return;
     }
-    const worker = createOutboxWorker({ db: app.db, identityAdmin, log: app.log });
+    const toolKeys = createToolKeys(app.db);
+    const worker = createOutboxWorker({
+      db: app.db,
+      identityAdmin,
+      handlers: {
+        [LTI_SCORE_KIND]: createLtiScoreHandler({ db: app.db, toolKeys, log: app.log }),
+      },
+      log: app.log,
+    });
     let running: Promise<void> | null = null;
     let again = false;
     let closed = false;

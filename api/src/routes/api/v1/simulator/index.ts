@@ -219,6 +219,7 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (session.status !== 'in_progress') throw notOpen(session.status);
       const result = await sessions.completeBySimulator(session.uuid, request.body.reportDetails);
       if (!result.ok) throw notOpen(result.status);
+      if (result.gradeQueued) app.outboxWorker.kick();
       return result.value;
     },
   );

@@ -1,0 +1,506 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Db, Queryable } from '../db/driver';
+import type { OutboxHandler, ProvisioningLog } from '../identity/provisioning';
+import type { ClaimedItem, OutboxItem } from '../repositories/outbox-repository';
+import { enqueue } from '../repositories/outbox-repository';
+import { recordAudit, SYSTEM_ACTOR } from '../repositories/audit-repository';
+import type { ToolKeys } from './tool-keys';
+
+/**
+ * LTI Assignment and Grade Services 2.0 (issue #10 point 4): the score of a session launched from
+ * a learning platform goes back to the launch's line item.
+ *
+ * When: the score exists exactly when the simulator completes the session with report details
+ * (`POST /api/v1/simulator/session/complete`, the only write of `report_details`; a completed
+ * session never gets them later). That completion enqueues an `lti.score` outbox item in its own
+ * transaction, so a completion without its grade, or a grade of a rolled-back completion, cannot
+ * exist. A learner's own "complete" (`POST …/session/{uuid}/complete`, after a simulator crash)
+ * carries no report and so no score: nothing is posted.
+ *
+ * Then the outbox worker posts it (design §7): OAuth2 client credentials with a JWT client
+ * assertion signed by the tool key, then the score to `{lineitem}/scores`. Network errors, 5xx
+ * and 429 (after its Retry-After) are retried with backoff; any other 4xx is final and recorded.
+ * Each posted or refused grade is in the audit log (`lti_score`, actor System).
+ */
+export const LTI_SCORE_KIND = 'lti.score';
+
+export const AGS_SCOPES = {
+  score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+  lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+} as const;
+
+export const SCORE_MEDIA_TYPE = 'application/vnd.ims.lis.v1.score+json';
+const LINE_ITEM_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitem+json';
+const LINE_ITEM_CONTAINER_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitemcontainer+json';
+const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Report scores are percentages (contract: CompleteSessionBody, 0–100). */
+export const DEFAULT_SCORE_MAXIMUM = 100;
+/** The longest a Retry-After is honoured; a platform asking for more is asked again then. */
+const MAX_RETRY_AFTER_MS = 60 * 60_000;
+const COMMENT_MAX = 1000;
+
+/** What an `lti.score` item carries: all the completion knew, so a later edit changes nothing. */
+export interface LtiScorePayload {
+  sessionUuid: string;
+  launchId: string;
+  platformId: number;
+  userId: string;
+  /** The platform's id of the learner: the score's `userId`. */
+  platformSub: string;
+  /** The launch's line item; null when only the container was given (found or created then). */
+  lineItem: string | null;
+  lineItems: string | null;
+  resourceLinkId: string | null;
+  /** The label of a line item we create. */
+  label: string;
+  /** Percent, 0–100. */
+  score: number;
+  /** The completion time, ISO 8601 with milliseconds. */
+  timestamp: string;
+  comment: string | null;
+}
+
+/** Steps done, in the item's `progress`: the line item found or created for the container. */
+interface LtiScoreProgress {
+  lineItem?: string;
+  scoreMaximum?: number;
+}
+
+interface AgsClaim {
+  scope?: unknown;
+  lineitem?: unknown;
+  lineitems?: unknown;
+}
+
+const isUrl = (value: unknown): value is string =>
+  typeof value === 'string' && /^https?:\/\//.test(value);
+
+/**
+ * The `lti.score` item of a session just completed, in `tx` (the completion's transaction), when
+ * it was launched from a platform whose AGS claim lets us post scores there and its report has a
+ * score. Answers whether an item was written.
+ *
+ * The key holds the platform, the line item (or the container and resource link) and the user, so
+ * the grades of one learner on one line item go out in completion order even across launches.
+ */
+export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promise<boolean> {
+  const res = await tx.query<{
+    lti_launch_id: string;
+    user_id: string;
+    completed_at: Date | string;
+    report_details: { score?: unknown; summary?: unknown } | null;
+    platform_id: number;
+    platform_sub: string;
+    ags_endpoint: AgsClaim | null;
+    resource_link: { id?: unknown; title?: unknown } | null;
+    product_name: string;
+    category_name: string | null;
+  }>(
+    `select s.lti_launch_id, s.user_id::text as user_id, s.completed_at,
+            s.report_details, l.platform_id, l.platform_sub, l.ags_endpoint, l.resource_link,
+            p.name as product_name, c.display_name as category_name
+       from simulation_sessions s
+       -- The column predates launches as rows (text); only checked uuids are stored in it now.
+       join lti_launches l
+         on l.id = case when s.lti_launch_id ~* '^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$'
+                        then s.lti_launch_id::uuid end
+       join products p on p.id = s.product_id
+       left join product_categories c on c.id = s.category_id
+      where s.uuid = $1 and s.status = 'complete'`,
+    [sessionUuid],
+  );
+  const row = res.rows[0];
+  const score = row?.report_details?.score;
+  if (!row || typeof score !== 'number' || !Number.isFinite(score)) return false;
+  const claim = row.ags_endpoint ?? {};
+  const scopes = Array.isArray(claim.scope) ? claim.scope : [];
+  if (!scopes.includes(AGS_SCOPES.score)) return false;
+  const lineItem = isUrl(claim.lineitem) ? claim.lineitem : null;
+  const lineItems = isUrl(claim.lineitems) ? claim.lineitems : null;
+  const resourceLinkId = typeof row.resource_link?.id === 'string' ? row.resource_link.id : null;
+  // Without a line item we may only find or create one in the container for the resource link.
+  if (!lineItem && !(lineItems && resourceLinkId && scopes.includes(AGS_SCOPES.lineItem))) {
+    return false;
+  }
+  const summary = row.report_details?.summary;
+  const payload: LtiScorePayload = {
+    sessionUuid,
+    launchId: row.lti_launch_id,
+    platformId: row.platform_id,
+    userId: row.user_id,
+    platformSub: row.platform_sub,
+    lineItem,
+    lineItems,
+    resourceLinkId,
+    label:
+      (typeof row.resource_link?.title === 'string' && row.resource_link.title.trim()) ||
+      [row.product_name, row.category_name].filter(Boolean).join(' – '),
+    score,
+    timestamp: new Date(row.completed_at).toISOString(),
+    comment:
+      typeof summary === 'string' && summary.trim() !== '' ? summary.slice(0, COMMENT_MAX) : null,
+  };
+  const target = lineItem ?? `${lineItems}#${resourceLinkId}`;
+  const item: OutboxItem = {
+    kind: LTI_SCORE_KIND,
+    key: `lti-score:${row.platform_id}:${hashOf(target)}:${row.user_id}`,
+    payload: payload as unknown as Record<string, unknown>,
+  };
+  await enqueue(tx, [item]);
+  return true;
+}
+
+/** A short stable digest, so a long line item URL keeps the key within its 200 characters. */
+function hashOf(text: string): string {
+  // FNV-1a 64 bit: the key only has to group one learner's grades of one line item.
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** A failed platform call. `permanent`: asking again cannot help (a 4xx other than 401/429). */
+export class AgsCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly permanent: boolean,
+    /** The platform's Retry-After; the worker waits at least this long. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'AgsCallError';
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), capped; undefined when absent. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const value = header.trim();
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+/** What a failed answer means for the item; a 401 is the caller's to handle (token refresh). */
+async function callError(what: string, res: Response): Promise<AgsCallError> {
+  let detail = '';
+  try {
+    detail = (await res.text()).slice(0, 300);
+  } catch {
+    // The status says enough.
+  }
+  const transient = res.status >= 500 || res.status === 429 || res.status === 408;
+  return new AgsCallError(
+    `${what}: HTTP ${res.status}${detail ? ` ${detail}` : ''}`,
+    res.status,
+    !transient,
+    transient ? retryAfterMs(res.headers.get('retry-after')) : undefined,
+  );
+}
+
+interface PlatformRow {
+  issuer: string;
+  client_id: string;
+  access_token_url: string;
+  organisation_id: number;
+}
+
+export interface LtiScoreHandlerOptions {
+  db: Db;
+  toolKeys: ToolKeys;
+  log: ProvisioningLog;
+  /** Per platform call. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** The `lti.score` handler of the outbox worker. Keeps each platform's tokens until near expiry. */
+export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHandler & {
+  /** Tokens fetched so far (for tests: reuse and refresh are observable). */
+  tokensFetched: () => number;
+} {
+  const { db, toolKeys, log } = options;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const doFetch = options.fetch ?? fetch;
+  const tokens = new Map<string, { token: string; until: number }>();
+  let fetched = 0;
+
+  async function call(url: string, init: RequestInit, what: string): Promise<Response> {
+    try {
+      return await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new AgsCallError(`${what}: ${reason}`, null, false);
+    }
+  }
+
+  /**
+   * An access token by client credentials with a signed client assertion (1EdTech Security
+   * Framework §4.1): iss = sub = our client id, aud = the token URL, a fresh jti, 5 minutes.
+   */
+  async function fetchToken(platform: PlatformRow, scopes: readonly string[]): Promise<string> {
+    const { kid, key } = await toolKeys.signingKey();
+    const assertion = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+      .setIssuer(platform.client_id)
+      .setSubject(platform.client_id)
+      .setAudience(platform.access_token_url)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
+    const res = await call(
+      platform.access_token_url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_assertion_type: CLIENT_ASSERTION_TYPE,
+          client_assertion: assertion,
+          scope: scopes.join(' '),
+        }).toString(),
+      },
+      'access token',
+    );
+    // A token refused for our assertion is a registration problem, not a passing one.
+    if (!res.ok) throw await callError('access token', res);
+    const body = (await res.json().catch(() => null)) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    } | null;
+    if (typeof body?.access_token !== 'string' || body.access_token === '') {
+      throw new AgsCallError('access token: the answer holds no access_token', res.status, false);
+    }
+    fetched++;
+    const lifetimeMs =
+      (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600) * 1000;
+    // Given up a minute early (or at half its life, if shorter): a token must not expire in flight.
+    tokens.set(tokenKey(platform, scopes), {
+      token: body.access_token,
+      until: Date.now() + lifetimeMs - Math.min(60_000, lifetimeMs / 2),
+    });
+    return body.access_token;
+  }
+
+  const tokenKey = (platform: PlatformRow, scopes: readonly string[]) =>
+    `${platform.access_token_url} ${platform.client_id} ${[...scopes].sort().join(' ')}`;
+
+  async function tokenFor(platform: PlatformRow, scopes: readonly string[]): Promise<string> {
+    const cached = tokens.get(tokenKey(platform, scopes));
+    if (cached && cached.until > Date.now()) return cached.token;
+    return fetchToken(platform, scopes);
+  }
+
+  /** `request` with a token; a 401 drops the token and tries once more with a fresh one. */
+  async function withToken(
+    platform: PlatformRow,
+    scopes: readonly string[],
+    what: string,
+    request: (token: string) => Promise<Response>,
+  ): Promise<Response> {
+    let res = await request(await tokenFor(platform, scopes));
+    if (res.status === 401) {
+      tokens.delete(tokenKey(platform, scopes));
+      res = await request(await fetchToken(platform, scopes));
+    }
+    if (!res.ok) throw await callError(what, res);
+    return res;
+  }
+
+  /** The resource link's line item in the container, created when there is none. */
+  async function findOrCreateLineItem(
+    platform: PlatformRow,
+    payload: LtiScorePayload,
+  ): Promise<{ lineItem: string; scoreMaximum: number }> {
+    const scopes = [AGS_SCOPES.score, AGS_SCOPES.lineItem];
+    const container = payload.lineItems as string;
+    const query = new URL(container);
+    query.searchParams.set('resource_link_id', payload.resourceLinkId as string);
+    const found = await withToken(platform, scopes, 'line items', (token) =>
+      call(
+        query.toString(),
+        {
+          headers: { authorization: `Bearer ${token}`, accept: LINE_ITEM_CONTAINER_MEDIA_TYPE },
+        },
+        'line items',
+      ),
+    );
+    const items = (await found.json().catch(() => [])) as unknown;
+    const existing = (Array.isArray(items) ? items : []).find(
+      (i: { id?: unknown; resourceLinkId?: unknown }) =>
+        isUrl(i?.id) && (i.resourceLinkId ?? payload.resourceLinkId) === payload.resourceLinkId,
+    ) as { id: string; scoreMaximum?: unknown } | undefined;
+    const chosen =
+      existing ??
+      ((await (
+        await withToken(platform, scopes, 'create line item', (token) =>
+          call(
+            container,
+            {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${token}`,
+                'content-type': LINE_ITEM_MEDIA_TYPE,
+                accept: LINE_ITEM_MEDIA_TYPE,
+              },
+              body: JSON.stringify({
+                scoreMaximum: DEFAULT_SCORE_MAXIMUM,
+                label: payload.label,
+                resourceLinkId: payload.resourceLinkId,
+              }),
+            },
+            'create line item',
+          ),
+        )
+      )
+        .json()
+        .catch(() => null)) as { id?: unknown; scoreMaximum?: unknown } | null);
+    if (!chosen || !isUrl(chosen.id)) {
+      throw new AgsCallError('line item: the platform named no line item id', null, true);
+    }
+    const max = chosen.scoreMaximum;
+    return {
+      lineItem: chosen.id,
+      scoreMaximum: typeof max === 'number' && max > 0 ? max : DEFAULT_SCORE_MAXIMUM,
+    };
+  }
+
+  /** `{lineitem}/scores`, keeping the line item URL's query (Moodle's carry one). */
+  function scoresUrl(lineItem: string): string {
+    const url = new URL(lineItem);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/scores`;
+    return url.toString();
+  }
+
+  async function finish(
+    item: ClaimedItem,
+    payload: LtiScorePayload,
+    platform: PlatformRow | null,
+    outcome: { progress: LtiScoreProgress; error: AgsCallError | null; score?: object },
+  ) {
+    await db.transaction(async (tx) => {
+      const user = await tx.query<{ name: string; email: string; organisation_id: number }>(
+        `select trim(first_name || ' ' || last_name) as name, email, organisation_id
+           from users where id = $1`,
+        [payload.userId],
+      );
+      const learner = user.rows[0];
+      await recordAudit(tx, {
+        actor: SYSTEM_ACTOR,
+        action: outcome.error ? 'post_failed' : 'post',
+        entityType: 'lti_score',
+        entityId: payload.sessionUuid,
+        organisationId: platform?.organisation_id ?? learner?.organisation_id ?? null,
+        after: {
+          learner: learner?.name ?? null,
+          email: learner?.email ?? null,
+          platform: platform?.issuer ?? null,
+          lineItem: outcome.progress.lineItem ?? payload.lineItem,
+          ...outcome.score,
+          ...(outcome.error
+            ? { httpStatus: outcome.error.status, error: outcome.error.message }
+            : {}),
+        },
+      });
+      await tx.query(
+        `update outbox set done_at = now(), locked_until = null, progress = $2::jsonb,
+                last_error = $3
+          where id = $1`,
+        [item.id, JSON.stringify(outcome.progress), outcome.error?.message.slice(0, 2000) ?? null],
+      );
+    });
+  }
+
+  async function handle(item: ClaimedItem): Promise<void> {
+    const payload = item.payload as unknown as LtiScorePayload;
+    let progress = { ...item.progress } as LtiScoreProgress;
+    const platformRes = await db.query<PlatformRow>(
+      `select issuer, client_id, access_token_url, organisation_id from lti_platforms
+        where id = $1`,
+      [payload.platformId],
+    );
+    const platform = platformRes.rows[0] ?? null;
+    try {
+      if (!platform) {
+        throw new AgsCallError('the platform registration was removed', null, true);
+      }
+      if (!progress.lineItem) {
+        if (payload.lineItem) {
+          // A launch's own line item: its maximum is the platform's business; AGS scales
+          // scoreGiven/scoreMaximum to it, so the percentage goes out as is.
+          progress = { lineItem: payload.lineItem, scoreMaximum: DEFAULT_SCORE_MAXIMUM };
+        } else {
+          progress = await findOrCreateLineItem(platform, payload);
+          // Kept at once: a retry posts to this line item instead of looking (or creating) again.
+          await db.query('update outbox set progress = $2::jsonb where id = $1', [
+            item.id,
+            JSON.stringify(progress),
+          ]);
+        }
+      }
+      const scoreMaximum = progress.scoreMaximum ?? DEFAULT_SCORE_MAXIMUM;
+      const score = {
+        userId: payload.platformSub,
+        scoreGiven: Math.round(payload.score * scoreMaximum) / 100,
+        scoreMaximum,
+        ...(payload.comment ? { comment: payload.comment } : {}),
+        activityProgress: 'Completed',
+        gradingProgress: 'FullyGraded',
+        timestamp: payload.timestamp,
+      };
+      // Posting the same score again (a crash between the platform's 2xx and marking the item
+      // done) is harmless: a line item holds one result per user, and a score with the same
+      // timestamp as the one the platform holds leaves that result as it is (AGS 2.0 §3.4.7).
+      const scopes = payload.lineItem
+        ? [AGS_SCOPES.score]
+        : [AGS_SCOPES.score, AGS_SCOPES.lineItem];
+      await withToken(platform, scopes, 'post score', (token) =>
+        call(
+          scoresUrl(progress.lineItem as string),
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': SCORE_MEDIA_TYPE },
+            body: JSON.stringify(score),
+          },
+          'post score',
+        ),
+      );
+      await finish(item, payload, platform, {
+        progress,
+        error: null,
+        score: { scoreGiven: score.scoreGiven, scoreMaximum, timestamp: payload.timestamp },
+      });
+      log.info(
+        { outboxId: item.id, session: payload.sessionUuid, lineItem: progress.lineItem },
+        'grade posted to the learning platform',
+      );
+    } catch (error) {
+      if (!(error instanceof AgsCallError) || !error.permanent) throw error;
+      log.error(
+        {
+          outboxId: item.id,
+          session: payload.sessionUuid,
+          status: error.status,
+          err: error.message,
+        },
+        'the learning platform refused the grade; not retried',
+      );
+      await finish(item, payload, platform, {
+        progress,
+        error,
+        score: { scoreGiven: payload.score, scoreMaximum: DEFAULT_SCORE_MAXIMUM },
+      });
+    }
+  }
+
+  return Object.assign(handle, { tokensFetched: () => fetched });
+}
