@@ -174,5 +174,9 @@ describe('audit changes', () => {
       'x@demo.test',
     );
     expect(objectLabel(auditEntry({ entityType: 'file', entityId: 'f1', before: null, after: {} }))).toBe('#f1');
+    expect(objectLabel(auditEntry({ entityType: 'lti_score', entityId: 's1', before: null, after: { learner: 'Lena Learner', scoreGiven: 80 } }))).toBe(
+      'Lena Learner',
+    );
+    expect(objectLabel(auditEntry({ entityType: 'lti_score', entityId: 's1', before: null, after: { learner: null, email: null } }))).toBe('#s1');
   });
 });

@@ -70,6 +70,9 @@ export function objectLabel(entry: AuditEntry): string {
       // A user's own first sign-in records only the status; the actor is that user.
       return entry.actorId === entry.entityId ? entry.actorName : `#${entry.entityId}`;
     }
+    case 'lti_score':
+      // A grade sent to the learning platform (entity id: the session): whose it was.
+      return text(source.learner) ?? text(source.email) ?? `#${entry.entityId}`;
     default:
       return `#${entry.entityId}`;
   }
