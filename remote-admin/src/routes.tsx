@@ -5,6 +5,7 @@ import { Navigate, NotFoundView, type RouteObject } from '@portal/shared-ui';
 import { AdminBase } from './components/admin-base';
 import { paths } from './config/paths';
 import {
+  CHANGE_DOWNLOADS_GLOBALLY,
   CREATE_DOWNLOAD,
   CREATE_LICENCE,
   CREATE_ORGANISATION,
@@ -85,7 +86,11 @@ const routes: RouteObject[] = [
           { path: paths.newConfiguration.path, element: <NewConfigurationPage /> },
           { path: paths.configuration.path, element: <EditConfigurationPage /> },
           { path: paths.downloads.path, element: gated(VIEW_DOWNLOADS, <DownloadsPage />) },
-          { path: paths.newDownload.path, element: gated(CREATE_DOWNLOAD, <NewDownloadPage />) },
+          {
+            path: paths.newDownload.path,
+            // Both, as the API asks: the user permission and global administration.
+            element: gated(CREATE_DOWNLOAD, gated(CHANGE_DOWNLOADS_GLOBALLY, <NewDownloadPage />)),
+          },
           { path: paths.download.path, element: gated(VIEW_DOWNLOADS, <EditDownloadPage />) },
           { path: '*', element: <NotFoundView /> },
         ],

@@ -6,14 +6,19 @@ import { FlashBanner } from './flash';
 import { PagedTable } from './paged-table';
 
 /** A list's last column: "Edit" linking to the row's page, naming the row for screen readers. */
-export function useEditColumn<T>(to: (row: T) => string, name: (row: T) => string): DataTableColumn<T> {
+export function useEditColumn<T>(
+  to: (row: T) => string,
+  name: (row: T) => string,
+  /** Whether the user may change the rows: else the link says View (the form opens read-only). */
+  editable = true,
+): DataTableColumn<T> {
   const { t } = useTranslation('admin');
   return {
     key: 'edit',
     header: t('admin.actions'),
     render: (row) => (
       <Link to={to(row)}>
-        {t('common.edit')}
+        {editable ? t('common.edit') : t('common.view')}
         <VisuallyHidden> {name(row)}</VisuallyHidden>
       </Link>
     ),

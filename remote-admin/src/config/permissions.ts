@@ -32,5 +32,11 @@ export const MANAGE_SIM_CONFIG: readonly Permission[] = ['global.manage_sim_conf
 export const VIEW_DOWNLOADS: readonly Permission[] = ['global.view_user'];
 export const CREATE_DOWNLOAD: readonly Permission[] = ['global.create_user'];
 export const UPDATE_DOWNLOAD: readonly Permission[] = ['global.update_user'];
+/**
+ * A version is offered to every organisation entitled to the product, so the API lets only global
+ * administrators add or change one (its isGlobalAdmin: whoever may create organisations), on top
+ * of the user permission above. Both are needed: see `useCanChangeDownloads`.
+ */
+export const CHANGE_DOWNLOADS_GLOBALLY: readonly Permission[] = ['global.create_org'];
 /** Notifications are about licences: whoever may see an organisation's licences sees them. */
 export const VIEW_NOTIFICATIONS: readonly Permission[] = VIEW_LICENCES;

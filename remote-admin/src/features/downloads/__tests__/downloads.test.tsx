@@ -1,9 +1,10 @@
 import { File as NodeFile } from 'node:buffer';
 import { screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { axe } from 'jest-axe';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
-import { invalidPage, paged, servePaged } from '../../../fixtures/admin-api';
+import { invalidPage, ORG_ADMIN_PERMISSIONS, paged, servePaged } from '../../../fixtures/admin-api';
 import {
   serveDownload,
   serveInstallerFile,
@@ -100,13 +101,46 @@ describe('download list', () => {
     const reader = ['global.client_access_admin_section', 'global.manage_sim_config', 'global.view_user'];
     const { unmount } = renderRemote({ server, path: '/admin/product/1/download', permissions: reader });
 
-    expect(await screen.findByRole('link', { name: 'Edit 2.1.0 for Windows' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'View 2.1.0 for Windows' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Add download' })).not.toBeInTheDocument();
     unmount();
 
     renderRemote({ server, path: '/admin/product/1/download/11', permissions: reader });
     expect(await screen.findByLabelText(/^Version/)).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+  });
+
+  // The API answers 403 to anyone but a global administrator adding or changing a version (it is
+  // offered to every entitled organisation), whatever user permissions they hold.
+  it('offers no Add or Edit to an administrator with the user permissions who is not a global one', async () => {
+    servePaged(server, LIST, () => paged([simulationDownload()]));
+    serveDownload(server, simulationDownload());
+    const orgAdmin = [...ORG_ADMIN_PERMISSIONS, 'global.manage_sim_config'];
+    const { unmount } = renderRemote({ server, path: '/admin/product/1/download', permissions: orgAdmin });
+
+    expect(await screen.findByRole('link', { name: 'View 2.1.0 for Windows' })).toHaveAttribute('href', '/admin/product/1/download/11');
+    expect(screen.queryByRole('link', { name: /^Edit/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Add download' })).not.toBeInTheDocument();
+    unmount();
+
+    const { unmount: unmountForm } = renderRemote({ server, path: '/admin/product/1/download/11', permissions: orgAdmin });
+    expect(await screen.findByLabelText(/^Version/)).toBeDisabled();
+    expect(screen.getByLabelText(/^File URL/)).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    unmountForm();
+
+    renderRemote({ server, path: '/admin/product/1/download/new', permissions: orgAdmin });
+    // The product frame renders around it once the product lookup answers, so wait for that too.
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Create' })).not.toBeInTheDocument();
+  });
+
+  it('offers Add and Edit to a global administrator', async () => {
+    servePaged(server, LIST, () => paged([simulationDownload()]));
+    renderRemote({ server, path: '/admin/product/1/download', permissions: SYS_ADMIN_PERMISSIONS });
+
+    expect(await screen.findByRole('link', { name: 'Edit 2.1.0 for Windows' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add download' })).toBeInTheDocument();
   });
 });
 
@@ -211,6 +245,35 @@ describe("new download ('Download details')", () => {
     expect(screen.getByRole('checkbox', { name: 'Activate version' })).toHaveAccessibleDescription(
       expect.stringContaining('Must be a valid boolean.'),
     );
+  });
+});
+
+describe('server messages in German', () => {
+  afterEach(() => i18next.changeLanguage('en'));
+
+  it('shows the duplicate version and the other #9 messages translated, with their values', async () => {
+    await i18next.changeLanguage('de');
+    serveDownload(server, simulationDownload(), {
+      errors: {
+        version: ['Version 3.0.0 for mac already exists for this product.'],
+        fileUrl: ['Enter an https:// address.'],
+        file: ['Upload the installer again: this file is not an installer you uploaded.'],
+      },
+    });
+    const { user } = renderRemote({ server, path: '/admin/product/1/download/new', permissions: SYS_ADMIN_PERMISSIONS });
+
+    await user.type(await screen.findByLabelText(/^Version\b(?! aktivieren)/), '3.0.0');
+    await user.selectOptions(screen.getByLabelText(/^Betriebssystem/), 'macOS');
+    await user.type(screen.getByLabelText(/^Datei-URL/), 'https://downloads.example.com/a.dmg');
+    await user.click(screen.getByRole('button', { name: 'Erstellen' }));
+
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Version 3.0.0 für mac gibt es für dieses Produkt bereits.');
+    expect(screen.getByLabelText(/^Version\b(?! aktivieren)/)).toHaveAccessibleDescription(
+      expect.stringContaining('Version 3.0.0 für mac gibt es für dieses Produkt bereits.'),
+    );
+    expect(screen.getByLabelText(/^Datei-URL/)).toHaveAccessibleDescription(expect.stringContaining('Geben Sie eine https://-Adresse ein.'));
+    expect(banner).not.toHaveTextContent('already exists');
   });
 });
 

@@ -1,18 +1,18 @@
 import type { SimulationDownload } from '@portal/contract';
-import { usePermissions } from '@portal/shared-auth';
 import { StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
-import { CREATE_DOWNLOAD, VIEW_DOWNLOADS } from '../../../config/permissions';
+import { VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useDownloads } from '../api/get-downloads';
+import { useCanChangeDownloads } from '../can-change-downloads';
 
 /** /admin/product/{id}/download: the product's installer versions, active ones first (spec §2, §9). */
 export function DownloadsPage() {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
-  const can = usePermissions();
+  const canChange = useCanChangeDownloads();
   const product = useFramedProduct();
   const list = usePagedListState({ ordering: '-isActive' });
   const result = useDownloads(product.id, list.params);
@@ -21,6 +21,7 @@ export function DownloadsPage() {
   const editColumn = useEditColumn<SimulationDownload>(
     (row) => paths.download.getHref(base, product.id, row.id),
     (row) => t('admin.download.name', { version: row.version, os: t(`admin.download.os.${row.operatingSystem}`) }),
+    canChange.update,
   );
   const columns: DataTableColumn<SimulationDownload>[] = [
     { key: 'id', header: t('admin.download.id'), sortable: true },
@@ -38,7 +39,7 @@ export function DownloadsPage() {
   return (
     <ListSection
       title={t('admin.downloads.title')}
-      create={can(CREATE_DOWNLOAD) ? { label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) } : null}
+      create={canChange.create ? { label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) } : null}
       list={list}
       result={result}
       columns={columns}

@@ -1,12 +1,13 @@
-import { NotFoundError, usePermissions } from '@portal/shared-auth';
+import { NotFoundError } from '@portal/shared-auth';
 import { NotFoundView, PageSpinner, SomethingWentWrongView, useParams, useTranslation } from '@portal/shared-ui';
 import { useAdminBase } from '../../../components/admin-base';
 import { PageHeading } from '../../../components/admin-page';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
-import { UPDATE_DOWNLOAD, VIEW_DOWNLOADS } from '../../../config/permissions';
+import { VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useDownload } from '../api/get-download';
 import { useUpdateDownload } from '../api/update-download';
+import { useCanChangeDownloads } from '../can-change-downloads';
 import { DownloadForm } from './download-form';
 
 /** /admin/product/{id}/download/{downloadId}: 'Download details', staying with the success message. */
@@ -20,7 +21,7 @@ export function EditDownloadPage() {
 function EditDownload({ downloadId }: { downloadId: number }) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
-  const can = usePermissions();
+  const canChange = useCanChangeDownloads();
   const product = useFramedProduct();
   const { data, error } = useDownload(product.id, downloadId);
   const update = useUpdateDownload(product.id, downloadId);
@@ -42,7 +43,7 @@ function EditDownload({ downloadId }: { downloadId: number }) {
         product={product}
         download={data}
         save={update}
-        readOnly={!can(UPDATE_DOWNLOAD)}
+        readOnly={!canChange.update}
       />
     </>
   );
