@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_INT4, PagedQuery } from './common';
+import { Product, SimulationMode } from './product';
 
 /**
  * Codes of `/lti/error?error=…` (spec §2, §8). The host shows its permission message for
@@ -140,4 +141,69 @@ export const LTI_MESSAGES = {
   launchExpired: 'The launch from the learning platform has expired. Open the activity again.',
   unknownPlatform: 'No learning platform is registered with this issuer and client id.',
   targetLinkUri: 'The target link is not an address of this portal.',
+} as const;
+
+// ---- Deep Linking 2.0 (issue #10 point 5) ----
+
+const Uuid = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+});
+
+export const LtiDeepLinkParams = Type.Object({ launchId: Uuid });
+export type LtiDeepLinkParams = Static<typeof LtiDeepLinkParams>;
+
+/** A product the instructor may link: licensed to the platform's organisation, in these modes. */
+export const LtiDeepLinkProduct = Type.Composite([
+  Product,
+  Type.Object({ modes: Type.Array(SimulationMode) }),
+]);
+export type LtiDeepLinkProduct = Static<typeof LtiDeepLinkProduct>;
+
+/**
+ * GET /api/v1/lti/deep-link/{launchId}: what the picker (`/lti/deep-link`) shows for an open
+ * deep linking request of the caller's. The category trees come from the catalogue routes.
+ */
+export const LtiDeepLinkRequest = Type.Object({
+  launchId: Type.String(),
+  platform: Type.Object({ issuer: Type.String(), organisationName: Type.String() }),
+  /** The platform's `accept_types` (the tool answers one `ltiResourceLink`). */
+  acceptTypes: Type.Array(Type.String()),
+  /** The platform's suggested title for the content, when it sent one. */
+  title: Type.Union([Type.String(), Type.Null()]),
+  products: Type.Array(LtiDeepLinkProduct),
+});
+export type LtiDeepLinkRequest = Static<typeof LtiDeepLinkRequest>;
+
+/** POST /api/v1/lti/deep-link/{launchId}: the simulation to link — a leaf category and a mode. */
+export const LtiDeepLinkInput = Type.Object(
+  {
+    productId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+    categoryId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+    mode: SimulationMode,
+  },
+  { additionalProperties: false },
+);
+export type LtiDeepLinkInput = Static<typeof LtiDeepLinkInput>;
+
+/**
+ * The signed LtiDeepLinkingResponse and where it goes. The browser posts `jwt` as the form field
+ * `JWT` (Deep Linking 2.0 §4.2) — through `POST /api/lti/deep-link/{launchId}/return`, whose page
+ * auto-posts it to `returnUrl` (the host's CSP allows forms to its own origin only).
+ */
+export const LtiDeepLinkAnswer = Type.Object({ returnUrl: Type.String(), jwt: Type.String() });
+export type LtiDeepLinkAnswer = Static<typeof LtiDeepLinkAnswer>;
+
+/** The custom parameters a deep-linked resource link carries; the launch forwards them to the host. */
+export const LTI_DEEP_LINK_CUSTOM = ['configuration', 'protocol', 'productId', 'mode'] as const;
+
+export const LTI_DEEP_LINK_MESSAGES = {
+  notDeepLinking: 'This launch is not a request to add content from the learning platform.',
+  answered:
+    'This selection has already been sent to the learning platform. Start again from your course.',
+  notInstructor: 'Only instructors of the course can add simulations to it.',
+  unlicensedProduct: 'The organisation has no current licence for this product.',
+  notLeaf: 'Select a simulation: a category of this product without subcategories.',
+  noConfiguration: 'This simulation cannot be started yet: it has no configuration.',
+  unlicensedMode: 'The organisation’s licence does not include this mode for the product.',
+  invalidResponse: 'This is not an answer of the portal to this request.',
 } as const;

@@ -31,6 +31,7 @@ import { simulationDownloadFixtures } from '../routes/api/v1/product/simulation-
 import { notificationFixtures } from '../routes/api/v1/notification/notification-fixtures';
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
+import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
 
 /**
  * Every route the API registers × every way to call it without the right to: never 2xx, never 5xx.
@@ -548,6 +549,7 @@ const fixtures: Record<string, Fixture> = {
   ...notificationFixtures(() => ctx.t),
   ...productConfigurationFixtures(() => ctx.t),
   ...ltiFixtures(() => ctx.t),
+  ...deepLinkFixtures(() => ctx.t),
 };
 
 type Kind = 'bearer' | 'session' | 'public' | 'signed';

@@ -24,6 +24,7 @@ import {
 import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
 import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
+import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
@@ -1261,6 +1262,7 @@ const fuzzers: Record<string, Fuzzer> = {
   }),
   ...adminFuzzers,
   ...ltiFuzzers,
+  ...deepLinkFuzzers,
 };
 
 describe('fuzzing the write routes', () => {
