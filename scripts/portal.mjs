@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, runPnpm } from './lib.mjs';
-import { HOST_URL, OUTBOX_URL, startServices } from './services.mjs';
+import { HOST_URL, LMS_URL, OUTBOX_URL, startServices } from './services.mjs';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.mjs';
 
 const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];
@@ -37,6 +37,9 @@ async function serve({ banner }) {
         '',
         `  Demo accounts (password ${DEMO_PASSWORD}):`,
         ...accounts,
+        '',
+        `  Learning platform stand-in: ${LMS_URL} — open the Demo course and click Launch Radiography`,
+        '    (the same accounts, plus learner2@demo.test who exists only there)',
         '',
         ...(OUTBOX_URL
           ? [`  Invitation mails (no SMTP_URL set) land in the outbox: ${OUTBOX_URL}`, `    as JSON: ${OUTBOX_URL}.json`, '']

@@ -14,6 +14,7 @@ export const PORTS = {
   api: Number(env.API_PORT ?? 3000),
   identity: Number(env.IDENTITY_PORT ?? 8180),
   simulator: Number(env.SIMULATOR_PORT ?? 8090),
+  lms: Number(env.LMS_PORT ?? 8100),
 };
 const url = (port) => `http://localhost:${port}`;
 
@@ -33,6 +34,29 @@ export const TEST_HOST_URL = 'http://localhost:8088';
  */
 const SERVICE_CLIENT_SECRET = env.IDENTITY_SERVICE_CLIENT_SECRET || randomBytes(32).toString('base64url');
 export const IDENTITY_URL = url(PORTS.identity);
+/**
+ * The learning-platform stand-in (lms/): an LTI 1.3 platform the API's demo seed registers, and the
+ * Brightspace the API's OAuth client talks to. Its Brightspace client secret is, like the identity
+ * service's, made fresh for each stack and known only to the API and the stand-in.
+ */
+export const LMS_URL = env.LMS_URL ?? url(PORTS.lms);
+const BRIGHTSPACE_CLIENT_SECRET = env.BRIGHTSPACE_CLIENT_SECRET || randomBytes(32).toString('base64url');
+/**
+ * Brightspace sign-in for Demo Hospital (whose platform is Brightspace): on for `npm start`. Off on
+ * the e2e stack unless PORTAL_BRIGHTSPACE=1, as it would send every Demo Hospital learner to the
+ * stand-in's sign-in first and the other specs sign in to the portal only.
+ */
+const BRIGHTSPACE_ON = (env.PORTAL_BRIGHTSPACE ?? (TEST_MODE ? '0' : '1')) === '1';
+const BRIGHTSPACE_ENV = BRIGHTSPACE_ON
+  ? {
+      BRIGHTSPACE_HOST: LMS_URL,
+      BRIGHTSPACE_AUTH_URL: `${LMS_URL}/d2l/oauth2/auth`,
+      BRIGHTSPACE_TOKEN_URL: `${LMS_URL}/d2l/oauth2/token`,
+      BRIGHTSPACE_CLIENT_ID: 'portal-brightspace',
+      BRIGHTSPACE_CLIENT_SECRET,
+    }
+  : {};
+
 /** Where the embedded default's invitation mails go instead of SMTP (unset SMTP_URL). */
 export const OUTBOX_URL = env.SMTP_URL ? undefined : `${IDENTITY_URL}/dev/outbox`;
 
@@ -83,6 +107,9 @@ export function serviceDefinitions() {
         IDENTITY_ADMIN_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
         // Invitations return here; the identity provider accepts only its registered portal origins.
         PORTAL_URL: HOST_URL,
+        // The demo seed registers the stand-in as an LTI platform at this address.
+        LMS_URL,
+        ...BRIGHTSPACE_ENV,
       },
       health: `${url(PORTS.api)}/healthz`,
     },
@@ -92,6 +119,24 @@ export function serviceDefinitions() {
       command: [node, '--import', 'tsx', 'src/server.ts'],
       env: { SIMULATOR_PORT: String(PORTS.simulator), API_URL: url(PORTS.api) },
       health: `${url(PORTS.simulator)}/healthz`,
+    },
+    {
+      name: 'lms',
+      cwd: path.join(ROOT, 'lms'),
+      command: [node, '--import', 'tsx', 'src/server.ts'],
+      env: {
+        LMS_PORT: String(PORTS.lms),
+        LMS_URL,
+        // The browser's portal: the tool's login initiation and launch are under its /api.
+        PORTAL_URL: HOST_URL,
+        // Server to server, the tool's keys come from the API itself (no need for the host to be up).
+        LMS_TOOL_JWKS_URL: `${url(PORTS.api)}/api/lti/jwks`,
+        BRIGHTSPACE_CLIENT_ID: 'portal-brightspace',
+        BRIGHTSPACE_CLIENT_SECRET,
+        // The e2e specs read the received scores and switch outages.
+        LMS_TEST_ENDPOINTS: TEST_MODE ? '1' : '0',
+      },
+      health: `${url(PORTS.lms)}/healthz`,
     },
     remote('remote-simulation', 'remote-simulation', PORTS.simulation),
     remote('remote-reports', 'remote-reports', PORTS.reports),
@@ -107,6 +152,8 @@ export function serviceDefinitions() {
         REMOTE_SIMULATION_URL: env.REMOTE_SIMULATION_URL ?? `${url(PORTS.simulation)}/remoteEntry.js`,
         REMOTE_REPORTS_URL: env.REMOTE_REPORTS_URL ?? `${url(PORTS.reports)}/remoteEntry.js`,
         REMOTE_ADMIN_URL: env.REMOTE_ADMIN_URL ?? `${url(PORTS.admin)}/remoteEntry.js`,
+        // Self-assessment and the LTI logout link to the learning platform.
+        ...(BRIGHTSPACE_ON ? { BRIGHTSPACE_HOST: LMS_URL } : {}),
       },
       health: `${url(PORTS.host)}/healthz`,
     },

@@ -2,6 +2,7 @@ import { PERMISSIONS } from '@portal/contract';
 import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
 import type { Db, Queryable } from '../db/driver';
 import { seedCatalogue } from './catalogue';
+import { seedDemoLtiPlatform } from './demo-lti';
 import { LOOKUP_SEED, ROLE_PERMISSIONS, ROLES } from './reference-data';
 
 /**
@@ -132,5 +133,6 @@ export async function seedDemoData(db: Db): Promise<void> {
       );
     }
     await seedCatalogue(tx);
+    await seedDemoLtiPlatform(tx);
   });
 }
