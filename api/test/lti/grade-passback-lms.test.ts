@@ -1,0 +1,231 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
+import { startLms, type RunningLms } from '@portal/lms';
+import { buildTestApp, type TestApp } from '../helper';
+import { LTI_SCORE_KIND } from '../../src/lti/grade-passback';
+import {
+  complete,
+  join,
+  learner,
+  productId,
+  userHeaders,
+} from '../routes/api/v1/simulator/session-fixtures';
+
+/**
+ * Grade passback against the learning-platform stand-in (`@portal/lms`) over HTTP: its real
+ * course link launches into the listening API (OIDC login → platform auth → id_token post), the
+ * simulator completes the session, and the API's outbox worker posts the score to the link's line
+ * item with a token from the stand-in's token endpoint (which checks our client assertion against
+ * the API's published JWKS). The stand-in's outage switch stands for a platform that is down.
+ */
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A browser's cookies per origin, enough for the launch journey. */
+class Browser {
+  private readonly jar = new Map<string, Map<string, string>>();
+  async go(url: string, init: { form?: Record<string, string> } = {}) {
+    const { origin } = new URL(url);
+    const cookies = this.jar.get(origin) ?? new Map<string, string>();
+    const response = await fetch(url, {
+      method: init.form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    this.jar.set(origin, cookies);
+    const location = response.headers.get('location');
+    return {
+      status: response.status,
+      location: location ? new URL(location, url).toString() : null,
+      body: await response.text(),
+    };
+  }
+}
+
+const unescape = (text: string) =>
+  text
+    .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))
+    .replace(/&amp;/g, '&');
+
+/** The platform's auto-posted auth response: its action and hidden fields. */
+function formOf(page: string): { action: string; fields: Record<string, string> } {
+  const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
+  assert.ok(action, `no form in ${page.slice(0, 300)}`);
+  const fields: Record<string, string> = {};
+  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields[m[1]!] = unescape(m[2]!);
+  }
+  return { action: unescape(action), fields };
+}
+
+describe('LTI grade passback against the learning-platform stand-in', () => {
+  let t: TestApp;
+  let lms: RunningLms;
+  let apiUrl: string;
+
+  before(async () => {
+    const port = await freePort();
+    apiUrl = `http://127.0.0.1:${port}`;
+    lms = await startLms({ portalUrl: apiUrl, testEndpoints: true });
+    t = await buildTestApp({ portalUrl: apiUrl });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    // The stand-in's fixed endpoints (lms/README.md), registered for Demo Hospital.
+    await t.db.query(
+      `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
+                                  deployment_ids, organisation_id)
+       values ($1, 'portal-tool', $1 || '/lti/auth', $1 || '/oauth2/token',
+               $1 || '/.well-known/jwks.json', array['demo-deployment'],
+               (select id from organisations where name = 'Demo Hospital'))`,
+      [lms.url],
+    );
+  });
+  after(async () => {
+    await t.close();
+    await lms.close();
+  });
+
+  /** The learner (stand-in user 101 = the demo learner) presses "Launch Radiography". */
+  async function launch(): Promise<string> {
+    const browser = new Browser();
+    const signIn = await browser.go(`${lms.url}/login`, {
+      form: { user: '101', return: '/course' },
+    });
+    assert.equal(signIn.status, 303);
+    const button = await browser.go(`${lms.url}/course/links/link-1/launch`, { form: {} });
+    const toAuth = await browser.go(button.location!);
+    assert.equal(toAuth.status, 302, toAuth.body);
+    const auth = await browser.go(toAuth.location!);
+    assert.equal(auth.status, 200, auth.body);
+    const post = formOf(auth.body);
+    const landed = await browser.go(post.action, { form: post.fields });
+    const target = new URL(landed.location!);
+    assert.equal(target.pathname, '/lti/launch', landed.location!);
+    return target.searchParams.get('launchId')!;
+  }
+
+  /** Launch, start, join, complete with a score; answers the session. */
+  async function completedSession(score: number) {
+    const launchId = await launch();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/product/${await productId(t.db, 'radiography')}/session`,
+      headers: await userHeaders(learner.sub),
+      payload: {
+        configuration: 'radiography.lower-limb.knee',
+        mode: 'Desktop',
+        ltiLaunchId: launchId,
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const { token, uuid } = res.json<{ token: string; uuid: string }>();
+    assert.equal((await join(t, token)).statusCode, 200);
+    const done = await complete(t, token, { reportDetails: { summary: 'Knee AP', score } });
+    assert.equal(done.statusCode, 200, done.body);
+    return uuid;
+  }
+
+  const lineItem = () => lms.app.lms.store.lineItems().find((i) => i.resourceLinkId === 'link-1')!;
+  const scores = () => lms.app.lms.store.scoresOf(lineItem().id);
+  const settle = () => t.app.outboxWorker.idle();
+
+  async function retryNow(uuid: string) {
+    await t.db.query(
+      `update outbox set next_attempt_at = now() where payload->>'sessionUuid' = $1`,
+      [uuid],
+    );
+    t.app.outboxWorker.kick();
+    await settle();
+  }
+
+  const itemOf = async (uuid: string) =>
+    (
+      await t.db.query<{ done: boolean; attempts: number; last_error: string | null }>(
+        `select done_at is not null as done, attempts, last_error from outbox
+          where kind = $2 and payload->>'sessionUuid' = $1`,
+        [uuid, LTI_SCORE_KIND],
+      )
+    ).rows[0]!;
+
+  const posts = async (uuid: string) =>
+    (
+      await t.db.query<{ action: string }>(
+        `select action from audit_log where entity_type = 'lti_score' and entity_id = $1`,
+        [uuid],
+      )
+    ).rows.map((r) => r.action);
+
+  test('a completed session launched from the course: the gradebook gets the score', async () => {
+    const uuid = await completedSession(80);
+    await settle();
+    const completedAt = (
+      await t.db.query<{ at: Date }>(
+        'select completed_at as at from simulation_sessions where uuid = $1',
+        [uuid],
+      )
+    ).rows[0]!.at;
+    const [score, ...more] = scores();
+    assert.deepEqual(more, []);
+    const { receivedAt, ...fields } = score!;
+    assert.ok(receivedAt);
+    assert.deepEqual(fields, {
+      userId: '101',
+      scoreGiven: 80,
+      scoreMaximum: 100,
+      comment: 'Knee AP',
+      activityProgress: 'Completed',
+      gradingProgress: 'FullyGraded',
+      timestamp: new Date(completedAt).toISOString(),
+    });
+    assert.equal((await itemOf(uuid)).done, true);
+    assert.deepEqual(await posts(uuid), ['post']);
+    // Never twice: later rounds leave the stored score as it was received.
+    await retryNow(uuid);
+    assert.equal(scores()[0]!.receivedAt, receivedAt);
+  });
+
+  test('the platform down: retried with backoff, after recovery exactly one score', async () => {
+    const before = scores()[0];
+    lms.setOutage(true);
+    let uuid: string;
+    try {
+      uuid = await completedSession(65);
+      await settle();
+      let item = await itemOf(uuid);
+      assert.equal(item.done, false);
+      assert.match(item.last_error ?? '', /HTTP 503/);
+      await retryNow(uuid);
+      item = await itemOf(uuid);
+      assert.equal(item.done, false);
+      assert.equal(item.attempts, 2);
+      assert.deepEqual(scores(), [before], 'nothing new while down');
+    } finally {
+      lms.setOutage(false);
+    }
+    await retryNow(uuid);
+    const [score, ...more] = scores();
+    assert.deepEqual(more, []);
+    assert.equal(score!.scoreGiven, 65);
+    assert.equal((await itemOf(uuid)).done, true);
+    assert.deepEqual(await posts(uuid), ['post']);
+    const receivedAt = score!.receivedAt;
+    await retryNow(uuid);
+    assert.equal(scores()[0]!.receivedAt, receivedAt, 'not posted again');
+  });
+});
