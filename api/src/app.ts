@@ -45,6 +45,8 @@ import { notificationRoutes } from './routes/api/v1/notification/index';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
 import { ltiRoutes } from './routes/lti/index';
 import { ltiPlatformRoutes } from './routes/api/v1/lti/platform';
+import { ltiRegistrationRoutes } from './routes/api/v1/lti/registration';
+import { ltiRegisterRoutes } from './routes/lti/register';
 import { ltiDeepLinkRoutes } from './routes/api/v1/lti/deep-link';
 import { ltiDeepLinkReturnRoutes } from './routes/lti/deep-link-return';
 
@@ -126,6 +128,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(notificationRoutes, { prefix: '/api/v1/notification' });
   await app.register(ltiRoutes, { prefix: '/api/lti' });
   await app.register(ltiPlatformRoutes, { prefix: '/api/v1/lti/platform' });
+  await app.register(ltiRegisterRoutes, { prefix: '/api/lti' });
+  await app.register(ltiRegistrationRoutes, { prefix: '/api/v1' });
   await app.register(ltiDeepLinkRoutes, { prefix: '/api/v1/lti/deep-link' });
   await app.register(ltiDeepLinkReturnRoutes, { prefix: '/api/lti/deep-link' });
 

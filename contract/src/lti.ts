@@ -62,6 +62,8 @@ export const LtiPlatform = Type.Object({
   deploymentIds: Type.Array(Type.String()),
   organisationId: Type.Integer(),
   organisationName: Type.String(),
+  /** When the platform was registered (by hand or by dynamic registration). */
+  createdAt: Type.String({ format: 'date-time' }),
 });
 export type LtiPlatform = Static<typeof LtiPlatform>;
 

@@ -26,10 +26,11 @@ interface PlatformRow {
   deployment_ids: string[];
   organisation_id: number;
   organisation_name: string;
+  created_at: Date | string;
 }
 
 const PLATFORM_SELECT = `p.id, p.issuer, p.client_id, p.auth_login_url, p.access_token_url,
-  p.jwks_url, p.deployment_ids, p.organisation_id, o.name as organisation_name`;
+  p.jwks_url, p.deployment_ids, p.organisation_id, o.name as organisation_name, p.created_at`;
 const PLATFORM_FROM = 'lti_platforms p join organisations o on o.id = p.organisation_id';
 
 const toPlatform = (r: PlatformRow): LtiPlatform => ({
@@ -42,6 +43,7 @@ const toPlatform = (r: PlatformRow): LtiPlatform => ({
   deploymentIds: r.deployment_ids,
   organisationId: r.organisation_id,
   organisationName: r.organisation_name,
+  createdAt: new Date(r.created_at).toISOString(),
 });
 
 function isPlatformTaken(error: unknown): boolean {

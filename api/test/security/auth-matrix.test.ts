@@ -31,6 +31,7 @@ import { simulationDownloadFixtures } from '../routes/api/v1/product/simulation-
 import { notificationFixtures } from '../routes/api/v1/notification/notification-fixtures';
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
+import { ltiRegistrationFixtures } from '../routes/api/v1/lti/registration-fixtures';
 import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
 
 /**
@@ -549,6 +550,7 @@ const fixtures: Record<string, Fixture> = {
   ...notificationFixtures(() => ctx.t),
   ...productConfigurationFixtures(() => ctx.t),
   ...ltiFixtures(() => ctx.t),
+  ...ltiRegistrationFixtures(() => ctx.t),
   ...deepLinkFixtures(() => ctx.t),
 };
 

@@ -24,6 +24,7 @@ import {
 import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
 import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
+import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
 
 /**
@@ -1150,6 +1151,7 @@ const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
   ...productConfigurationFuzzers,
   ...simulationDownloadFuzzers,
+  ...ltiRegistrationFuzzers,
   'PUT /api/v1/user/:id/cookie-preference': fuzzer({
     input: fc.record({
       id: userId,

@@ -31,10 +31,13 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
     const created = await call('POST', '/api/v1/lti/platform', input);
     assert.equal(created.statusCode, 201, created.body);
     const platform = created.json<LtiPlatform>();
+    const age = Date.now() - Date.parse(platform.createdAt);
+    assert.ok(age >= 0 && age < 60_000, `registered now: ${platform.createdAt}`);
     assert.deepEqual(
-      { ...platform, id: 0 },
+      { ...platform, id: 0, createdAt: '' },
       {
         id: 0,
+        createdAt: '',
         issuer: input.issuer,
         clientId: input.clientId,
         authLoginUrl: input.authLoginUrl,

@@ -1,0 +1,199 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { LTI_REGISTRATION_TOKEN_TTL_HOURS, type LtiPlatform } from '@portal/contract';
+import type { Db, Queryable } from '../db/driver';
+import type { PlatformEndpoints, RegisteredClient } from '../lti/dynamic-registration';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit-repository';
+
+/** 32 random bytes, base64url: what the registration URL carries. */
+export const PORTAL_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+interface PlatformRow {
+  id: number;
+  issuer: string;
+  client_id: string;
+  auth_login_url: string;
+  access_token_url: string;
+  jwks_url: string;
+  deployment_ids: string[];
+  organisation_id: number;
+  organisation_name: string;
+  created_at: Date | string;
+}
+
+async function platformIn(tx: Queryable, id: number): Promise<LtiPlatform> {
+  const res = await tx.query<PlatformRow>(
+    `select p.id, p.issuer, p.client_id, p.auth_login_url, p.access_token_url, p.jwks_url,
+            p.deployment_ids, p.organisation_id, o.name as organisation_name, p.created_at
+       from lti_platforms p join organisations o on o.id = p.organisation_id
+      where p.id = $1`,
+    [id],
+  );
+  const r = res.rows[0]!;
+  return {
+    id: r.id,
+    issuer: r.issuer,
+    clientId: r.client_id,
+    authLoginUrl: r.auth_login_url,
+    accessTokenUrl: r.access_token_url,
+    jwksUrl: r.jwks_url,
+    deploymentIds: r.deployment_ids,
+    organisationId: r.organisation_id,
+    organisationName: r.organisation_name,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+export type RegistrationOutcome =
+  { ok: true; platform: LtiPlatform } | { ok: false; reason: 'token' | 'other_organisation' };
+
+export function createLtiRegistrationRepository(db: Db) {
+  return {
+    /**
+     * A new single-use token for registering a platform for `organisationId`; null when the
+     * organisation does not exist. Only the token's hash is stored.
+     */
+    async createToken(
+      organisationId: number,
+      actor: AuditActor,
+    ): Promise<{ token: string; expiresAt: string } | null> {
+      const token = randomBytes(32).toString('base64url');
+      const res = await db.query<{ expires_at: Date | string }>(
+        `insert into lti_registration_tokens (token_hash, organisation_id, created_by, expires_at)
+         select $1, o.id, $3, now() + make_interval(hours => $4)
+           from organisations o where o.id = $2
+         returning expires_at`,
+        [hashOf(token), organisationId, actor.id, LTI_REGISTRATION_TOKEN_TTL_HOURS],
+      );
+      const row = res.rows[0];
+      if (!row) return null;
+      // Long-expired tokens are of no use to anyone: swept whenever a new one is made.
+      await db.query(
+        `delete from lti_registration_tokens where expires_at < now() - interval '7 days'`,
+      );
+      return { token, expiresAt: new Date(row.expires_at).toISOString() };
+    },
+
+    /** Whether the token is unused and unexpired (checked before calling the platform). */
+    async tokenUsable(token: string): Promise<boolean> {
+      const res = await db.query(
+        `select 1 from lti_registration_tokens
+          where token_hash = $1 and used_at is null and expires_at > now()`,
+        [hashOf(token)],
+      );
+      return res.rowCount > 0;
+    },
+
+    /**
+     * Consumes the token and stores the registration in one transaction: the platform row by
+     * issuer + client id (a re-registration updates its endpoints and adds the deployment), and
+     * an audit entry in the name of the administrator who made the token. Two registrations
+     * racing with one token: the first consumes it, the second stores nothing.
+     */
+    register(
+      token: string,
+      endpoints: PlatformEndpoints,
+      client: RegisteredClient,
+    ): Promise<RegistrationOutcome> {
+      return db
+        .transaction(async (tx): Promise<RegistrationOutcome> => {
+          const claimed = await tx.query<{ organisation_id: number; created_by: string | null }>(
+            `update lti_registration_tokens set used_at = now()
+            where token_hash = $1 and used_at is null and expires_at > now()
+            returning organisation_id, created_by`,
+            [hashOf(token)],
+          );
+          const claim = claimed.rows[0];
+          if (!claim) return { ok: false, reason: 'token' };
+          const actorRow = await tx.query<{
+            id: string;
+            first_name: string;
+            last_name: string;
+            email: string;
+          }>('select id, first_name, last_name, email from users where id = $1', [
+            claim.created_by,
+          ]);
+          const a = actorRow.rows[0];
+          const actor: AuditActor = a
+            ? { id: a.id, firstName: a.first_name, lastName: a.last_name, email: a.email }
+            : SYSTEM_ACTOR;
+
+          const existing = await tx.query<{ id: number; organisation_id: number }>(
+            `select id, organisation_id from lti_platforms
+            where issuer = $1 and client_id = $2 for update`,
+            [endpoints.issuer, client.clientId],
+          );
+          const deployments = client.deploymentId ? [client.deploymentId] : [];
+          const found = existing.rows[0];
+          let id: number;
+          let before: LtiPlatform | null = null;
+          if (found) {
+            // A client id another organisation registered stays theirs: moving it would move
+            // that organisation's platform users with it.
+            if (found.organisation_id !== claim.organisation_id) {
+              throw new OtherOrganisation();
+            }
+            before = await platformIn(tx, found.id);
+            await tx.query(
+              `update lti_platforms
+                set auth_login_url = $2, access_token_url = $3, jwks_url = $4,
+                    deployment_ids = array(select distinct unnest(deployment_ids || $5::text[])),
+                    updated_at = now()
+              where id = $1`,
+              [
+                found.id,
+                endpoints.authorizationEndpoint,
+                endpoints.tokenEndpoint,
+                endpoints.jwksUri,
+                deployments,
+              ],
+            );
+            id = found.id;
+          } else {
+            const inserted = await tx.query<{ id: number }>(
+              `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
+                                        jwks_url, deployment_ids, organisation_id)
+             values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
+              [
+                endpoints.issuer,
+                client.clientId,
+                endpoints.authorizationEndpoint,
+                endpoints.tokenEndpoint,
+                endpoints.jwksUri,
+                deployments,
+                claim.organisation_id,
+              ],
+            );
+            id = inserted.rows[0]!.id;
+          }
+          await tx.query(
+            'update lti_registration_tokens set platform_id = $2 where token_hash = $1',
+            [hashOf(token), id],
+          );
+          const after = await platformIn(tx, id);
+          await recordAudit(tx, {
+            actor,
+            action: before ? 'update' : 'create',
+            entityType: 'lti_platform',
+            entityId: id,
+            organisationId: after.organisationId,
+            before,
+            after,
+          });
+          return { ok: true, platform: after };
+        })
+        .catch((error: unknown): RegistrationOutcome => {
+          // Thrown inside so the transaction rolls back and the token stays unused.
+          if (error instanceof OtherOrganisation) {
+            return { ok: false, reason: 'other_organisation' };
+          }
+          throw error;
+        });
+    },
+  };
+}
+
+class OtherOrganisation extends Error {}
+
+export type LtiRegistrationRepository = ReturnType<typeof createLtiRegistrationRepository>;

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
+
+/**
+ * The registration-URL write for the fuzz suite (api/test/security): the shapes match its
+ * `Fuzzer`. Mostly as the global administrator, who gets past the permission into the route's
+ * own checks; sometimes as an organisation administrator, who must be refused.
+ */
+interface Request {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+interface Fuzzer<T = unknown> {
+  input: fc.Arbitrary<T>;
+  request(ctx: { t: TestApp }, input: T): Promise<Request>;
+}
+const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
+
+const actor = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
+  fc.constant(account('org admin', 'Demo Hospital').sub),
+);
+const hostile = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    "'; drop table lti_registration_tokens; --",
+    '../1',
+    'x'.repeat(3000),
+  ),
+);
+const organisation = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('@demo') },
+  fc.constantFrom('0', '-1', '2147483648', '999999', '1.5', '1e3', '0x1'),
+  fc.integer().map(String),
+  hostile.map(encodeURIComponent),
+);
+const body = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+  hostile,
+);
+
+export const ltiRegistrationFuzzers: Record<string, Fuzzer> = {
+  'POST /api/v1/organisation/:id/lti/registration-token': fuzzer({
+    input: fc.record({ actor, organisation, body }),
+    async request({ t }, input) {
+      const id =
+        input.organisation === '@demo'
+          ? String(
+              (
+                await t.db.query<{ id: number }>(
+                  "select id from organisations where name = 'Demo Hospital'",
+                )
+              ).rows[0]!.id,
+            )
+          : input.organisation;
+      return {
+        method: 'POST',
+        url: `/api/v1/organisation/${id}/lti/registration-token`,
+        headers: {
+          ...(await authHeader(input.actor)),
+          ...xsrfHeaders(),
+          ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(input.body !== undefined ? { body: input.body } : {}),
+      };
+    },
+  }),
+};
