@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
 import { evidence, report, REPORT_UUID, serveReport } from '../../../testing/report-fixtures';
@@ -85,24 +86,33 @@ describe('analysing an image', () => {
     expect(within(image).queryByText('The reason may be at most 4000 characters long.')).not.toBeInTheDocument();
   });
 
-  it('saves with a PUT, closes the form and shows the result, which the owner may edit', async () => {
+  it('saves through the analysis route with a PUT and returns to the report, which shows the result', async () => {
     const user = userEvent.setup();
     const { puts } = serveReport(server, report());
-    renderRemote({ server, path: REPORT_PATH, permissions: LEARNER });
+    const { router } = renderRemote({ server, path: REPORT_PATH, permissions: LEARNER });
+    const visited: string[] = [];
+    router.subscribe((state) => visited.push(`${state.historyAction} ${state.location.pathname}`));
 
-    const image = await openImage();
+    let image = await openImage();
     await user.click(within(image).getByRole('button', { name: 'Analyse' }));
     await user.selectOptions(within(image).getByRole('combobox', { name: /Analysis status/ }), 'Rejected');
     await user.type(within(image).getByRole('textbox', { name: /Reason/ }), 'Knee rotated.');
     await user.click(within(image).getByRole('button', { name: 'Save' }));
 
+    // The form posts to the action route, which saves and replaces itself with the report:
+    // history keeps one entry for the report, as after a POST-redirect-GET.
+    await waitFor(() => expect(visited.at(-1)).toBe(`REPLACE ${REPORT_PATH}`));
+    expect(visited[0]).toBe(`REPLACE ${REPORT_PATH}/evidence/11/analysis`);
+    expect(visited.filter((v) => !v.startsWith('REPLACE'))).toEqual([]);
+    expect(puts).toEqual([{ evidenceId: 11, body: { analysisStatus: 22003, analysis: 'Knee rotated.' } }]);
+
+    image = await openImage();
     expect(await within(image).findByText('Rejected')).toBeInTheDocument();
     expect(within(image).getByText('Knee rotated.')).toBeInTheDocument();
     expect(within(image).queryByRole('combobox')).not.toBeInTheDocument();
-    expect(puts).toEqual([{ evidenceId: 11, body: { analysisStatus: 22003, analysis: 'Knee rotated.' } }]);
 
     const edit = within(image).getByRole('button', { name: 'Edit' });
-    expect(edit).toHaveFocus();
+    await waitFor(() => expect(edit).toHaveFocus());
     await user.click(edit);
     expect(within(image).getByRole('combobox', { name: /Analysis status/ })).toHaveValue('22003');
     expect(within(image).getByRole('textbox', { name: /Reason/ })).toHaveValue('Knee rotated.');
@@ -124,25 +134,49 @@ describe('analysing an image', () => {
     expect(puts).toHaveLength(0);
   });
 
-  it("shows the server's field errors under the fields", async () => {
+  it("comes back from the route with the values and the server's field errors under the fields", async () => {
     const user = userEvent.setup();
     serveReport(server, report(), {
       analysisErrors: { analysis: ['Ensure this field has no more than 4000 characters.'], analysisStatus: ['Select a valid choice.'] },
     });
-    renderRemote({ server, path: REPORT_PATH, permissions: LEARNER });
+    const { router } = renderRemote({ server, path: REPORT_PATH, permissions: LEARNER });
 
-    const image = await openImage();
+    let image = await openImage();
     await user.click(within(image).getByRole('button', { name: 'Analyse' }));
     await user.selectOptions(within(image).getByRole('combobox', { name: /Analysis status/ }), 'Accepted');
     await user.type(within(image).getByRole('textbox', { name: /Reason/ }), 'Fine.');
     await user.click(within(image).getByRole('button', { name: 'Save' }));
 
-    await waitFor(() =>
-      expect(within(image).getByRole('textbox', { name: /Reason/ })).toHaveAccessibleDescription(
-        '5 of 4000 characters Ensure this field has no more than 4000 characters.',
-      ),
-    );
-    expect(within(image).getByRole('combobox', { name: /Analysis status/ })).toHaveAccessibleDescription('Select a valid choice.');
+    await waitFor(() => expect(router.state.location.state).toMatchObject({ analyseEvidenceId: 11 }));
+    expect(router.state.location.pathname).toBe(REPORT_PATH);
+    image = await openImage();
+    const reason = await within(image).findByRole('textbox', { name: /Reason/ });
+    expect(reason).toHaveValue('Fine.');
+    expect(reason).toHaveAccessibleDescription('5 of 4000 characters Ensure this field has no more than 4000 characters.');
+    const status = within(image).getByRole('combobox', { name: /Analysis status/ });
+    expect(status).toHaveValue('22002');
+    expect(status).toHaveAccessibleDescription('Select a valid choice.');
+
+    // A server message stays until its field is edited.
+    await user.type(reason, ' Really.');
+    expect(reason).toHaveAccessibleDescription('13 of 4000 characters');
+  });
+
+  it('says the save failed when the route gets no answer it can show, keeping the values', async () => {
+    const user = userEvent.setup();
+    serveReport(server, report());
+    server.use(http.put('/api/v1/report/:reportId/evidence/:evidenceId/analysis', () => HttpResponse.json({}, { status: 503 })));
+    renderRemote({ server, path: REPORT_PATH, permissions: LEARNER });
+
+    let image = await openImage();
+    await user.click(within(image).getByRole('button', { name: 'Analyse' }));
+    await user.selectOptions(within(image).getByRole('combobox', { name: /Analysis status/ }), 'Accepted');
+    await user.type(within(image).getByRole('textbox', { name: /Reason/ }), 'Fine.');
+    await user.click(within(image).getByRole('button', { name: 'Save' }));
+
+    image = await openImage();
+    expect(await within(image).findByRole('alert')).toHaveTextContent('The analysis could not be saved. Please try again.');
+    expect(within(image).getByRole('textbox', { name: /Reason/ })).toHaveValue('Fine.');
   });
 
   it('opens the form from the analysis action route and returns to the report', async () => {

@@ -1,10 +1,12 @@
 import styled from 'styled-components';
-import type { Evidence, LookupItem } from '@portal/contract';
-import { Button, ErrorBanner, SelectField, useTranslation } from '@portal/shared-ui';
-import { Field, Form, FORM_ERROR, type SubmissionErrors } from '@portal/shared-ui/forms';
+import type { Evidence, FieldErrors, LookupItem } from '@portal/contract';
+import { Button, ErrorBanner, SelectField, useLocation, useNavigate, useTranslation } from '@portal/shared-ui';
+import { Field, Form } from '@portal/shared-ui/forms';
+import { useReportsBase } from '../../../components/reports-base';
 import { ANALYSIS_MAX_LENGTH, ANALYSIS_STATUS, type AnalysedStatus } from '../../../config/constants';
-import { useUpdateAnalysis } from '../api/update-analysis';
+import { paths } from '../../../config/paths';
 import { useAnalysisStatusLabel } from '../lib/analysis-status';
+import type { AnalysisRouteState, ReportLocationState } from './analysis-route';
 import { TextAreaField } from './text-area-field';
 
 interface AnalysisFormValues {
@@ -26,20 +28,38 @@ export interface AnalysisFormProps {
   onClose: () => void;
 }
 
-/** Spec §4/§5: the owner accepts or rejects one image, with a required reason of at most 4000 characters. */
+/**
+ * Spec §4/§5: the owner accepts or rejects one image, with a required reason of at most 4000
+ * characters. Saving posts to the analysis route (analysis-route.tsx), which saves and comes back;
+ * a refused save comes back with the values and the server's errors, shown here until edited.
+ */
 export function AnalysisForm({ reportId, evidence, statuses, onClose }: AnalysisFormProps) {
   const { t } = useTranslation('reports');
-  const save = useUpdateAnalysis(reportId);
+  const base = useReportsBase();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const returned = location.state as ReportLocationState | null;
+  const refused = returned?.analyseEvidenceId === evidence.id ? returned.refused : undefined;
   const statusLabel = useAnalysisStatusLabel(statuses);
   // 'Not analysed' is where every image starts; it is never chosen (spec §4).
   const options = (statuses ?? [])
     .filter((status) => status.id !== ANALYSIS_STATUS.notAnalysed)
     .map((status) => ({ value: String(status.id), label: statusLabel(status.id) }));
 
-  const initialValues: AnalysisFormValues = {
-    analysisStatus: evidence.analysisStatus === ANALYSIS_STATUS.notAnalysed ? '' : String(evidence.analysisStatus),
-    analysis: evidence.analysis ?? '',
-  };
+  const initialValues: AnalysisFormValues = refused
+    ? { analysisStatus: String(refused.values.analysisStatus), analysis: refused.values.analysis }
+    : {
+        analysisStatus: evidence.analysisStatus === ANALYSIS_STATUS.notAnalysed ? '' : String(evidence.analysisStatus),
+        analysis: evidence.analysis ?? '',
+      };
+  const serverErrors: FieldErrors = refused?.errors ?? {};
+  const general = refused
+    ? refused.errors
+      ? Object.entries(serverErrors)
+          .filter(([key]) => key !== 'analysisStatus' && key !== 'analysis')
+          .flatMap(([key, messages]) => (NON_FIELD_KEYS.includes(key) ? messages : messages.map((m) => `${key}: ${m}`)))
+      : [t('reports.analysis.saveFailed')]
+    : [];
 
   const validate = (values: AnalysisFormValues) => {
     const errors: Partial<Record<keyof AnalysisFormValues, string>> = {};
@@ -50,27 +70,15 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
     return errors;
   };
 
-  const onSubmit = async (values: AnalysisFormValues): Promise<SubmissionErrors | undefined> => {
-    try {
-      const result = await save(evidence.id, {
-        analysisStatus: Number(values.analysisStatus) as AnalysedStatus,
-        analysis: values.analysis,
-      });
-      if (result.isSuccess) {
-        onClose();
-        return undefined;
-      }
-      if (result.isError && result.error) {
-        const { analysisStatus, analysis, ...rest } = result.error;
-        const general = Object.entries(rest).flatMap(([key, messages]) =>
-          NON_FIELD_KEYS.includes(key) ? messages : messages.map((m) => `${key}: ${m}`),
-        );
-        return { analysisStatus, analysis, [FORM_ERROR]: general.length ? general : undefined };
-      }
-      return { [FORM_ERROR]: [t('reports.analysis.saveFailed')] };
-    } catch {
-      return { [FORM_ERROR]: [t('reports.analysis.saveFailed')] };
-    }
+  const onSubmit = async (values: AnalysisFormValues) => {
+    const state: AnalysisRouteState = {
+      submission: { analysisStatus: Number(values.analysisStatus) as AnalysedStatus, analysis: values.analysis },
+    };
+    // After the submit event: a router transition started inside it would look to React 19 like
+    // the form's own action (it then builds FormData from the form and tracks it as pending).
+    await Promise.resolve();
+    // Replacing the report's entry: the route replaces itself with the report again when done.
+    navigate(paths.analysis.getHref(base, reportId, evidence.id), { replace: true, state });
   };
 
   return (
@@ -78,9 +86,9 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
       onSubmit={onSubmit}
       initialValues={initialValues}
       validate={validate}
-      render={({ handleSubmit, submitting, submitError }) => (
+      render={({ handleSubmit, submitting, pristine }) => (
         <form onSubmit={handleSubmit} noValidate aria-label={t('reports.analysis.formLabel')}>
-          {Array.isArray(submitError) && submitError.length > 0 && <ErrorBanner errors={submitError as string[]} />}
+          {pristine && general.length > 0 && <ErrorBanner errors={general} />}
           <Field<string> name="analysisStatus">
             {({ input, meta }) => (
               <SelectField
@@ -91,7 +99,7 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
                 required
                 // eslint-disable-next-line jsx-a11y/no-autofocus -- the form opens on the user's own click (or the analysis route): focus follows them into it
                 autoFocus
-                error={fieldErrors(meta)}
+                error={fieldErrors(meta, serverErrors.analysisStatus)}
               />
             )}
           </Field>
@@ -102,7 +110,7 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
                 label={t('reports.analysis.reason')}
                 required
                 help={t('reports.analysis.counter', { count: input.value.length, max: ANALYSIS_MAX_LENGTH })}
-                errors={fieldErrors(meta)}
+                errors={fieldErrors(meta, serverErrors.analysis)}
               />
             )}
           </Field>
@@ -122,18 +130,18 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
 
 interface FieldMeta {
   error?: unknown;
-  submitError?: unknown;
   touched?: boolean;
   submitFailed?: boolean;
-  dirtySinceLastSubmit?: boolean;
+  dirty?: boolean;
 }
 
-/** Own checks once the field was left or a save was tried; server messages until it is edited again. */
-function fieldErrors(meta: FieldMeta): string[] {
+/**
+ * Own checks once the field was left or a save was tried; the server's messages of a refused save
+ * until the field is edited (it starts with the refused value, so it is not dirty before).
+ */
+function fieldErrors(meta: FieldMeta, server: readonly string[] | undefined): string[] {
   const errors: string[] = [];
   if (meta.error && (meta.touched || meta.submitFailed)) errors.push(String(meta.error));
-  if (meta.submitError && !meta.dirtySinceLastSubmit) {
-    errors.push(...(Array.isArray(meta.submitError) ? meta.submitError.map(String) : [String(meta.submitError)]));
-  }
+  if (server && !meta.dirty) errors.push(...server);
   return errors;
 }

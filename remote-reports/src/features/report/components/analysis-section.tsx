@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef } from 'react';
 import styled from 'styled-components';
 import type { Evidence, LookupItem } from '@portal/contract';
-import { Button, useTranslation } from '@portal/shared-ui';
+import { Button, useLocation, useTranslation } from '@portal/shared-ui';
 import { ANALYSIS_STATUS } from '../../../config/constants';
 import { useAnalysisStatusLabel } from '../lib/analysis-status';
 import { AnalysisForm } from './analysis-form';
+import type { ReportLocationState } from './analysis-route';
 
 const Section = styled.section`
   margin-top: ${({ theme }) => theme.space.md};
@@ -51,6 +52,12 @@ export function AnalysisSection({ reportId, evidence, isOwner, statuses, editing
   const canEdit = isOwner && editing;
   const section = useRef<HTMLElement>(null);
   const wasEditing = useRef(canEdit);
+  const savedHere = (useLocation().state as ReportLocationState | null)?.savedEvidenceId === evidence.id;
+
+  useEffect(() => {
+    // Back from the analysis route after saving this image: focus returns to where the form was.
+    if (savedHere) section.current?.querySelector('button')?.focus();
+  }, [savedHere]);
 
   useEffect(() => {
     // Closing the form gives focus back to the button that opened it.
