@@ -153,49 +153,97 @@ function scopeCount(scope: ReportScope): { sql: string; params: unknown[] } {
   }
 }
 
-/** What a filter matches in the small tables, looked up before the sessions are. */
+/**
+ * What a filter matches, looked up before the reports are: products, categories and users are
+ * small tables (trigram indexes, migration 0012), and the matches are then passed as values, so the
+ * planner sees how few there are and reads the reports through the matching index ranges instead
+ * of every report of the scope.
+ */
 interface FilterMatches {
-  /** Lower-cased names of matching products (= the sessions' sort_simulation). */
+  /** Lower-cased names of matching products (= the reports' sort_simulation). */
   simulations: string[];
-  /** Lower-cased display names of matching categories (= the sessions' sort_session). */
+  /**
+   * The reports' sort_session values that match: lower-cased display names of matching categories
+   * and lower-cased configurations of matching reports without a category.
+   */
   sessions: string[];
-  /** Users whose name or e-mail matches (learner lists only). */
+  /** Users of the scope whose name or e-mail matches (learner lists only). */
   users: string[];
 }
 
+/** One alternative of the filter: a condition on simulation_sessions alone. */
+interface SearchArm {
+  sql: string;
+  /**
+   * The arm already stays within the scope's organisation (its users were looked up in it), so
+   * counting it needs no organisation condition: each report carries its owner's organisation
+   * (migration 0012), and without the condition the count is an index-only scan of the users'
+   * `(user_id, id)` range instead of a bitmap over the organisation's reports.
+   */
+  inScope: boolean;
+}
+
 /**
- * The filter as conditions on simulation_sessions alone. Products, categories and users are small
- * tables searched first (trigram indexes, migration 0012), and their matches are then passed as
- * values: the planner sees how few there are and reads the sessions through the matching
- * `(scope, key, id)` index ranges instead of every report of the scope. A product or category
- * matches by its lower-cased name, which is the session's sort key: `ilike` ignores case, so every
- * product with that lower-cased name matches too, and the result is the same as comparing ids.
- * A session without a category is matched by its configuration, as it is shown.
+ * The filter as conditions on simulation_sessions alone, one arm per kind of match that found
+ * anything. A product or category matches by its lower-cased name, which is the report's sort key:
+ * `ilike` compares lower-cased text, so every other name with the same lower-cased form matches
+ * too, and the result is the same as comparing ids. The same holds for a report without a
+ * category, whose sort_session is its lower-cased configuration: a category that shares that
+ * lower-cased name matches the filter itself, so one `sort_session` arm serves both.
  */
-function searchCondition(
-  matches: FilterMatches,
-  pattern: string,
-): { arms: string[]; params: unknown[] } {
-  const arms: string[] = [];
+function searchArms(matches: FilterMatches): { arms: SearchArm[]; params: unknown[] } {
+  const arms: SearchArm[] = [];
   const params: unknown[] = [];
   const value = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
   if (matches.simulations.length > 0) {
-    arms.push(`s.sort_simulation = any(${value(matches.simulations)}::text[])`);
+    arms.push({
+      sql: `s.sort_simulation = any(${value(matches.simulations)}::text[])`,
+      inScope: false,
+    });
   }
   if (matches.sessions.length > 0) {
-    arms.push(`s.sort_session = any(${value(matches.sessions)}::text[])`);
+    arms.push({ sql: `s.sort_session = any(${value(matches.sessions)}::text[])`, inScope: false });
   }
-  if (matches.users.length > 0) arms.push(`s.user_id = any(${value(matches.users)}::uuid[])`);
-  arms.push(`(s.category_id is null and s.configuration ilike ${value(pattern)} escape '\\')`);
+  if (matches.users.length > 0) {
+    arms.push({ sql: `s.user_id = any(${value(matches.users)}::uuid[])`, inScope: true });
+  }
   return { arms, params };
 }
 
 /** Renumbers `$n` placeholders of `sql` by `offset`, to append its params after others. */
 function shiftParams(sql: string, offset: number): string {
   return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+}
+
+/**
+ * Counts the reports of the scope that match any arm, arm by arm: each arm is an index-only range
+ * (a product's reports of an organisation, the matching users' reports), where one scan of the
+ * arms or'ed together must visit every matching row. Arms only need deduplicating (`union`) when
+ * there are several. The scope's parameters come first only when some arm uses them: PostgreSQL
+ * refuses a parameter it cannot type because nothing refers to it.
+ */
+function searchCount(
+  scoped: { sql: string; params: unknown[] },
+  search: { arms: SearchArm[]; params: unknown[] },
+): { sql: string; params: unknown[] } {
+  if (search.arms.length === 0) return { sql: 'select 0 as count', params: [] };
+  const usesScope = search.arms.some((arm) => !arm.inScope);
+  const offset = usesScope ? scoped.params.length : 0;
+  const selects = search.arms.map(
+    (arm) =>
+      `select s.id from simulation_sessions s
+        where ${arm.inScope ? IS_REPORT : scoped.sql} and ${shiftParams(arm.sql, offset)}`,
+  );
+  return {
+    sql:
+      selects.length === 1
+        ? `select count(*)::int as count from (${selects[0]}) matched`
+        : `select count(*)::int as count from (${selects.join(' union ')}) matched`,
+    params: usesScope ? [...scoped.params, ...search.params] : search.params,
+  };
 }
 
 /** Simulator-written JSON, read defensively so an odd row cannot break the response schema. */
@@ -225,19 +273,33 @@ export function createReportRepository(db: Queryable) {
     return result;
   }
 
-  async function filterMatches(pattern: string, searchUsers: boolean): Promise<FilterMatches> {
+  /**
+   * `users` = whose names to search: none (own list), every user's, or one organisation's.
+   * Searching only the organisation's users keeps the list short where a common text (a first
+   * name, "Learner 1") matches thousands of users of other organisations.
+   */
+  async function filterMatches(
+    pattern: string,
+    users: { organisationId: number | null } | null,
+  ): Promise<FilterMatches> {
     const like = (column: string) => `${column} ilike $1 escape '\\'`;
+    const userSearch =
+      users === null
+        ? "'{}'::uuid[]"
+        : `array(select id from users
+                  where ${users.organisationId === null ? '' : 'organisation_id = $2 and '}
+                        (${like("(first_name || ' ' || last_name)")} or ${like('email')}))`;
     const res = await db.query<FilterMatches>(
       `select array(select distinct lower(name) from products where ${like('name')}) as simulations,
-              array(select distinct lower(display_name) from product_categories
-                     where ${like('display_name')}) as sessions,
-              ${
-                searchUsers
-                  ? `array(select id from users
-                       where ${like("(first_name || ' ' || last_name)")} or ${like('email')})`
-                  : "'{}'::uuid[]"
-              } as users`,
-      [pattern],
+              array(select lower(display_name) from product_categories
+                     where ${like('display_name')}
+                    union
+                    -- The partial trigram index of migration 0012 holds exactly these reports.
+                    select lower(s.configuration) from simulation_sessions s
+                     where s.category_id is null and ${IS_REPORT}
+                       and ${like('s.configuration')}) as sessions,
+              ${userSearch} as users`,
+      users === null || users.organisationId === null ? [pattern] : [pattern, users.organisationId],
     );
     return res.rows[0] ?? { simulations: [], sessions: [], users: [] };
   }
@@ -253,18 +315,17 @@ export function createReportRepository(db: Queryable) {
     const filter = query.filter?.trim();
     if (filter) {
       const pattern = `%${escapeLike(filter)}%`;
-      const search = searchCondition(await filterMatches(pattern, searchUsers), pattern);
-      const arms = search.arms.map((arm) => shiftParams(arm, scoped.params.length));
+      const users = !searchUsers
+        ? null
+        : { organisationId: scope.kind === 'organisation' ? scope.organisationId : null };
+      const search = searchArms(await filterMatches(pattern, users));
+      const shifted = search.arms.map((arm) => shiftParams(arm.sql, scoped.params.length));
       const params = [...scoped.params, ...search.params];
-      where = { sql: `${scoped.sql} and (${arms.join(' or ')})`, params };
-      // Counted arm by arm: each is an index-only range (a product's reports of an
-      // organisation), where one scan of the arms or'ed together must visit every matching row.
-      count = {
-        sql: `select count(*)::int as count from (${arms
-          .map((arm) => `select s.id from simulation_sessions s where ${scoped.sql} and ${arm}`)
-          .join(' union ')}) matched`,
-        params,
-      };
+      where =
+        shifted.length === 0
+          ? { sql: `${scoped.sql} and false`, params: scoped.params }
+          : { sql: `${scoped.sql} and (${shifted.join(' or ')})`, params };
+      count = searchCount(scoped, search);
     }
     // The page is read first and summarised afterwards, so evidence is only ever touched for
     // the (at most 100) rows shown, however many reports there are.
