@@ -67,6 +67,9 @@ export const ConfigSchema = Type.Object({
   STORAGE_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // Bucket in the path rather than the host name: what MinIO and most self-hosted stores expect.
   STORAGE_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
+  // The API checks the bucket at start (HeadBucket); a missing one is created only when this is
+  // true (a development or test store), else the start fails naming the bucket.
+  STORAGE_CREATE_BUCKET: Type.Boolean({ default: false }),
   // Largest installer upload (sim-installation-file), streamed to storage; at most 2 GiB.
   INSTALLER_MAX_BYTES: Type.Integer({
     minimum: 1,
@@ -165,6 +168,8 @@ export interface S3Config {
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   forcePathStyle: boolean;
+  /** Create the bucket at start when it does not exist (STORAGE_CREATE_BUCKET). */
+  createBucket: boolean;
 }
 
 export interface BrightspaceConfig {
@@ -267,6 +272,7 @@ function s3Config(raw: RawConfig): S3Config | null {
         ? { accessKeyId: keyId, secretAccessKey: secret }
         : undefined,
     forcePathStyle: raw.STORAGE_FORCE_PATH_STYLE,
+    createBucket: raw.STORAGE_CREATE_BUCKET,
   };
 }
 

@@ -110,7 +110,13 @@ describe('loadConfig', () => {
         region: 'us-east-1',
         credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
         forcePathStyle: false,
+        createBucket: false,
       },
+    );
+    assert.equal(
+      loadConfig({ STORAGE_URL: 'http://s3.test', STORAGE_BUCKET: 'b-1', STORAGE_CREATE_BUCKET: 'true' })
+        .s3?.createBucket,
+      true,
     );
     // Without keys the SDK's own chain (environment, profile, instance role) applies.
     assert.equal(

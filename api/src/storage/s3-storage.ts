@@ -1,8 +1,10 @@
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import {
+  CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -37,6 +39,61 @@ const isMissing = (error: unknown) =>
   error instanceof NoSuchKey ||
   (error instanceof S3ServiceException &&
     (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404));
+
+export class StorageUnavailableError extends Error {}
+
+/**
+ * Checks at start that the bucket exists and these credentials reach it (HeadBucket), so a wrong
+ * setting fails the start with its name instead of the first upload. A missing bucket is created
+ * only when `create` is set (a development or test store); a real one is made by its owner.
+ */
+export async function ensureBucket(
+  options: Pick<S3StorageOptions, 'endpoint' | 'bucket' | 'region' | 'credentials' | 'forcePathStyle'>,
+  create: boolean,
+): Promise<'exists' | 'created'> {
+  const client = new S3Client({
+    endpoint: options.endpoint,
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    // One quick try: a start should fail fast, not retry for a minute.
+    maxAttempts: 1,
+  });
+  const Bucket = options.bucket;
+  const where = `bucket "${Bucket}" at ${options.endpoint}`;
+  try {
+    await client.send(new HeadBucketCommand({ Bucket }));
+    return 'exists';
+  } catch (error) {
+    const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+    if (status === 404 || (error as { name?: unknown }).name === 'NotFound') {
+      if (!create) {
+        throw new StorageUnavailableError(
+          `Object storage: ${where} does not exist. Create it, or set STORAGE_CREATE_BUCKET=true ` +
+            'to let the API create it at start.',
+        );
+      }
+      try {
+        await client.send(new CreateBucketCommand({ Bucket }));
+        return 'created';
+      } catch (createError) {
+        throw new StorageUnavailableError(
+          `Object storage: ${where} does not exist and could not be created: ${(createError as Error).message}`,
+        );
+      }
+    }
+    if (status === 403 || status === 401) {
+      throw new StorageUnavailableError(
+        `Object storage: access to ${where} was refused (HTTP ${status}); check STORAGE_ACCESS_KEY_ID and STORAGE_SECRET_ACCESS_KEY.`,
+      );
+    }
+    throw new StorageUnavailableError(
+      `Object storage: ${where} could not be checked: ${(error as Error).message || (error as Error).name}`,
+    );
+  } finally {
+    client.destroy();
+  }
+}
 
 /**
  * Objects in an S3-compatible bucket; downloads are presigned GETs that the browser takes

@@ -30,6 +30,7 @@ export async function startS3Server(): Promise<{ config: S3Config; close(): Prom
       // s3rver's built-in account.
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
       forcePathStyle: true,
+      createBucket: false,
     },
     async close() {
       await server.close();

@@ -12,11 +12,22 @@ declare module 'fastify' {
 
 /**
  * The store the configuration names: S3-compatible with STORAGE_URL, else local disk. The AWS SDK
- * is loaded only for S3: the embedded default starts without it.
+ * is loaded only for S3: the embedded default starts without it. An S3 bucket is checked (and
+ * created if so configured) before the API takes requests.
  */
 export async function storageFromConfig(config: Config): Promise<Storage> {
   if (config.s3) {
-    const { createS3Storage } = await import('../../storage/s3-storage');
+    const { createS3Storage, ensureBucket } = await import('../../storage/s3-storage');
+    await ensureBucket(
+      {
+        endpoint: config.s3.endpoint,
+        bucket: config.s3.bucket,
+        region: config.s3.region,
+        ...(config.s3.credentials ? { credentials: config.s3.credentials } : {}),
+        forcePathStyle: config.s3.forcePathStyle,
+      },
+      config.s3.createBucket,
+    );
     return createS3Storage({
       endpoint: config.s3.endpoint,
       ...(config.s3.publicEndpoint ? { publicEndpoint: config.s3.publicEndpoint } : {}),
