@@ -22,6 +22,12 @@ export const HostEnvSchema = Type.Object({
     keepEmpty: true,
     errorMessage: 'must be an absolute http(s) URL, or empty for the products\' own app protocols',
   }),
+  // The API's S3-compatible store (same variables as the API's): browsers load presigned URLs
+  // from its public endpoint (evidence images, installers), so the page's policy must allow it.
+  STORAGE_URL: Type.Optional(Env.HttpUrl()),
+  STORAGE_PUBLIC_URL: Type.Optional(Env.HttpUrl()),
+  STORAGE_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  STORAGE_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
   LAUNCH_TIMEOUT_MS: Env.Integer({ minimum: 1, default: 30000 }),
   SESSION_POLL_MS: Env.Integer({ minimum: 1, default: 1000 }),
 });
@@ -43,12 +49,26 @@ export function readServerConfig(env = process.env) {
     productName: raw.PRODUCT_NAME,
     version: raw.APP_VERSION,
     brightspaceHost: raw.BRIGHTSPACE_HOST ?? null,
+    storageOrigins: storageOrigins(raw),
     launch: {
       simulatorUrl: raw.SIMULATOR_URL === '' ? null : raw.SIMULATOR_URL,
       launchTimeoutMs: raw.LAUNCH_TIMEOUT_MS,
       statusPollMs: raw.SESSION_POLL_MS,
     },
   };
+}
+
+/**
+ * Origins the browser fetches presigned storage URLs from: none for local disk (the API serves
+ * its files under /api), else the store's public endpoint (STORAGE_PUBLIC_URL, else STORAGE_URL,
+ * as the API signs them) — with the bucket as a subdomain when it is not in the path.
+ */
+function storageOrigins(raw) {
+  const endpoint = raw.STORAGE_PUBLIC_URL ?? raw.STORAGE_URL;
+  if (!endpoint) return [];
+  const url = new URL(endpoint);
+  if (raw.STORAGE_FORCE_PATH_STYLE || !raw.STORAGE_BUCKET) return [url.origin];
+  return [`${url.protocol}//${raw.STORAGE_BUCKET}.${url.host}`];
 }
 
 /** @returns {RuntimeConfig} what the browser receives as /config.json */
@@ -79,10 +99,12 @@ export function hostContentSecurityPolicy(config) {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...remotes],
     // Each remote's strings load from its origin (locales/{lng}/{namespace}.json).
-    connectSrc: ["'self'", identity, ...remotes],
+    // Object storage: presigned URLs of the S3 store, when the API uses one.
+    connectSrc: ["'self'", identity, ...remotes, ...(config.storageOrigins ?? [])],
     frameSrc: ["'self'", identity],
     // remote-simulation serves its catalogue images from its own origin.
-    imgSrc: ["'self'", 'data:', 'blob:', ...remotes],
+    // remote-reports shows evidence images from presigned storage URLs.
+    imgSrc: ["'self'", 'data:', 'blob:', ...remotes, ...(config.storageOrigins ?? [])],
     // styled-components and ag-grid insert <style> elements at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
     fontSrc: ["'self'", 'data:'],
