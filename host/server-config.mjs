@@ -108,6 +108,10 @@ export function hostContentSecurityPolicy(config) {
     // styled-components and ag-grid insert <style> elements at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
     fontSrc: ["'self'", 'data:'],
+    // Forms post to this origin only. The LTI deep linking answer (a form post to the learning
+    // platform's return URL) goes through the API's /api/lti/deep-link/{launchId}/return page,
+    // whose own policy allows that one URL: widening this to every registered platform would let
+    // any form injected into any portal page post there.
     formAction: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'none'"],

@@ -66,6 +66,8 @@ const ROUTES: readonly RouteCheck[] = [
   { pattern: '/self-assessment', roles: ['learner'], url: () => '/self-assessment' },
   { pattern: '/brightspace-user-mismatch', roles: ['learner'], url: () => '/brightspace-user-mismatch' },
   { pattern: '/lti/error', roles: ['learner'], url: () => '/lti/error' },
+  // Without a launch: its error page. The picker itself needs a deep linking launch (lti-platform.spec).
+  { pattern: '/lti/deep-link', roles: ['educator'], url: () => '/lti/deep-link' },
   { pattern: '*', roles: ['learner', 'sysadmin'], url: () => '/no-such-page' },
   // Simulations.
   { pattern: '/simulation', roles: ALL, url: () => '/simulation' },

@@ -5,6 +5,7 @@ export const paths = {
   authCallback: { path: '/auth/callback', getHref: () => '/auth/callback' },
   logout: { path: '/logout', getHref: () => '/logout' },
   ltiLaunch: { path: '/lti/launch', getHref: () => '/lti/launch' },
+  ltiDeepLink: { path: '/lti/deep-link', getHref: () => '/lti/deep-link' },
   ltiSimulation: { path: '/lti/simulation/*', getHref: () => '/lti/simulation' },
   ltiSimulationLaunch: { path: '/lti/simulation/launch', getHref: () => '/lti/simulation/launch' },
   ltiReport: { path: '/lti/report/*', getHref: () => '/lti/report' },

@@ -35,6 +35,11 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
           lazy: lazyPage(() => import('../features/lti/components/lti-launch-page'), 'LtiLaunchPage'),
         },
         {
+          path: paths.ltiDeepLink.path,
+          errorElement: ltiError,
+          lazy: lazyPage(() => import('../features/lti/components/lti-deep-link-page'), 'LtiDeepLinkPage'),
+        },
+        {
           path: paths.ltiError.path,
           errorElement: ltiError,
           lazy: lazyPage(() => import('../features/lti/components/lti-error-page'), 'LtiErrorPage'),

@@ -68,4 +68,6 @@ test('the host policy allows scripts, images and strings from the configured rem
   assert.deepEqual(csp.objectSrc, ["'none'"]);
   assert.deepEqual(csp.baseUri, ["'none'"]);
   assert.deepEqual(csp.frameAncestors, ["'none'"]);
+  // The deep linking answer reaches the platform through the API's return page (same origin).
+  assert.deepEqual(csp.formAction, ["'self'"]);
 });

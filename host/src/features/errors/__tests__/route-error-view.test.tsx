@@ -62,7 +62,13 @@ describe('RouteErrorView', () => {
       });
     walk(createAppRoutes());
 
-    expect(ltiRoutes.map((r) => r.path).sort()).toEqual(['/lti/error', '/lti/launch', '/lti/report/*', '/lti/simulation/*']);
+    expect(ltiRoutes.map((r) => r.path).sort()).toEqual([
+      '/lti/deep-link',
+      '/lti/error',
+      '/lti/launch',
+      '/lti/report/*',
+      '/lti/simulation/*',
+    ]);
     expect(ltiRoutes.every((r) => r.ltiHome === '/lti/launch')).toBe(true);
   });
 });
