@@ -38,6 +38,7 @@ interface Ids {
   productId: number;
   configurationId: number;
   downloadId: number;
+  platformId: number;
 }
 
 interface RouteCheck {
@@ -111,6 +112,13 @@ const ROUTES: readonly RouteCheck[] = [
     pattern: '/admin/organisation/:organisationId/notification',
     roles: ADMINS,
     url: (ids) => `/admin/organisation/${ids.organisationId}/notification`,
+  },
+  { pattern: '/admin/organisation/:organisationId/lti', roles: ['sysadmin'], url: (ids) => `/admin/organisation/${ids.organisationId}/lti` },
+  { pattern: '/admin/organisation/:organisationId/lti/new', roles: ['sysadmin'], url: (ids) => `/admin/organisation/${ids.organisationId}/lti/new` },
+  {
+    pattern: '/admin/organisation/:organisationId/lti/:platformId',
+    roles: ['sysadmin'],
+    url: (ids) => `/admin/organisation/${ids.organisationId}/lti/${ids.platformId}`,
   },
   { pattern: '/admin/product', roles: ['sysadmin'], url: () => '/admin/product' },
   { pattern: '/admin/product/:productId', roles: ['sysadmin'], url: (ids) => `/admin/product/${ids.productId}` },
@@ -249,6 +257,7 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
         productId: 0,
         configurationId: 0,
         downloadId: 0,
+        platformId: 0,
       };
       ids.productId = (await api<{ id: number }[]>(page, '/api/v1/product'))[0]?.id ?? 0;
       if (ADMINS.includes(role)) {
@@ -265,6 +274,9 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
         ids.configurationId = configurations.results[0]?.id ?? 0;
         const downloads = await api<{ results: { id: number }[] }>(page, `/api/v1/product/${ids.productId}/simulation-download?pageSize=1`);
         ids.downloadId = downloads.results[0]?.id ?? 0;
+        // The demo seed registers the learning-platform stand-in for Demo Hospital.
+        const platforms = await api<{ results: { id: number }[] }>(page, `/api/v1/lti/platform?organisation=${ids.organisationId}&pageSize=1`);
+        ids.platformId = platforms.results[0]?.id ?? 0;
       }
       if (REPORT_READERS.includes(role)) {
         const learner = role === 'learner' ? { page, context } : await signIn(browser, 'learner');

@@ -10,6 +10,7 @@ import {
   CREATE_LICENCE,
   CREATE_ORGANISATION,
   CREATE_USERS,
+  MANAGE_LEARNING_PLATFORMS,
   MANAGE_SIM_CONFIG,
   VIEW_DOWNLOADS,
   VIEW_LICENCES,
@@ -21,6 +22,9 @@ import { ActivityPage } from './features/activity/components/activity-page';
 import { DownloadsPage } from './features/downloads/components/downloads-page';
 import { EditDownloadPage } from './features/downloads/components/edit-download-page';
 import { NewDownloadPage } from './features/downloads/components/new-download-page';
+import { EditPlatformPage } from './features/learning-platforms/components/edit-platform-page';
+import { LearningPlatformsPage } from './features/learning-platforms/components/learning-platforms-page';
+import { NewPlatformPage } from './features/learning-platforms/components/new-platform-page';
 import { EditLicencePage } from './features/licences/components/edit-licence-page';
 import { LicencesPage } from './features/licences/components/licences-page';
 import { NewLicencePage } from './features/licences/components/new-licence-page';
@@ -74,6 +78,9 @@ const routes: RouteObject[] = [
             path: paths.organisationNotifications.path,
             element: gated(VIEW_NOTIFICATIONS, <OrganisationNotificationsPage />),
           },
+          { path: paths.learningPlatforms.path, element: gated(MANAGE_LEARNING_PLATFORMS, <LearningPlatformsPage />) },
+          { path: paths.newLearningPlatform.path, element: gated(MANAGE_LEARNING_PLATFORMS, <NewPlatformPage />) },
+          { path: paths.learningPlatform.path, element: gated(MANAGE_LEARNING_PLATFORMS, <EditPlatformPage />) },
           { path: '*', element: <NotFoundView /> },
         ],
       },

@@ -43,6 +43,19 @@ export const paths = {
     path: 'notification',
     getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/notification`,
   },
+  learningPlatforms: {
+    path: 'lti',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/lti`,
+  },
+  newLearningPlatform: {
+    path: 'lti/new',
+    getHref: (base: string, organisationId: number) => `${base}/organisation/${id(organisationId)}/lti/new`,
+  },
+  learningPlatform: {
+    path: 'lti/:platformId',
+    getHref: (base: string, organisationId: number, platformId: number) =>
+      `${base}/organisation/${id(organisationId)}/lti/${id(platformId)}`,
+  },
   products: { path: 'product', getHref: (base: string) => `${base}/product` },
   product: {
     path: 'product/:productId',

@@ -40,3 +40,9 @@ export const UPDATE_DOWNLOAD: readonly Permission[] = ['global.update_user'];
 export const CHANGE_DOWNLOADS_GLOBALLY: readonly Permission[] = ['global.create_org'];
 /** Notifications are about licences: whoever may see an organisation's licences sees them. */
 export const VIEW_NOTIFICATIONS: readonly Permission[] = VIEW_LICENCES;
+/**
+ * Learning-platform (LTI) registrations, registration URLs and the tool's URLs: the API lets only
+ * global administrators (global.create_org) at them — a registration decides which organisation a
+ * platform's users join.
+ */
+export const MANAGE_LEARNING_PLATFORMS: readonly Permission[] = ['global.create_org'];

@@ -15,7 +15,13 @@ import {
 import { useAdminBase } from '../../../components/admin-base';
 import { OrganisationFrameProvider } from '../../../components/organisation-context';
 import { paths } from '../../../config/paths';
-import { VIEW_LICENCES, VIEW_NOTIFICATIONS, VIEW_ORGANISATIONS, VIEW_USERS } from '../../../config/permissions';
+import {
+  MANAGE_LEARNING_PLATFORMS,
+  VIEW_LICENCES,
+  VIEW_NOTIFICATIONS,
+  VIEW_ORGANISATIONS,
+  VIEW_USERS,
+} from '../../../config/permissions';
 import { useCrumbPermissions } from '../../../lib/use-crumb-permissions';
 import { useOrganisation } from '../api/get-organisation';
 
@@ -74,6 +80,7 @@ function OrganisationFrame({ organisationId, crumbs }: { organisationId: number;
           { to: paths.users.getHref(base, organisationId), label: t('admin.users.title'), anyOf: VIEW_USERS },
           { to: paths.activity.getHref(base, organisationId), label: t('admin.activity.title') },
           { to: paths.organisationNotifications.getHref(base, organisationId), label: t('admin.notifications'), anyOf: VIEW_NOTIFICATIONS },
+          { to: paths.learningPlatforms.getHref(base, organisationId), label: t('admin.lti.title'), anyOf: MANAGE_LEARNING_PLATFORMS },
         ]}
       />
       <Outlet />

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { LTI_URL_MAX_LENGTH, type LtiPlatform, type LtiPlatformInput } from '@portal/contract';
+import type { ApiResult } from '@portal/shared-auth';
+import { useTranslation } from '@portal/shared-ui';
+import { Form, maxLength, TextField } from '@portal/shared-ui/forms';
+import { useAdminBase } from '../../../components/admin-base';
+import { FormFieldset, SaveActions, SaveBanners } from '../../../components/form-layout';
+import { paths } from '../../../config/paths';
+import { submitSave, type SaveOutcome } from '../../../lib/save';
+
+export interface PlatformFormValues {
+  issuer: string;
+  clientId: string;
+  authLoginUrl: string;
+  accessTokenUrl: string;
+  jwksUrl: string;
+  /** Comma-separated, as typed. */
+  deploymentIds: string;
+}
+
+const toFormValues = (platform?: LtiPlatform): PlatformFormValues => ({
+  issuer: platform?.issuer ?? '',
+  clientId: platform?.clientId ?? '',
+  authLoginUrl: platform?.authLoginUrl ?? '',
+  accessTokenUrl: platform?.accessTokenUrl ?? '',
+  jwksUrl: platform?.jwksUrl ?? '',
+  deploymentIds: platform?.deploymentIds.join(', ') ?? '',
+});
+
+const toInput = (values: PlatformFormValues, organisationId: number): LtiPlatformInput => ({
+  issuer: values.issuer.trim(),
+  clientId: values.clientId.trim(),
+  authLoginUrl: values.authLoginUrl.trim(),
+  accessTokenUrl: values.accessTokenUrl.trim(),
+  jwksUrl: values.jwksUrl.trim(),
+  deploymentIds: values.deploymentIds
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== ''),
+  organisationId,
+});
+
+const urlMax = maxLength(LTI_URL_MAX_LENGTH);
+const idMax = maxLength(255);
+
+export interface PlatformFormProps {
+  organisationId: number;
+  platform?: LtiPlatform;
+  save: (input: LtiPlatformInput) => Promise<ApiResult<LtiPlatform>>;
+  onCreated?: (platform: LtiPlatform) => void;
+}
+
+/** A learning platform registered by hand: what its administrator's screen shows for the tool. */
+export function PlatformForm({ organisationId, platform, save, onCreated }: PlatformFormProps) {
+  const { t } = useTranslation('admin');
+  const base = useAdminBase();
+  const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });
+  const isNew = !platform;
+
+  const labels: Record<keyof PlatformFormValues | 'organisationId', string> = {
+    issuer: t('admin.lti.issuer'),
+    clientId: t('admin.lti.clientId'),
+    authLoginUrl: t('admin.lti.authLoginUrl'),
+    accessTokenUrl: t('admin.lti.accessTokenUrl'),
+    jwksUrl: t('admin.lti.platformJwksUrl'),
+    deploymentIds: t('admin.lti.deploymentIds'),
+    organisationId: t('admin.lti.organisation'),
+  };
+
+  return (
+    <Form<PlatformFormValues>
+      initialValues={toFormValues(platform)}
+      onSubmit={(values) =>
+        submitSave(() => save(toInput(values, organisationId)), {
+          setOutcome,
+          onSaved: (saved) => {
+            if (isNew) onCreated?.(saved);
+            else setOutcome({ kind: 'saved', message: t('admin.lti.saved') });
+          },
+        })
+      }
+      render={({ handleSubmit, submitting }) => (
+        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.lti.new' : 'admin.lti.details')}>
+          <SaveBanners outcome={outcome} fieldLabels={labels} />
+          <FormFieldset disabled={submitting}>
+            <TextField name="issuer" label={labels.issuer} required validate={urlMax} help={t('admin.lti.issuerHelp')} />
+            <TextField name="clientId" label={labels.clientId} required validate={idMax} />
+            <TextField name="authLoginUrl" label={labels.authLoginUrl} required validate={urlMax} />
+            <TextField name="accessTokenUrl" label={labels.accessTokenUrl} required validate={urlMax} />
+            <TextField name="jwksUrl" label={labels.jwksUrl} required validate={urlMax} />
+            <TextField name="deploymentIds" label={labels.deploymentIds} help={t('admin.lti.deploymentIdsHelp')} />
+          </FormFieldset>
+          <SaveActions cancelTo={paths.learningPlatforms.getHref(base, organisationId)} submitting={submitting} isNew={isNew} />
+        </form>
+      )}
+    />
+  );
+}
