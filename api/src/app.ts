@@ -43,6 +43,7 @@ import { licenseBlockRoutes } from './routes/api/v1/license-block/index';
 import { auditRoutes } from './routes/api/v1/audit/index';
 import { notificationRoutes } from './routes/api/v1/notification/index';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
+import { fileCleanupPlugin } from './plugins/app/file-cleanup';
 import { ltiRoutes } from './routes/lti/index';
 import { ltiPlatformRoutes } from './routes/api/v1/lti/platform';
 import { ltiRegistrationRoutes } from './routes/api/v1/lti/registration';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(identityAdminPlugin, { identityAdmin: options.identityAdmin });
   await app.register(outboxWorkerPlugin);
   await app.register(licenseExpiryPlugin);
+  await app.register(fileCleanupPlugin);
 
   // Routes.
   await app.register(healthRoutes);

@@ -79,6 +79,9 @@ export const ConfigSchema = Type.Object({
   // How often each process looks whether today's licence expiry run is due (it runs once per
   // UTC day per database, whichever process comes first); 0 = never in this process.
   LICENSE_EXPIRY_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
+  // How often each process looks whether today's file clean-up (unsaved and replaced uploads)
+  // is due; 0 = never in this process.
+  FILE_CLEANUP_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
   // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
   // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
   // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
@@ -150,6 +153,8 @@ export interface Config {
   installerMaxBytes: number;
   /** 0 = the licence expiry job does not run in this process. */
   licenseExpiryCheckMs: number;
+  /** 0 = the file clean-up job does not run in this process. */
+  fileCleanupCheckMs: number;
   /** null = no identity provisioning configured (accounts wait in the outbox). */
   identityAdmin: IdentityAdminConfig | null;
   /** Origin of the portal, without trailing slash. */
@@ -230,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: s3Config(raw),
     installerMaxBytes: raw.INSTALLER_MAX_BYTES,
     licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
+    fileCleanupCheckMs: raw.FILE_CLEANUP_CHECK_SECONDS * 1000,
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,

@@ -190,6 +190,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       MAX_OPEN_SESSIONS_PER_USER: '1000',
       // Tests make expired licences on purpose; the expiry job runs only where a test asks.
       LICENSE_EXPIRY_CHECK_SECONDS: '0',
+      // Tests make stale and replaced files on purpose; the clean-up runs only where one asks.
+      FILE_CLEANUP_CHECK_SECONDS: '0',
     }),
     oidcIssuer: TEST_ISSUER,
     oidcClientId: TEST_CLIENT_ID,
