@@ -48,6 +48,8 @@ import { ltiRoutes } from './routes/lti/index';
 import { ltiPlatformRoutes } from './routes/api/v1/lti/platform';
 import { ltiRegistrationRoutes } from './routes/api/v1/lti/registration';
 import { ltiRegisterRoutes } from './routes/lti/register';
+import { brightspaceAuthRoutes } from './routes/brightspace/index';
+import { brightspaceUserRoutes } from './routes/api/v1/user/brightspace';
 import { ltiDeepLinkRoutes } from './routes/api/v1/lti/deep-link';
 import { ltiDeepLinkReturnRoutes } from './routes/lti/deep-link-return';
 
@@ -132,6 +134,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(ltiPlatformRoutes, { prefix: '/api/v1/lti/platform' });
   await app.register(ltiRegisterRoutes, { prefix: '/api/lti' });
   await app.register(ltiRegistrationRoutes, { prefix: '/api/v1' });
+  await app.register(brightspaceAuthRoutes, { prefix: '/api/brightspace-auth' });
+  await app.register(brightspaceUserRoutes, { prefix: '/api/v1/user' });
   await app.register(ltiDeepLinkRoutes, { prefix: '/api/v1/lti/deep-link' });
   await app.register(ltiDeepLinkReturnRoutes, { prefix: '/api/lti/deep-link' });
 

@@ -320,7 +320,7 @@ function brightspaceConfig(raw: RawConfig): BrightspaceConfig | null {
     ['BRIGHTSPACE_CLIENT_SECRET', secret],
   ]
     .filter(([, value]) => value === undefined)
-    .map(([name]) => `  ${name}: required when any of BRIGHTSPACE_HOST, _CLIENT_ID, _CLIENT_SECRET is set`);
+    .map(([name]) => `  ${name}: required with the other BRIGHTSPACE_HOST/_CLIENT_* settings`);
   if (missing.length > 0 || host === undefined || id === undefined || secret === undefined) {
     throw new ConfigError(`Invalid environment:\n${missing.join('\n')}`);
   }

@@ -142,6 +142,67 @@ describe('loadConfig', () => {
     }
   });
 
+  test('Brightspace OAuth is off unless host, client id and secret are all given; the endpoints default to D2L', () => {
+    assert.equal(loadConfig({}).brightspace, null);
+    const config = loadConfig({
+      BRIGHTSPACE_HOST: 'https://school.brightspace.com/',
+      BRIGHTSPACE_CLIENT_ID: 'portal',
+      BRIGHTSPACE_CLIENT_SECRET: 'secret',
+    });
+    assert.deepEqual(config.brightspace, {
+      host: 'https://school.brightspace.com',
+      authUrl: 'https://auth.brightspace.com/oauth2/auth',
+      tokenUrl: 'https://auth.brightspace.com/core/connect/token',
+      clientId: 'portal',
+      clientSecret: 'secret',
+      apiVersion: '1.43',
+    });
+    const standIn = loadConfig({
+      BRIGHTSPACE_HOST: 'http://localhost:8100',
+      BRIGHTSPACE_AUTH_URL: 'http://localhost:8100/d2l/oauth2/auth',
+      BRIGHTSPACE_TOKEN_URL: 'http://localhost:8100/d2l/oauth2/token',
+      BRIGHTSPACE_CLIENT_ID: 'portal-brightspace',
+      BRIGHTSPACE_CLIENT_SECRET: 'secret',
+      BRIGHTSPACE_API_VERSION: '1.31',
+    }).brightspace;
+    assert.equal(standIn?.authUrl, 'http://localhost:8100/d2l/oauth2/auth');
+    assert.equal(standIn?.tokenUrl, 'http://localhost:8100/d2l/oauth2/token');
+    assert.equal(standIn?.apiVersion, '1.31');
+    // The endpoints alone switch nothing on.
+    assert.equal(loadConfig({ BRIGHTSPACE_AUTH_URL: 'https://auth.example/a' }).brightspace, null);
+  });
+
+  test('half a Brightspace configuration or a bad value fails at start', () => {
+    const good = {
+      BRIGHTSPACE_HOST: 'https://school.brightspace.com',
+      BRIGHTSPACE_CLIENT_ID: 'portal',
+      BRIGHTSPACE_CLIENT_SECRET: 'secret',
+    };
+    for (const missing of Object.keys(good)) {
+      const env: Record<string, string> = { ...good };
+      delete env[missing];
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(missing),
+        missing,
+      );
+    }
+    for (const [name, value] of [
+      ['BRIGHTSPACE_HOST', 'school.brightspace.com'],
+      ['BRIGHTSPACE_HOST', 'https://school.brightspace.com/d2l'],
+      ['BRIGHTSPACE_AUTH_URL', 'ftp://auth'],
+      ['BRIGHTSPACE_TOKEN_URL', 'token'],
+      ['BRIGHTSPACE_API_VERSION', 'v1'],
+      ['BRIGHTSPACE_API_VERSION', '1.43/../x'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ ...good, [name]: value }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(name),
+        `${name}=${value}`,
+      );
+    }
+  });
+
   test('bad values fail with every problem named', () => {
     assert.throws(
       () => loadConfig({ API_PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }),

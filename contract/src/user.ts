@@ -37,3 +37,29 @@ export type UserPreference = Static<typeof UserPreference>;
 
 export const UserIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 export type UserIdParams = Static<typeof UserIdParams>;
+
+/**
+ * Starts the Brightspace OAuth round trip (issue #10 point 6) for the signed-in user: where to
+ * come back to, a same-origin path (anything else comes back to `/`).
+ */
+export const BrightspaceAuthStart = Type.Object(
+  { redirectPath: Type.String({ maxLength: 2000 }) },
+  { additionalProperties: false },
+);
+export type BrightspaceAuthStart = Static<typeof BrightspaceAuthStart>;
+
+/** Where the browser goes next (full page): `/api/brightspace-auth?redirect_path=…&state=…`. */
+export const BrightspaceAuthStartResponse = Type.Object({ url: Type.String() });
+export type BrightspaceAuthStartResponse = Static<typeof BrightspaceAuthStartResponse>;
+
+/**
+ * Why the round trip ended on the host's `/brightspace-auth/error?error=…`: the user refused
+ * at Brightspace, the state was unknown, used, expired or started in another browser, or
+ * Brightspace's token endpoint or whoami failed.
+ */
+export const BRIGHTSPACE_AUTH_ERRORS = [
+  'ACCESS_DENIED',
+  'INVALID_STATE',
+  'BRIGHTSPACE_FAILED',
+] as const;
+export type BrightspaceAuthError = (typeof BRIGHTSPACE_AUTH_ERRORS)[number];

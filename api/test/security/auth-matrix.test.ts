@@ -32,6 +32,7 @@ import { notificationFixtures } from '../routes/api/v1/notification/notification
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
 import { ltiRegistrationFixtures } from '../routes/api/v1/lti/registration-fixtures';
+import { brightspaceFixtures, suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
 
 /**
@@ -551,6 +552,7 @@ const fixtures: Record<string, Fixture> = {
   ...productConfigurationFixtures(() => ctx.t),
   ...ltiFixtures(() => ctx.t),
   ...ltiRegistrationFixtures(() => ctx.t),
+  ...brightspaceFixtures(() => ctx.t),
   ...deepLinkFixtures(() => ctx.t),
 };
 
@@ -825,7 +827,10 @@ async function insertUserFile(ownerId: string): Promise<string> {
 describe('auth matrix', () => {
   before(async () => {
     // Sessions pile up (each cell that needs one creates it); the open-session quota is another test's.
-    const t = await buildTestApp({ maxOpenSessionsPerUser: 1_000_000 });
+    const t = await buildTestApp({
+      maxOpenSessionsPerUser: 1_000_000,
+      brightspace: suiteBrightspace.config,
+    });
     ctx = { t } as Ctx;
     const productId = async (code: string) =>
       (await one<{ id: number }>('select id from products where code = $1', [code])).id;

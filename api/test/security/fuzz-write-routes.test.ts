@@ -24,6 +24,8 @@ import {
 import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
 import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
+import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
+import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
 
@@ -1151,6 +1153,7 @@ const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
   ...productConfigurationFuzzers,
   ...simulationDownloadFuzzers,
+  ...brightspaceFuzzers,
   ...ltiRegistrationFuzzers,
   'PUT /api/v1/user/:id/cookie-preference': fuzzer({
     input: fc.record({
@@ -1275,7 +1278,10 @@ describe('fuzzing the write routes', () => {
 
   before(async () => {
     // Quotas and the evidence limit are other tests' subject; here they would only end the runs early.
-    const t = await buildTestApp({ maxOpenSessionsPerUser: 1_000_000 });
+    const t = await buildTestApp({
+      maxOpenSessionsPerUser: 1_000_000,
+      brightspace: suiteBrightspace.config,
+    });
     const radiography = (
       await t.db.query<{ id: number }>(`select id from products where code = 'radiography'`)
     ).rows[0]!.id;

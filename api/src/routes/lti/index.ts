@@ -210,6 +210,8 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return toError(reply, outcome.error);
       }
       if (outcome.created) app.outboxWorker.kick();
+      // whoami's Brightspace mismatch compares with the latest launch: show this one at once.
+      app.repos.users.forget(outcome.userId);
       const query = new URLSearchParams({ launchId: outcome.launchId });
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         // The instructor's picker (issue #10 point 5) reads the recorded deep-linking settings.
@@ -237,7 +239,7 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const linked = await linkPlatformUser(tx, launch);
         if (!linked.ok) throw new Refused(linked);
         const launchId = await recordLaunch(tx, launch, linked.userId);
-        return { ok: true as const, launchId, created: linked.created };
+        return { ok: true as const, launchId, created: linked.created, userId: linked.userId };
       });
     } catch (error) {
       if (error instanceof Refused) return error.outcome;

@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { account, authHeader, xsrfHeaders, type TestApp } from '../helper';
+
+/**
+ * The Brightspace write routes for the fuzz suite (api/test/security): the shapes match its
+ * `Fuzzer`. The suite's app is configured with `suiteBrightspace` (brightspace-security-fixtures),
+ * so the start gets past "not configured" into its own checks.
+ */
+interface Request {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+interface Fuzzer<T = unknown> {
+  input: fc.Arbitrary<T>;
+  request(ctx: { t: TestApp }, input: T): Promise<Request>;
+}
+const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
+
+const actor = fc.constantFrom(
+  account('learner', 'Demo Hospital').sub,
+  account('org admin', 'Demo Hospital').sub,
+  account('sys admin').sub,
+  account('learner', 'Other College').sub,
+);
+const hostile = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom(
+    '',
+    '/',
+    '//evil.test',
+    '/\\evil.test',
+    'https://evil.test',
+    'javascript:alert(1)',
+    '/\u0000',
+    '/%2f%2fevil.test',
+    `/${'x'.repeat(2100)}`,
+  ),
+);
+const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostile, fc.integer(), fc.constant(null));
+/** A JSON body, a body that is no JSON, or none. */
+const body = (shaped: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    {
+      weight: 4,
+      arbitrary: shaped.map((v) => ({ json: true, text: JSON.stringify(v) ?? 'null' })),
+    },
+    hostile.map((text) => ({ json: true, text })),
+    fc.constant({ json: false, text: undefined as string | undefined }),
+  );
+
+async function headersOf(sub: string, json: boolean) {
+  return {
+    ...(await authHeader(sub)),
+    ...xsrfHeaders(),
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  };
+}
+
+export const brightspaceFuzzers: Record<string, Fuzzer> = {
+  'POST /api/v1/user/brightspace-auth': fuzzer({
+    input: fc.record({
+      sub: actor,
+      body: body(
+        fc.oneof(
+          fc.record({ redirectPath: fc.oneof(hostile, anyJson) }, { requiredKeys: [] }),
+          anyJson,
+        ),
+      ),
+    }),
+    request: async (_ctx, { sub, body: b }) => ({
+      method: 'POST',
+      url: '/api/v1/user/brightspace-auth',
+      headers: await headersOf(sub, b.json),
+      ...(b.text !== undefined ? { body: b.text } : {}),
+    }),
+  }),
+  'POST /api/v1/user/brightspace-auth-reset': fuzzer({
+    input: fc.record({ sub: actor, body: body(anyJson) }),
+    request: async (_ctx, { sub, body: b }) => ({
+      method: 'POST',
+      url: '/api/v1/user/brightspace-auth-reset',
+      headers: await headersOf(sub, b.json),
+      ...(b.text !== undefined ? { body: b.text } : {}),
+    }),
+  }),
+};
