@@ -61,7 +61,7 @@ function gradebookPage(ctx: LmsContext, user: LmsUser): string {
       }</td><td>${score ? `${score.activityProgress}, ${score.gradingProgress}` : 'No score'}</td><td>${score ? score.timestamp : ''}</td></tr>`;
     });
     return html`<h2>${link.title}</h2>
-<table><caption class="muted">Out of ${item.scoreMaximum}</caption><thead><tr><th scope="col">Learner</th><th scope="col">Score</th><th scope="col">Progress</th><th scope="col">When</th></tr></thead><tbody>${rows}</tbody></table>`;
+<table aria-label="${link.title}"><caption class="muted">Out of ${item.scoreMaximum}</caption><thead><tr><th scope="col">Learner</th><th scope="col">Score</th><th scope="col">Progress</th><th scope="col">When</th></tr></thead><tbody>${rows}</tbody></table>`;
   });
   return page('Gradebook', html`<h1>Gradebook</h1>${sections}`, { user: { name: displayName(user) } });
 }
