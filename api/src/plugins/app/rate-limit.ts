@@ -19,6 +19,7 @@ export const RATE_CLASSES: Readonly<Record<string, RateClass>> = {
   'POST /api/lti/login': 'lti',
   'POST /api/lti/launch': 'lti',
   'GET /api/lti/jwks': 'lti',
+  'GET /api/lti/register': 'lti',
 };
 
 /** A route's class: named above, an upload when it takes multipart forms, else the default. */

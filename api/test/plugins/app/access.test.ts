@@ -30,9 +30,12 @@ describe('route permission declarations', () => {
       [
         '/api/docs/openapi.json',
         // A learning platform and the browser it sends call these without a portal token.
+        '/api/lti/deep-link/:launchId/return',
         '/api/lti/jwks',
         '/api/lti/launch',
         '/api/lti/login',
+        // Authorised by the single-use portal token in its URL (dynamic registration).
+        '/api/lti/register',
         '/api/v1/storage/*',
         '/healthz',
       ],
