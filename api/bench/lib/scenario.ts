@@ -36,7 +36,7 @@ const PRODUCT_CODE = 'radiography';
 const MODE = 'Desktop';
 const XSRF_VALUE = 'bench-xsrf-token';
 /** A browser sends the XSRF cookie with every call once the API has set it. */
-const COOKIE = { cookie: `${XSRF_COOKIE}=${XSRF_VALUE}` };
+export const COOKIE = { cookie: `${XSRF_COOKIE}=${XSRF_VALUE}` };
 /** Unsafe calls also echo it in a header (double submit). */
 const XSRF = { ...COOKIE, [XSRF_HEADER.toLowerCase()]: XSRF_VALUE };
 /** A session the simulator never finished is given up on after this, so a learner never stalls. */
