@@ -10,7 +10,8 @@
  * when it starts). Each case runs `--rounds` times one at a time after three unmeasured rounds;
  * prints p50, p95 and max in ms. With `--explain` the time is the database's own (planning +
  * execution of every query of the list, from EXPLAIN ANALYZE), which a busy machine blurs less
- * than the round trips.
+ * than the round trips, and a last column gives the median of the buffers (8 kB pages) the list's
+ * queries touched, which does not depend on the machine at all.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -34,16 +35,19 @@ if (!url) throw new Error('--database-url is required (the database bench:api pr
 const rounds = Number(values.rounds);
 
 const db = createPgDb({ connectionString: url, max: 2 });
-/** In-database milliseconds of the queries since the last reset (--explain). */
+/** In-database milliseconds and buffers of the queries since the last reset (--explain). */
 let inDb = 0;
+let buffers = 0;
 const explained: Queryable = {
   async query<T>(sql: string, params?: readonly unknown[]) {
     const plan = await db.query<{ 'QUERY PLAN': Array<Record<string, number>> }>(
-      `explain (analyze, format json) ${sql}`,
+      `explain (analyze, buffers, format json) ${sql}`,
       params,
     );
     const top = plan.rows[0]?.['QUERY PLAN'][0];
     inDb += (top?.['Planning Time'] ?? 0) + (top?.['Execution Time'] ?? 0);
+    const root = (top as { Plan?: Record<string, number> } | undefined)?.Plan;
+    buffers += (root?.['Shared Hit Blocks'] ?? 0) + (root?.['Shared Read Blocks'] ?? 0);
     return db.query<T>(sql, params);
   },
   exec: (sql) => db.exec(sql),
@@ -99,21 +103,27 @@ try {
       `${values.explain ? 'in the database (EXPLAIN ANALYZE)' : 'per list, one at a time'}`,
   );
   console.log(
-    `${'case'.padEnd(52)}  ${'p50'.padStart(7)}  ${'p95'.padStart(7)}  ${'max'.padStart(7)}`,
+    `${'case'.padEnd(60)}  ${'p50'.padStart(7)}  ${'p95'.padStart(7)}  ${'max'.padStart(7)}` +
+      (values.explain ? `  ${'buffers'.padStart(8)}` : ''),
   );
   for (const c of cases.filter((c) => !values.only || c.name.includes(values.only))) {
     for (let i = 0; i < 3; i++) await c.run(i);
     const times: number[] = [];
+    const pages: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const at = performance.now();
       inDb = 0;
+      buffers = 0;
       await c.run(i);
       times.push(values.explain ? inDb : performance.now() - at);
+      pages.push(buffers);
     }
     times.sort((a, b) => a - b);
+    pages.sort((a, b) => a - b);
     const f = (ms: number) => ms.toFixed(1).padStart(7);
     console.log(
-      `${c.name.padEnd(52)}  ${f(percentile(times, 50))}  ${f(percentile(times, 95))}  ${f(times.at(-1)!)}`,
+      `${c.name.padEnd(60)}  ${f(percentile(times, 50))}  ${f(percentile(times, 95))}  ${f(times.at(-1)!)}` +
+        (values.explain ? `  ${String(percentile(pages, 50)).padStart(8)}` : ''),
     );
   }
 } finally {
