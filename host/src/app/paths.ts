@@ -28,6 +28,8 @@ export const paths = {
   underConstruction: { path: '/under-construction', getHref: () => '/under-construction' },
   selfAssessment: { path: '/self-assessment', getHref: () => '/self-assessment' },
   brightspaceUserMismatch: { path: '/brightspace-user-mismatch', getHref: () => '/brightspace-user-mismatch' },
+  /** Where the API's Brightspace sign-in ends when it fails (`?error=`). */
+  brightspaceAuthError: { path: '/brightspace-auth/error', getHref: () => '/brightspace-auth/error' },
 } as const;
 
 /** Mount paths of the remotes (docs/architecture.md). */

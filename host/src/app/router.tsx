@@ -40,6 +40,13 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
           lazy: lazyPage(() => import('../features/lti/components/lti-deep-link-page'), 'LtiDeepLinkPage'),
         },
         {
+          path: paths.brightspaceAuthError.path,
+          lazy: lazyPage(
+            () => import('../features/brightspace/components/brightspace-auth-error-page'),
+            'BrightspaceAuthErrorPage',
+          ),
+        },
+        {
           path: paths.ltiError.path,
           errorElement: ltiError,
           lazy: lazyPage(() => import('../features/lti/components/lti-error-page'), 'LtiErrorPage'),

@@ -18,6 +18,11 @@ export type AuthContextValue = AuthState & {
   logout(): Promise<void>;
   /** The raw access token, refreshed first when within 30 s of expiry; null when signed out. */
   getAccessToken(): Promise<string | null>;
+  /**
+   * Loads whoami again, after the user changed something about themselves (the Brightspace
+   * reset clears a mismatch). Rejects when whoami fails; the user then stays as they were.
+   */
+  reloadUser(): Promise<void>;
 };
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

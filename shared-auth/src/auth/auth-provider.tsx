@@ -206,9 +206,19 @@ export function AuthProvider({
     [tokens],
   );
 
+  const reloadUser = useCallback(async () => {
+    if (stateRef.current.status !== 'authenticated') return;
+    const result = await apiClient.get<CurrentUser>(WHOAMI_PATH);
+    // A failed reload keeps the user as they were: only the first load decides the auth state.
+    if (!result.isSuccess) throw new Error(WHOAMI_FAILED_MESSAGE, { cause: result.error });
+    if (stateRef.current.status === 'authenticated') {
+      update({ status: 'authenticated', user: result.data, error: null });
+    }
+  }, [apiClient, update]);
+
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, login, logout, getAccessToken }),
-    [state, login, logout, getAccessToken],
+    () => ({ ...state, login, logout, getAccessToken, reloadUser }),
+    [state, login, logout, getAccessToken, reloadUser],
   );
 
   return (

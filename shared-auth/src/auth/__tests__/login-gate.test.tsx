@@ -253,3 +253,26 @@ it('hands out the current access token through useAuth().getAccessToken', async 
 
   await expect(getAccessToken?.()).resolves.toBe('the-access-token');
 });
+
+it('reloads the signed-in user through useAuth().reloadUser, and keeps them when whoami fails', async () => {
+  whoamiAnswers(200, currentUserFixture({ brightspaceUserMismatch: true }));
+  const { manager } = stubNavigation();
+  await storeUser(manager, { expiresIn: 300 });
+  let auth: ReturnType<typeof useAuth> | undefined;
+  function Probe() {
+    auth = useAuth();
+    return <p>{auth.user?.brightspaceUserMismatch ? 'mismatch' : 'matched'}</p>;
+  }
+
+  renderWithAuth(<Probe />, { manager });
+  await screen.findByText('mismatch');
+
+  whoamiAnswers(200, currentUserFixture({ brightspaceUserMismatch: false }));
+  await act(() => auth!.reloadUser());
+  expect(screen.getByText('matched')).toBeInTheDocument();
+
+  whoamiAnswers(500);
+  await expect(act(() => auth!.reloadUser())).rejects.toThrow();
+  expect(screen.getByText('matched')).toBeInTheDocument();
+  expect(auth?.status).toBe('authenticated');
+});

@@ -1,9 +1,8 @@
-import { useState } from 'react';
-import { usePermissions } from '@portal/shared-auth';
+import { useEffect, useState } from 'react';
+import { useAuth, usePermissions } from '@portal/shared-auth';
 import {
   Button,
   ErrorBanner,
-  Navigate,
   NewTabLink,
   useLocation,
   useNavigate,
@@ -13,16 +12,19 @@ import {
 import { useRuntimeConfig } from '../../../app/runtime-config';
 import { brightspaceLogoutHref, paths } from '../../../app/paths';
 import { useResetBrightspaceAuth } from '../api/reset-brightspace-auth';
+import { dismissBrightspaceMismatch } from '../use-brightspace-guard';
 
 function fromState(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : paths.home.getHref();
+  const local = typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/\\');
+  return local ? from : paths.home.getHref();
 }
 
 export function BrightspaceMismatchPage() {
   const { t } = useTranslation();
   usePageTitle(t('mismatch.title'));
   const can = usePermissions();
+  const { user, reloadUser } = useAuth();
   const { state } = useLocation();
   const navigate = useNavigate();
   const { brightspaceHost } = useRuntimeConfig();
@@ -30,13 +32,23 @@ export function BrightspaceMismatchPage() {
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  if (!can(['global.client_access_admin_section'])) return <Navigate to={paths.home.getHref()} replace />;
+  const mayStay = can(['global.client_access_admin_section']);
+  useEffect(() => {
+    if (mayStay || !user) return;
+    // Spec §2: only the admin section's users stay; the guard must not send this one back here.
+    dismissBrightspaceMismatch(user.id);
+    navigate(paths.home.getHref(), { replace: true });
+  }, [mayStay, user, navigate]);
+
+  if (!mayStay) return null;
 
   const onReset = async () => {
     setBusy(true);
     try {
       const result = await reset();
       if (result.isSuccess) {
+        // whoami no longer reports the mismatch; with the old user the guard would come back here.
+        await reloadUser();
         navigate(fromState(state), { replace: true });
         return;
       }
