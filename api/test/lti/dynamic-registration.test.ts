@@ -258,22 +258,21 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
   test('a platform that answers 4xx, 5xx, a bad registration or too late: nothing stored', async () => {
     const made = await newToken(t, demo);
     lms.configurationAnswer = { status: 404 };
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE', 502);
+    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
     lms.reset();
     lms.configurationAnswer = { status: 503 };
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE', 502);
+    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
     lms.reset();
     lms.registrationAnswer = { status: 400, body: { error: 'invalid_client_metadata' } };
-    await refused(lms.registerQuery(made.token), 'REGISTRATION_REFUSED', 502);
+    await refused(lms.registerQuery(made.token), 'REGISTRATION_REFUSED');
     lms.reset();
     lms.registrationAnswer = { status: 500, body: {} };
-    await refused(lms.registerQuery(made.token), 'REGISTRATION_REFUSED', 502);
+    await refused(lms.registerQuery(made.token), 'REGISTRATION_REFUSED');
     lms.reset();
     // The platform refuses a wrong registration token (401).
     await refused(
       lms.registerQuery(made.token, { registration_token: 'wrong' }),
       'REGISTRATION_REFUSED',
-      502,
     );
     lms.reset();
     lms.registrationAnswer = { body: { client_name: 'no client id' } };
@@ -284,7 +283,7 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
     lms.reset();
     lms.registrationAnswer = { delayMs: 6_000 };
     const started = Date.now();
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE', 502);
+    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
     assert.ok(Date.now() - started < 5_900, 'the tool gave up at its timeout');
   });
 

@@ -176,7 +176,9 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
     const text = TEXT[lang];
     return page(
       reply,
-      code === 'CONFIGURATION_UNAVAILABLE' || code === 'REGISTRATION_REFUSED' ? 502 : 400,
+      // 400 also when the platform failed: the page is the platform administrator's answer,
+      // and a 5xx would say the portal is broken.
+      400,
       lang,
       text.failedTitle,
       `<h1>${escapeHtml(text.failedTitle)}</h1>
@@ -202,7 +204,6 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
         response: {
           200: Type.String({ description: 'text/html' }),
           400: Type.String({ description: 'text/html' }),
-          502: Type.String({ description: 'text/html' }),
         },
       },
     },
