@@ -2,6 +2,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { BrightspaceAuthStartResponse, CurrentUser } from '@portal/contract';
+import { startLms, USERS as LMS_USERS, type RunningLms } from '@portal/lms';
 import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../helper';
 import { brightspaceUser, startTestBrightspace, type TestBrightspace } from './brightspace-server';
 
@@ -448,3 +449,145 @@ describe('Brightspace OAuth not configured', () => {
 function flags(user: CurrentUser): [boolean, boolean] {
   return [user.isBrightspaceAuthRequired, user.brightspaceUserMismatch];
 }
+
+/**
+ * The same round trip against the learning-platform stand-in (@portal/lms), which plays
+ * Brightspace as `npm start` runs it: its own sign-in, D2L OAuth endpoints and Valence whoami,
+ * whose Identifier is the `sub` of that user's LTI launches. The in-test server above stays for
+ * what the stand-in cannot be made to do (a user refusing, a token endpoint outage).
+ */
+describe('Brightspace OAuth against the stand-in', () => {
+  const SECRET = 'stand-in-brightspace-secret-0123456789';
+  let t: TestApp;
+  let lms: RunningLms;
+  let lmsSession: string;
+
+  before(async () => {
+    lms = await startLms({ portalUrl: 'http://localhost:8080', brightspaceClientSecret: SECRET });
+    t = await buildTestApp({
+      brightspace: {
+        host: lms.url,
+        authUrl: `${lms.url}/d2l/oauth2/auth`,
+        tokenUrl: `${lms.url}/d2l/oauth2/token`,
+        clientId: 'portal-brightspace',
+        clientSecret: SECRET,
+        apiVersion: '1.43',
+      },
+    });
+    // Signed in to the stand-in as its copy of the demo learner.
+    const lmsLearner = LMS_USERS.find((u) => u.email === learner.email)!;
+    const login = await fetch(`${lms.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ user: lmsLearner.id, return: '/course' }),
+    });
+    assert.equal(login.status, 303);
+    lmsSession = login.headers.get('set-cookie')!.split(';')[0]!;
+  });
+  after(async () => {
+    await t.close();
+    await lms.close();
+  });
+
+  test('the code flow links the stand-in user; a launch as someone else is a mismatch until the reset', async () => {
+    const lmsLearner = LMS_USERS.find((u) => u.email === learner.email)!;
+    assert.equal((await whoami(t, learner.sub)).isBrightspaceAuthRequired, true);
+
+    const started = await startAuth(t, learner.sub, '/simulation');
+    const go = await t.app.inject({ url: started.url, headers: { cookie: started.cookie } });
+    assert.equal(go.statusCode, 302);
+    // The browser at the stand-in, signed in there.
+    const auth = await fetch(go.headers.location as string, {
+      redirect: 'manual',
+      headers: { cookie: lmsSession },
+    });
+    assert.equal(auth.status, 302);
+    const callback = new URL(auth.headers.get('location')!);
+    assert.equal(callback.origin, 'http://localhost:8080');
+    const res = await t.app.inject({
+      url: `${callback.pathname}${callback.search}`,
+      headers: { cookie: started.cookie },
+    });
+    assert.equal(res.statusCode, 302, res.headers.location as string);
+    assert.equal(res.headers.location, '/simulation');
+
+    const link = await t.db.query<{ identifier: string; unique_name: string }>(
+      'select identifier, unique_name from brightspace_user_links where user_id = $1',
+      [learner.sub],
+    );
+    assert.deepEqual(link.rows[0], { identifier: lmsLearner.id, unique_name: learner.email });
+    assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
+
+    // Launches from Demo Hospital's platform: as the linked user, then as another one.
+    const demoHospital = (
+      await t.db.query<{ id: number }>("select id from organisations where name = 'Demo Hospital'")
+    ).rows[0]!.id;
+    const platform = await t.db.query<{ id: number }>(
+      `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
+                                  deployment_ids, organisation_id)
+       values ($1, 'portal-tool', $2, $3, $4, '{demo-deployment}', $5) returning id`,
+      [
+        lms.url,
+        `${lms.url}/lti/auth`,
+        `${lms.url}/oauth2/token`,
+        `${lms.url}/.well-known/jwks.json`,
+        demoHospital,
+      ],
+    );
+    const launchAs = async (sub: string, ageSeconds: number) => {
+      await t.db.query(
+        `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub,
+                                   user_id, created_at)
+         values ($1, $2, 'demo-deployment', 'LtiResourceLinkRequest', $3, $4,
+                 now() - make_interval(secs => $5))`,
+        [randomUUID(), platform.rows[0]!.id, sub, learner.sub, ageSeconds],
+      );
+      t.app.repos.users.forget(learner.sub);
+    };
+    await launchAs(lmsLearner.id, 60);
+    assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
+    const someoneElse = LMS_USERS.find((u) => u.id !== lmsLearner.id)!;
+    await launchAs(someoneElse.id, 0);
+    assert.deepEqual(flags(await whoami(t, learner.sub)), [false, true]);
+
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/brightspace-auth-reset',
+      headers: { ...(await authHeader(learner.sub)), ...xsrfHeaders() },
+    });
+    assert.equal(reset.statusCode, 204);
+    assert.deepEqual(flags(await whoami(t, learner.sub)), [true, false]);
+  });
+
+  test('a wrong client secret at the stand-in is a clear error, not a link', async () => {
+    const wrong = await buildTestApp({
+      brightspace: {
+        host: lms.url,
+        authUrl: `${lms.url}/d2l/oauth2/auth`,
+        tokenUrl: `${lms.url}/d2l/oauth2/token`,
+        clientId: 'portal-brightspace',
+        clientSecret: 'not-the-secret',
+        apiVersion: '1.43',
+      },
+    });
+    try {
+      const started = await startAuth(wrong, educator.sub, '/');
+      const go = await wrong.app.inject({ url: started.url, headers: { cookie: started.cookie } });
+      const auth = await fetch(go.headers.location as string, {
+        redirect: 'manual',
+        headers: { cookie: lmsSession },
+      });
+      const callback = new URL(auth.headers.get('location')!);
+      const res = await wrong.app.inject({
+        url: `${callback.pathname}${callback.search}`,
+        headers: { cookie: started.cookie },
+      });
+      assert.equal(errorOf(res), 'BRIGHTSPACE_FAILED');
+      const links = await wrong.db.query('select 1 from brightspace_user_links');
+      assert.equal(links.rows.length, 0);
+    } finally {
+      await wrong.close();
+    }
+  });
+});
