@@ -17,7 +17,7 @@ interface ReceivedScores {
 }
 
 /** A browser of its own, signed in to the stand-in (not yet to the portal), on the Demo course. */
-async function signedInToPlatform(browser: Browser, email: DemoEmail) {
+async function signedInToPlatform(browser: Browser, email: DemoEmail | 'learner2@demo.test') {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${LMS_URL}/login`);
@@ -98,4 +98,60 @@ test('the instructor deep-links Radiography › Lower limb › Knee › Desktop;
   await expect(row).toContainText('Completed, FullyGraded');
   await expect(row).toContainText('/ 100');
   await learner.context.close();
+});
+
+test('a platform user other than the linked Brightspace user reaches the mismatch page; resetting ends it', async ({ browser }) => {
+  // Brightspace sign-in applies to every Demo Hospital learner and educator, so the shared e2e
+  // stack runs without it; this case needs the stack started with PORTAL_BRIGHTSPACE=1.
+  test.skip(process.env.PORTAL_BRIGHTSPACE !== '1', 'run with PORTAL_BRIGHTSPACE=1 (Brightspace on in the stack)');
+  test.setTimeout(120_000);
+
+  // In the platform Lena Learner2 is signed in; in the portal, in the same browser, the org admin.
+  const { context, page, portal } = await signedInToPlatform(browser, 'learner2@demo.test');
+  await portal.signInAt('/simulation', 'orgadmin@demo.test');
+  await portal.acceptCookiesIfAsked();
+
+  // The org admin links Brightspace (the call the guard makes for learners and educators): the
+  // platform answers for whoever is signed in there, Lena Learner2.
+  const authUrl = await page.evaluate(async () => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
+    const token = (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { access_token?: string }).access_token;
+    const xsrf = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
+    const response = await fetch('/api/v1/user/brightspace-auth', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-xsrf-token': decodeURIComponent(xsrf) },
+      body: JSON.stringify({ redirectPath: '/simulation' }),
+    });
+    return `${response.status} ${await response.text()}`;
+  });
+  expect(authUrl).toMatch(/^200 /);
+  await page.goto((JSON.parse(authUrl.slice(4)) as { url: string }).url);
+  await expect(page).toHaveURL(/\/simulation$/, { timeout: 20_000 });
+
+  // Now the org admin herself signs in to the platform and launches: the launch's user is not the
+  // linked Brightspace user.
+  await page.goto(`${LMS_URL}/d2l/logout`);
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await page.goto(`${LMS_URL}/login`);
+  await page.getByRole('textbox', { name: 'E-mail' }).fill('orgadmin@demo.test');
+  await page.getByLabel('Password').fill('demo1234');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Launch Radiography' }).click();
+  await expect(page).toHaveURL(/\/lti\/(launch|simulation)/);
+
+  // The portal page loaded before the launch was recorded may still hold the earlier whoami (the
+  // API caches users a few seconds): the next page load shows the mismatch.
+  await expect(async () => {
+    await page.goto('/simulation');
+    await expect(page).toHaveURL(/\/brightspace-user-mismatch$/, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Brightspace user mismatch' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Log out of Brightspace/ })).toHaveAttribute('href', new RegExp(`^${LMS_URL}/d2l/logout`));
+  await page.getByRole('button', { name: 'Reset session' }).click();
+  await expect(page).not.toHaveURL(/brightspace-user-mismatch/, { timeout: 20_000 });
+  // The link is gone: an org admin needs none, so the portal stays where she goes.
+  await page.goto('/simulation');
+  await expect(page.getByRole('heading', { name: 'Brightspace user mismatch' })).toBeHidden();
+  await expect(page).toHaveURL(/\/simulation$/);
+  await context.close();
 });
