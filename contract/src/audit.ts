@@ -31,6 +31,7 @@ export const AUDIT_ENTITY_TYPES = [
   'user',
   'file',
   'product_configuration',
+  'product',
   'simulation_download',
   'lti_platform',
   'lti_score',

@@ -20,6 +20,8 @@ export const FIELD_MESSAGE_TEMPLATES = {
   notJson: 'The file is not valid JSON. {reason}',
   /** A configuration or translation file's problem at a JSON Pointer (`/exposure/kv`). */
   atJsonPath: '{path}: {detail}',
+  /** A product's configuration schema that meets the meta-schema but cannot be compiled. */
+  schemaUnusable: 'The schema cannot be used: {reason}',
   /** Request bodies: a union of types or of constants (api/src/lib/validation-errors.ts). */
   oneOf: 'must be one of: {values}',
   // ajv's own English messages (ajv 8), for configuration files checked against a product's

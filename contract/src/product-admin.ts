@@ -129,3 +129,21 @@ export const NotificationQuery = Type.Object(
 /** Licences expiring within this many days are announced; seats at or above this share too. */
 export const NOTIFY_EXPIRY_DAYS = 30;
 export const NOTIFY_SEATS_SHARE = 0.9;
+
+/**
+ * GET/PUT /api/v1/product/{id}/configuration-schema: the JSON Schema a product's configuration
+ * files must match (global administrators, `global.manage_validation_schema`). A PUT's schema
+ * must itself be a valid JSON Schema (draft-07, checked against its meta-schema; 400 on
+ * `schema`, each message starting with the JSON path); saves are audited.
+ */
+export const ProductConfigurationSchema = Type.Object({
+  product: Type.Integer(),
+  schema: Type.Record(Type.String(), Type.Unknown()),
+});
+export type ProductConfigurationSchema = Static<typeof ProductConfigurationSchema>;
+
+export const ProductConfigurationSchemaInput = Type.Object(
+  { schema: Type.Record(Type.String(), Type.Unknown()) },
+  { additionalProperties: false },
+);
+export type ProductConfigurationSchemaInput = Static<typeof ProductConfigurationSchemaInput>;

@@ -30,6 +30,7 @@ import { userAdminFixtures } from '../routes/api/v1/user/security-fixtures';
 import { simulationDownloadFixtures } from '../routes/api/v1/product/simulation-download-fixtures';
 import { notificationFixtures } from '../routes/api/v1/notification/notification-fixtures';
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
+import { configurationSchemaFixtures } from '../routes/api/v1/product/configuration-schema-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
 import { ltiRegistrationFixtures } from '../routes/api/v1/lti/registration-fixtures';
 import { brightspaceFixtures, suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
@@ -550,6 +551,7 @@ const fixtures: Record<string, Fixture> = {
   ...simulationDownloadFixtures(() => ctx.t),
   ...notificationFixtures(() => ctx.t),
   ...productConfigurationFixtures(() => ctx.t),
+  ...configurationSchemaFixtures(() => ctx.t),
   ...ltiFixtures(() => ctx.t),
   ...ltiRegistrationFixtures(() => ctx.t),
   ...brightspaceFixtures(() => ctx.t),

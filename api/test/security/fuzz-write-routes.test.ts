@@ -23,6 +23,7 @@ import {
 } from '../lti/platform-fixtures';
 import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
+import { configurationSchemaFuzzers } from '../routes/api/v1/product/configuration-schema-fixtures';
 import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
 import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
 import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
@@ -1152,6 +1153,7 @@ const ltiFuzzers: Record<string, Fuzzer> = {
 const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
   ...productConfigurationFuzzers,
+  ...configurationSchemaFuzzers,
   ...simulationDownloadFuzzers,
   ...brightspaceFuzzers,
   ...ltiRegistrationFuzzers,

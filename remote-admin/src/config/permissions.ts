@@ -24,6 +24,8 @@ export const REMOVE_USER: readonly Permission[] = ['global.remove_user'];
 
 /** Products, their configurations and installer versions (the API asks the same). */
 export const MANAGE_SIM_CONFIG: readonly Permission[] = ['global.manage_sim_config'];
+/** A product's configuration JSON Schema (the API asks the same; only global administrators hold it). */
+export const MANAGE_VALIDATION_SCHEMA: readonly Permission[] = ['global.manage_validation_schema'];
 /**
  * Spec §6: downloads use the user permissions, not the product one — the API's simulation-download
  * routes ask for them (reading view_user, adding create_user, changing update_user), and so do

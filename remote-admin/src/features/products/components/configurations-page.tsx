@@ -7,6 +7,7 @@ import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
 import { paths } from '../../../config/paths';
 import { useConfigurations } from '../api/get-configurations';
+import { ConfigurationSchemaSection } from './configuration-schema-section';
 
 /** /admin/product/{id}: the product's configurations, searchable by name (spec §2). */
 export function ConfigurationsPage() {
@@ -41,13 +42,16 @@ export function ConfigurationsPage() {
   ];
 
   return (
-    <ListSection
-      title={t('admin.configurations.title')}
-      create={{ label: t('admin.configuration.new'), to: paths.newConfiguration.getHref(base, product.id) }}
-      list={list}
-      result={result}
-      columns={columns}
-      searchLabel={t('admin.configurations.search')}
-    />
+    <>
+      <ListSection
+        title={t('admin.configurations.title')}
+        create={{ label: t('admin.configuration.new'), to: paths.newConfiguration.getHref(base, product.id) }}
+        list={list}
+        result={result}
+        columns={columns}
+        searchLabel={t('admin.configurations.search')}
+      />
+      <ConfigurationSchemaSection productId={product.id} />
+    </>
   );
 }

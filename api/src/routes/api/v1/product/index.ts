@@ -4,6 +4,7 @@ import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { productConfigurationRoutes } from './configuration';
+import { productConfigurationSchemaRoutes } from './configuration-schema';
 import { productSessionRoutes } from './session';
 
 const tags = ['product'];
@@ -59,4 +60,5 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(productSessionRoutes);
   await app.register(productConfigurationRoutes);
+  await app.register(productConfigurationSchemaRoutes);
 };

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import type { DemoAccount } from '@portal/contract/demo-accounts';
+import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
+import { productIdOf, sysAdmin } from './configuration-fixtures';
+
+/**
+ * The configuration schema routes for the auth matrix and the fuzz suite (api/test/security): the
+ * shapes match their `Fixture` and `Fuzzer`. Products are global: the refusal that matters is the
+ * permission (`global.manage_validation_schema`, which only global administrators hold).
+ */
+interface Req {
+  url: string;
+  payload?: string | Buffer | Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+interface Fixture {
+  actor?: DemoAccount;
+  build(as: DemoAccount): Promise<Req>;
+}
+
+/** Birthing's schema: what the other suites check configurations against is Radiography's. */
+const SCHEMA = { type: 'object', properties: { position: { type: 'string' } } };
+
+export function configurationSchemaFixtures(app: () => TestApp): Record<string, Fixture> {
+  const path = async () => `/api/v1/product/${await productIdOf(app().db, 'birthing')}/configuration-schema`;
+  return {
+    'GET /api/v1/product/:id/configuration-schema': {
+      actor: sysAdmin,
+      build: async () => ({ url: await path() }),
+    },
+    'PUT /api/v1/product/:id/configuration-schema': {
+      actor: sysAdmin,
+      build: async () => ({ url: await path(), payload: { schema: SCHEMA } }),
+    },
+  };
+}
+
+interface Request {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+interface Fuzzer<T = unknown> {
+  input: fc.Arbitrary<T>;
+  request(ctx: { t: TestApp }, input: T): Promise<Request>;
+}
+const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
+
+const hostile = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom('', ' ', '\u0000', "'; drop table products; --", '../../x', 'x'.repeat(300)),
+);
+const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostile, fc.integer(), fc.constant(null));
+/** Schemas valid, nearly valid (a keyword with a wrong value, a `$ref` to nowhere) or anything. */
+const schema = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<unknown>(SCHEMA) },
+  fc.record({
+    type: fc.oneof(fc.constantFrom('object', 'string', 'objekt'), anyJson),
+    required: fc.oneof(fc.array(hostile, { maxLength: 3 }), anyJson),
+    properties: fc.dictionary(hostile, fc.oneof(fc.record({ type: anyJson }), anyJson), { maxKeys: 3 }),
+  }),
+  fc.record({ $ref: fc.oneof(fc.constant('#/definitions/nowhere'), hostile) }),
+  fc.dictionary(hostile, anyJson, { maxKeys: 4 }),
+  anyJson,
+);
+
+export const configurationSchemaFuzzers: Record<string, Fuzzer> = {
+  'PUT /api/v1/product/:id/configuration-schema': fuzzer({
+    input: fc.record({
+      as: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
+        fc.constant(account('org admin', 'Demo Hospital').sub),
+      ),
+      product: fc.oneof(
+        { weight: 4, arbitrary: fc.constant('@birthing') },
+        fc.constantFrom('0', '-1', '999999', '1e3', 'abc'),
+      ),
+      body: fc.oneof(
+        { weight: 4, arbitrary: schema.map((s) => JSON.stringify({ schema: s })) },
+        fc.dictionary(hostile, anyJson, { maxKeys: 3 }).map((d) => JSON.stringify(d)),
+        hostile,
+        fc.constant('{"schema":'),
+      ),
+    }),
+    async request(ctx, input) {
+      const product =
+        input.product === '@birthing' ? String(await productIdOf(ctx.t.db, 'birthing')) : input.product;
+      return {
+        method: 'PUT',
+        url: `/api/v1/product/${product}/configuration-schema`,
+        headers: { ...(await authHeader(input.as)), ...xsrfHeaders(), 'content-type': 'application/json' },
+        body: input.body,
+      };
+    },
+  }),
+};
