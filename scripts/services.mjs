@@ -135,6 +135,9 @@ export function serviceDefinitions() {
         BRIGHTSPACE_CLIENT_SECRET,
         // The e2e specs read the received scores and switch outages.
         LMS_TEST_ENDPOINTS: TEST_MODE ? '1' : '0',
+        // Its course and key are kept in lms/.data like the API's database in api/.data; the test
+        // stack's database is in memory, so the stand-in's course is too.
+        ...(TEST_MODE && env.LMS_DATA_DIR === undefined ? { LMS_DATA_DIR: 'memory://' } : {}),
       },
       health: `${url(PORTS.lms)}/healthz`,
     },

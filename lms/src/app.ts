@@ -3,6 +3,7 @@ import type { JWTVerifyGetKey } from 'jose';
 import { securityHeaders } from '@portal/service-kit';
 import { createToolKeys, type LmsContext } from './context';
 import { AUTOSUBMIT_SCRIPT, STYLESHEET } from './html';
+import { dataFile } from './data-file';
 import { createKeys } from './keys';
 import { agsRoutes, SCORE_TYPE } from './routes/ags';
 import { d2lRoutes } from './routes/d2l';
@@ -25,6 +26,8 @@ export interface LmsAppOptions {
   brightspaceClientId?: string;
   brightspaceClientSecret?: string | null;
   testEndpoints?: boolean;
+  /** Keeps the key and the course (links, line items, scores) in `<dir>/lms.json` across restarts; unset: in memory. */
+  dataDir?: string | null;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -49,6 +52,9 @@ export async function buildLmsApp(options: LmsAppOptions) {
     bodyLimit: 64 * 1024,
   });
   const portalOrigin = new URL(portalUrl).origin;
+  const saved = options.dataDir ? dataFile(options.dataDir) : null;
+  const keys = await createKeys(issuer, saved?.state.key);
+  if (saved && !saved.state.key) saved.save({ key: keys.privateJwk });
   app.addHook(
     'onSend',
     securityHeaders({
@@ -84,8 +90,8 @@ export async function buildLmsApp(options: LmsAppOptions) {
     brightspaceClientId: options.brightspaceClientId ?? 'portal-brightspace',
     brightspaceClientSecret: options.brightspaceClientSecret ?? null,
     tokenUrl: `${issuer}/oauth2/token`,
-    store: createStore(),
-    keys: await createKeys(issuer),
+    store: createStore({ saved: saved?.state.course, onChange: saved ? (course) => saved.save({ course }) : undefined }),
+    keys,
     toolKeys: options.toolKeys ?? createToolKeys(options.toolJwksUrl ?? `${portalUrl}/api/lti/jwks`),
     outage: { down: false },
   };

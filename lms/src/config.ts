@@ -19,6 +19,8 @@ export interface LmsConfig {
   brightspaceClientId: string;
   /** Unset: the Brightspace token endpoint refuses every client (nothing can be exchanged). */
   brightspaceClientSecret: string | null;
+  /** Where the key and the course are kept; null: in memory. */
+  dataDir: string | null;
   /** /test/* (scores as JSON, the outage switch), loopback only. */
   testEndpoints: boolean;
   logLevel: string;
@@ -36,6 +38,8 @@ export const LmsEnvSchema = Type.Object({
   LMS_DEPLOYMENT_ID: Type.String({ minLength: 1, maxLength: 255, default: 'demo-deployment' }),
   BRIGHTSPACE_CLIENT_ID: Type.String({ minLength: 1, maxLength: 255, default: 'portal-brightspace' }),
   BRIGHTSPACE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
+  // memory://: nothing kept (a fresh key and course at every start), as PGLITE_DIR has it.
+  LMS_DATA_DIR: Type.String({ minLength: 1, default: '.data' }),
   LMS_TEST_ENDPOINTS: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0' }),
   LOG_LEVEL: Env.LogLevel(),
 });
@@ -52,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LmsConfig {
     deploymentId: raw.LMS_DEPLOYMENT_ID,
     brightspaceClientId: raw.BRIGHTSPACE_CLIENT_ID,
     brightspaceClientSecret: raw.BRIGHTSPACE_CLIENT_SECRET ?? null,
+    dataDir: raw.LMS_DATA_DIR.trim() === 'memory://' ? null : raw.LMS_DATA_DIR.trim(),
     testEndpoints: raw.LMS_TEST_ENDPOINTS === '1',
     logLevel: raw.LOG_LEVEL,
   };

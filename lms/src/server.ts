@@ -13,6 +13,7 @@ const app = await buildLmsApp({
   brightspaceClientId: config.brightspaceClientId,
   brightspaceClientSecret: config.brightspaceClientSecret,
   testEndpoints: config.testEndpoints,
+  dataDir: config.dataDir,
   logger: { level: config.logLevel, name: 'lms' },
 });
 

@@ -4,7 +4,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 /**
  * What the learning platform knows: its users, the one demo course with its links and gradebook,
  * and the short-lived things of its protocols (sign-in sessions, launch hints, tokens, codes).
- * In memory: the stand-in starts empty but for the demo course, as a test double should.
+ * In memory, and with a data directory also on disk (data-file.ts); a fresh start has the demo course
+ * with its one link.
  */
 
 export const ROLE = {
@@ -129,12 +130,27 @@ export type LaunchIntent =
   | { kind: 'link'; userId: string; linkId: string }
   | { kind: 'deep-link'; userId: string; data: string };
 
-export function createStore() {
+/** The course as kept on disk (LMS_DATA_DIR): links, line items and scores survive a restart. */
+export interface CourseSnapshot {
+  links: CourseLink[];
+  lineItems: LineItem[];
+  scores: Record<string, Score[]>;
+  nextId: number;
+}
+
+export function createStore(options: { saved?: CourseSnapshot | null; onChange?: (snapshot: CourseSnapshot) => void } = {}) {
   const links: CourseLink[] = [];
   const lineItems = new Map<string, LineItem>();
   /** line item id → user id → the newest score. */
   const scores = new Map<string, Map<string, Score>>();
   let nextId = 1;
+  const snapshot = (): CourseSnapshot => ({
+    links: [...links],
+    lineItems: [...lineItems.values()],
+    scores: Object.fromEntries([...scores].map(([id, byUser]) => [id, [...byUser.values()]])),
+    nextId,
+  });
+  const changed = () => options.onChange?.(snapshot());
 
   function addLink(input: { title: string; custom: Record<string, string>; lineItem?: Omit<LineItem, 'id' | 'resourceLinkId'> }): CourseLink {
     const id = `link-${nextId++}`;
@@ -145,10 +161,16 @@ export function createStore() {
     }
     const link = { id, title: input.title, custom: input.custom, lineItemId };
     links.push(link);
+    changed();
     return link;
   }
 
-  addLink({
+  if (options.saved) {
+    links.push(...options.saved.links);
+    for (const item of options.saved.lineItems) lineItems.set(item.id, item);
+    for (const [id, list] of Object.entries(options.saved.scores)) scores.set(id, new Map(list.map((score) => [score.userId, score])));
+    nextId = options.saved.nextId;
+  } else addLink({
     title: 'Radiography',
     custom: { ...FIRST_LINK_CUSTOM },
     lineItem: { label: 'Radiography', scoreMaximum: 100, resourceId: 'radiography.lower-limb.knee', tag: 'simulation' },
@@ -174,6 +196,7 @@ export function createStore() {
       const stored = byUser.get(score.userId);
       if (stored && Date.parse(stored.timestamp) > Date.parse(score.timestamp)) return false;
       byUser.set(score.userId, score);
+      changed();
       return true;
     },
     /** Sign-in sessions (cookie value → user id), 8 hours. */

@@ -14,6 +14,8 @@ describe('stand-in configuration', () => {
     assert.equal(config.brightspaceClientId, 'portal-brightspace');
     assert.equal(config.brightspaceClientSecret, null);
     assert.equal(config.testEndpoints, false);
+    assert.equal(config.dataDir, '.data');
+    assert.equal(loadConfig({ LMS_DATA_DIR: 'memory://' }).dataDir, null);
   });
 
   it('follows LMS_PORT for the issuer unless LMS_URL names it, and strips trailing slashes', () => {
