@@ -247,6 +247,10 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
     lms.configuration.jwks_uri = 'http://lms.example.test/jwks';
     await refused(lms.registerQuery(made.token), 'INSECURE_URL');
     lms.reset();
+    // A redirect is not followed, even to a page of the same platform: it could lead anywhere.
+    lms.configurationAnswer = { status: 302, headers: { location: `${lms.issuer}/moved` } };
+    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
+    lms.reset();
     lms.configurationAnswer = { body: '<html>not json</html>' };
     await refused(lms.registerQuery(made.token), 'INVALID_CONFIGURATION');
     lms.reset();

@@ -14,7 +14,12 @@ export interface RegistrationPlatform {
   /** The configuration the next GET answers; tests edit it. */
   configuration: Record<string, unknown>;
   /** Overrides for the next answers: status, body, a delay in ms. */
-  configurationAnswer: { status?: number; body?: string; delayMs?: number };
+  configurationAnswer: {
+    status?: number;
+    body?: string;
+    delayMs?: number;
+    headers?: Record<string, string>;
+  };
   registrationAnswer: { status?: number; body?: unknown; delayMs?: number };
   /** Every registration posted: its Authorization header and JSON body. */
   registrations: Array<{ authorization: string | undefined; body: Record<string, unknown> }>;
@@ -62,10 +67,19 @@ export async function serveRegistrationPlatform(): Promise<RegistrationPlatform>
   const platform = {} as RegistrationPlatform;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === 'GET' && req.url === '/.well-known/openid-configuration') {
-      const { status = 200, body, delayMs = 0 } = platform.configurationAnswer;
+    // `/moved` serves the configuration too: the target of a redirect test.
+    if (
+      req.method === 'GET' &&
+      (req.url === '/.well-known/openid-configuration' || req.url === '/moved')
+    ) {
+      const {
+        status = 200,
+        body,
+        delayMs = 0,
+        headers = {},
+      } = req.url === '/moved' ? {} : platform.configurationAnswer;
       if (delayMs) await wait(delayMs);
-      res.writeHead(status, { 'content-type': 'application/json' });
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(body ?? JSON.stringify(platform.configuration));
       return;
     }
