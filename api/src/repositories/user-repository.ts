@@ -2,6 +2,7 @@ import type { CookiePreference, CurrentUser, UserPreference } from '@portal/cont
 import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
 import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
+import { LOOKUP_SEED } from '../seed/reference-data';
 
 /** The signed-in user as the API knows them: our row plus the permissions of their role. */
 export type AuthUser = CurrentUser;
@@ -48,9 +49,48 @@ export interface UserRepositoryOptions {
   brightspace?: boolean;
 }
 
+/** The Brightspace entry of the organisations' LMS lookup (the seed fixes lookup ids). */
+const BRIGHTSPACE_LMS_ID = LOOKUP_SEED.find(
+  (l) => l.field === 'learning_management_system' && l.code === 'brightspace',
+)!.id;
+
+/**
+ * The Brightspace flags (issue #10 point 6), in the same round trip: whoami is polled every
+ * second and measured (issue #11). Scalar subqueries rather than joins: planning a query costs
+ * more than running it here (PGlite plans every call), and each join adds to that. The link's
+ * primary key and lti_launches_user_idx find what they read. Without Brightspace configured the
+ * flags are constants and the query is what it was before them.
+ */
+const BRIGHTSPACE_FLAGS = `
+  (o.learning_management_system_id = $4 and r.name = any($3::text[])
+    and not exists (select 1 from brightspace_user_links bl where bl.user_id = u.id))
+    as is_brightspace_auth_required,
+  (o.learning_management_system_id = $4
+    and (select bl.identifier from brightspace_user_links bl where bl.user_id = u.id)
+      <> (select l.platform_sub from lti_launches l
+            join lti_platforms lp on lp.id = l.platform_id
+           where l.user_id = u.id and lp.organisation_id = u.organisation_id
+           order by l.created_at desc limit 1))
+    as brightspace_user_mismatch,`;
+const NO_BRIGHTSPACE_FLAGS = `
+  false as is_brightspace_auth_required, false as brightspace_user_mismatch,`;
+
+const authUserQuery = (flags: string) =>
+  `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
+          u.organisation_id, o.name as organisation_name, u.account_status, ${flags}
+          array(select p.codename from role_permissions rp
+                  join permissions p on p.id = rp.permission_id
+                 where rp.role_id = u.role_id order by p.codename) as permissions
+     from users u
+     join roles r on r.id = u.role_id
+     left join organisations o on o.id = u.organisation_id
+    where u.identity_sub = $1
+       or (u.identity_sub is null and u.account_status = 'active' and u.id = $2::uuid)`;
+
 export function createUserRepository(db: Db, options: UserRepositoryOptions = {}) {
   const ttlMs = options.authUserTtlMs ?? AUTH_USER_TTL_MS;
   const brightspace = options.brightspace ?? false;
+  const authUserSql = authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS);
   const cache = new Map<string, { user: AuthUser; expires: number }>();
   // Bumped by every write, before and after it: a lookup that overlapped a write must not store
   // what it may have read before the write.
@@ -72,34 +112,10 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
     async findAuthUser(sub: string): Promise<AuthUser | null> {
       if (sub === '' || sub.length > 255) return null;
       const res = await db.query<AuthUserRow>(
-        `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
-                u.organisation_id, o.name as organisation_name,
-                u.account_status,
-                -- The Brightspace flags (issue #10 point 6) in the same round trip: whoami is
-                -- polled every second and measured (issue #11). The primary key finds the link,
-                -- lti_launches_user_idx the user's latest launch.
-                ($3::boolean and lms.code = 'brightspace' and r.name = any($4::text[])
-                  and bl.user_id is null) as is_brightspace_auth_required,
-                ($3::boolean and lms.code = 'brightspace'
-                  and bl.identifier <> launch.platform_sub)
-                  as brightspace_user_mismatch,
-                array(select p.codename from role_permissions rp
-                        join permissions p on p.id = rp.permission_id
-                       where rp.role_id = u.role_id order by p.codename) as permissions
-           from users u
-           join roles r on r.id = u.role_id
-           left join organisations o on o.id = u.organisation_id
-           left join lookups lms on lms.id = o.learning_management_system_id
-           left join brightspace_user_links bl on bl.user_id = u.id
-           -- The user's latest launch from a platform of their own organisation.
-           left join lateral (
-             select l.platform_sub from lti_launches l
-               join lti_platforms lp on lp.id = l.platform_id
-              where l.user_id = u.id and lp.organisation_id = u.organisation_id
-              order by l.created_at desc limit 1) launch on true
-          where u.identity_sub = $1
-             or (u.identity_sub is null and u.account_status = 'active' and u.id = $2::uuid)`,
-        [sub, UUID.test(sub) ? sub : null, brightspace, [...BRIGHTSPACE_ROLES]],
+        authUserSql,
+        brightspace
+          ? [sub, UUID.test(sub) ? sub : null, [...BRIGHTSPACE_ROLES], BRIGHTSPACE_LMS_ID]
+          : [sub, UUID.test(sub) ? sub : null],
       );
       const row = res.rows[0];
       if (!row) return null;
