@@ -39,7 +39,8 @@ async function serve({ banner }) {
         ...accounts,
         '',
         `  Learning platform stand-in: ${LMS_URL} — open the Demo course and click Launch Radiography`,
-        '    (the same accounts, plus learner2@demo.test who exists only there)',
+        "    (the same accounts, plus learner2@demo.test who exists only there; as Demo Hospital's Brightspace",
+        "    it also signs in the portal's Demo Hospital learners and educators once, to link their accounts)",
         '',
         ...(OUTBOX_URL
           ? [`  Invitation mails (no SMTP_URL set) land in the outbox: ${OUTBOX_URL}`, `    as JSON: ${OUTBOX_URL}.json`, '']
