@@ -102,7 +102,8 @@ test('the instructor deep-links Radiography › Lower limb › Knee › Desktop;
 
 test('a platform user other than the linked Brightspace user reaches the mismatch page; resetting ends it', async ({ browser }) => {
   // Brightspace sign-in applies to every Demo Hospital learner and educator, so the shared e2e
-  // stack runs without it; this case needs the stack started with PORTAL_BRIGHTSPACE=1.
+  // stack runs without it; `npm test` runs this case in a second pass on a stack started with
+  // PORTAL_BRIGHTSPACE=1 (e2e/package.json).
   test.skip(process.env.PORTAL_BRIGHTSPACE !== '1', 'run with PORTAL_BRIGHTSPACE=1 (Brightspace on in the stack)');
   test.setTimeout(120_000);
 
