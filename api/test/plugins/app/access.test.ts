@@ -20,7 +20,7 @@ describe('route permission declarations', () => {
     assert.deepEqual(undeclared, []);
   });
 
-  test('only the health check, the OpenAPI document, signed file URLs and the LTI tool are public', () => {
+  test('only the health check, the OpenAPI document, signed file URLs, the LTI tool and the Brightspace sign-in are public', () => {
     const open = t.app.routeAccess
       .filter((r) => r.access === 'public')
       .map((r) => r.url)
@@ -28,6 +28,10 @@ describe('route permission declarations', () => {
     assert.deepEqual(
       [...new Set(open)],
       [
+        // The Brightspace sign-in's browser legs: open only with the state and cookie that the
+        // signed-in user's own POST /api/v1/user/brightspace-auth handed out.
+        '/api/brightspace-auth',
+        '/api/brightspace-auth/callback',
         '/api/docs/openapi.json',
         // A learning platform and the browser it sends call these without a portal token.
         '/api/lti/deep-link/:launchId/return',
