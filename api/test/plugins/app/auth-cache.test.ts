@@ -26,6 +26,9 @@ describe('auth caches', () => {
 
   before(async () => {
     t = await buildTestApp();
+    // Ready before the 2-second token below is signed: starting the app (migrations, the LTI
+    // tool keys) takes longer than that on a loaded machine, and its first call would see it expired.
+    await t.app.ready();
   });
   after(() => t.close());
 
