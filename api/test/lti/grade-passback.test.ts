@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { JSONWebKeySet } from 'jose';
 import { buildTestApp, type TestApp } from '../helper';
 import { AGS_SCOPES, LTI_SCORE_KIND, retryAfterMs } from '../../src/lti/grade-passback';
+import { IDENTITY_KINDS } from '../../src/identity/provisioning';
 import { AGS_CLAIM } from '../../src/lti/validate-launch';
 import { registerPlatform, ltiLaunch } from './lti-fixtures';
 import { startAgsPlatform, type AgsPlatform } from './ags-platform';
@@ -393,6 +394,22 @@ describe('LTI grade passback (AGS)', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('without an identity provider the worker sends grades and leaves identity items waiting', async () => {
+    assert.equal(t.app.identityAdmin, null, 'this app has no identity provider');
+    await t.db.query(
+      `insert into outbox (kind, key, payload) values ($1, 'user:waiting', '{"userId": "x"}')`,
+      [IDENTITY_KINDS.update],
+    );
+    const { uuid } = await completedLaunch({ ...scoreOnly, lineitem: lms.lineItemUrl });
+    await settle();
+    assert.equal((await itemOf(uuid)).done, true);
+    const waiting = await one<{ attempts: number; done: boolean }>(
+      `select attempts, done_at is not null as done from outbox where key = 'user:waiting'`,
+    );
+    assert.deepEqual(waiting, { attempts: 0, done: false }, 'never claimed, so never failed');
+    await t.db.query(`delete from outbox where key = 'user:waiting'`);
   });
 
   test('Retry-After in seconds or as a date, capped at an hour', () => {
