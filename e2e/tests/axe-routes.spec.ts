@@ -66,6 +66,7 @@ const ROUTES: readonly RouteCheck[] = [
   { pattern: '/under-construction', roles: ['learner'], url: () => '/under-construction' },
   { pattern: '/self-assessment', roles: ['learner'], url: () => '/self-assessment' },
   { pattern: '/brightspace-user-mismatch', roles: ['learner'], url: () => '/brightspace-user-mismatch' },
+  { pattern: '/brightspace-auth/error', roles: ['learner'], url: () => '/brightspace-auth/error?error=ACCESS_DENIED' },
   { pattern: '/lti/error', roles: ['learner'], url: () => '/lti/error' },
   // Without a launch: its error page. The picker itself needs a deep linking launch (lti-platform.spec).
   { pattern: '/lti/deep-link', roles: ['educator'], url: () => '/lti/deep-link' },
