@@ -5,6 +5,7 @@ import { FieldErrors, LTI_DEEP_LINK_MESSAGES, LtiDeepLinkParams } from '@portal/
 import { createDeepLinking } from '../../lti/deep-linking';
 import { createToolKeys } from '../../lti/tool-keys';
 import { badRequest } from '../../lib/http-errors';
+import { escapeHtml } from '../../lib/escape-html';
 
 /** A deep linking response JWT is a few kB; far more is not one. */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -30,12 +31,6 @@ const TEXT = {
 /** The page's one script; allowed by its hash, so no other script can run on the page. */
 const SUBMIT_SCRIPT = "document.getElementById('return').submit();";
 const SUBMIT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SUBMIT_SCRIPT).digest('base64')}'`;
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /**
  * The return URL as a CSP source: origin and path (a query never takes part in the match), with

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { LtiRegistrationError } from '@portal/contract';
 import { createDynamicRegistration, RegistrationRefused } from '../../lti/dynamic-registration';
+import { escapeHtml } from '../../lib/escape-html';
 import {
   createLtiRegistrationRepository,
   PORTAL_TOKEN_PATTERN,
@@ -104,12 +105,6 @@ export function pageLanguage(acceptLanguage: string | undefined): Language {
 const CLOSE_SCRIPT =
   "(window.opener || window.parent).postMessage({ subject: 'org.imsglobal.lti.close' }, '*');";
 const CLOSE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(CLOSE_SCRIPT).digest('base64')}'`;
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /**
  * LTI Dynamic Registration 1.0, the tool's initiation URL (issue #10 point 1). Public — the
