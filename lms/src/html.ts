@@ -1,36 +1,6 @@
-/** Markup that is already safe to insert (built by `html`). */
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
+import { html, type SafeHtml } from '@portal/service-kit';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-type Interpolation = SafeHtml | string | number | null | undefined | false | readonly Interpolation[];
-
-function render(value: Interpolation): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-}
-
-/**
- * Template tag that escapes every interpolated value unless it is SafeHtml, so learner names,
- * server messages and the token can never break out of the page.
- */
-export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => {
-    out += render(value) + (strings[i + 1] ?? '');
-  });
-  return new SafeHtml(out);
-}
-
+export { html, type SafeHtml } from '@portal/service-kit';
 
 /** A whole page of the stand-in: our stylesheet only, no script unless `script` names one of ours. */
 export function page(title: string, body: SafeHtml, options: { user?: { name: string } | null; script?: string } = {}): string {

@@ -78,3 +78,17 @@ export interface SecurityHeaders {
 }
 
 export function securityHeaders(options: SecurityHeadersOptions): SecurityHeaders;
+
+/** Markup that is already safe to insert (built by `html`). */
+export class SafeHtml {
+  constructor(value: string);
+  readonly value: string;
+  toString(): string;
+}
+
+export function escapeHtml(text: string): string;
+
+export type Interpolation = SafeHtml | string | number | null | undefined | false | readonly Interpolation[];
+
+/** Template tag that escapes every interpolated value unless it is SafeHtml. */
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml;

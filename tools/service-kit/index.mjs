@@ -303,3 +303,40 @@ export function securityHeaders({
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Server-rendered pages
+// ---------------------------------------------------------------------------------------------
+
+/** Markup that is already safe to insert (built by `html`). */
+export class SafeHtml {
+  constructor(value) {
+    this.value = value;
+  }
+  toString() {
+    return this.value;
+  }
+}
+
+export function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function render(value) {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+/**
+ * Template tag that escapes every interpolated value unless it is SafeHtml, so names, server
+ * messages and tokens can never break out of the page (the simulator's and the LMS stand-in's pages).
+ */
+export function html(strings, ...values) {
+  let out = strings[0] ?? '';
+  values.forEach((value, i) => {
+    out += render(value) + (strings[i + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}
