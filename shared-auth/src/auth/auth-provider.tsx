@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { User } from 'oidc-client-ts';
 import type { CurrentUser } from '@portal/contract';
 import { createApiClient } from '../api/create-api-client';
 import { TokenNotFoundError } from '../api/errors';
@@ -10,6 +9,7 @@ import {
   type UserManagerLike,
 } from '../oidc/create-user-manager';
 import { currentPath, sanitizeReturnPath } from '../oidc/return-path';
+import type { SessionUser } from '../oidc/stored-user';
 import { createTokenManager } from '../oidc/token-manager';
 import {
   ApiClientContext,
@@ -50,7 +50,7 @@ function replaceLocation(path: string): void {
   window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
 }
 
-function returnPathOf(user: User): string {
+function returnPathOf(user: SessionUser): string {
   const state = user.state as { returnPath?: unknown } | null | undefined;
   return sanitizeReturnPath(state?.returnPath);
 }
@@ -133,9 +133,7 @@ export function AuthProvider({
       try {
         const stored = await userManager.getUser();
         // Spec §4: look for an existing SSO session without forcing a login.
-        const user = stored
-          ? await tokens.getUser()
-          : await tokens.signInSilently();
+        const user = stored ? await tokens.getUser() : await tokens.signInSilently();
         if (!user || user.expired) update(UNAUTHENTICATED);
         else await loadCurrentUser(user.profile.sub);
       } catch (cause) {

@@ -1,11 +1,12 @@
-import { UserManager } from 'oidc-client-ts';
-
 /**
  * Run this in the page served at SILENT_CALLBACK_PATH (the hidden prompt=none iframe). It hands
  * the authorization response to the parent window, which finishes the sign-in itself; the settings
  * are never used by the callback, they only satisfy the constructor.
  */
 export async function handleSilentCallback(url: string = window.location.href): Promise<void> {
+  // Loaded here, not at the top: shared-auth is one shared module, and a static import would put
+  // the library into every first visit (create-user-manager.ts).
+  const { UserManager } = await import('oidc-client-ts');
   const manager = new UserManager({
     authority: window.location.origin,
     client_id: 'silent-callback',

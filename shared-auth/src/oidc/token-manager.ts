@@ -1,10 +1,10 @@
-import type { User } from 'oidc-client-ts';
 import {
   TOKEN_EXPIRED_MESSAGE,
   TOKEN_REFRESH_LOCK_NAME,
   TOKEN_REFRESH_THRESHOLD_SECONDS,
 } from '../constants';
 import type { UserManagerLike } from './create-user-manager';
+import type { SessionUser } from './stored-user';
 
 /** What a request needs to build its Authorization header. */
 export interface AccessToken {
@@ -28,13 +28,13 @@ export interface TokenManagerOptions {
 
 export interface TokenManager {
   /** The stored user, refreshed first when its access token is within the threshold of expiry. */
-  getUser(): Promise<User | null>;
+  getUser(): Promise<SessionUser | null>;
   getToken(): Promise<AccessToken | null>;
   /**
    * The start-up SSO check of a tab that found no stored user: a silent sign-in, or, when another
    * tab stored a user meanwhile, that user (refreshed under the lock if it must be).
    */
-  signInSilently(): Promise<User | null>;
+  signInSilently(): Promise<SessionUser | null>;
   /** Forget the stored user (after a 401 from the API). */
   clear(): Promise<void>;
 }
@@ -48,7 +48,7 @@ function defaultLocks(): LockManagerLike | null {
   };
 }
 
-export function isNearExpiry(user: User, thresholdSeconds: number): boolean {
+export function isNearExpiry(user: SessionUser, thresholdSeconds: number): boolean {
   const left = user.expires_in;
   return left !== undefined && left <= thresholdSeconds;
 }
@@ -64,7 +64,7 @@ function isRefusal(error: unknown): boolean {
   return /\((400|401)\)/.test(error.message);
 }
 
-export function toAccessToken(user: User): AccessToken {
+export function toAccessToken(user: SessionUser): AccessToken {
   return { accessToken: user.access_token, tokenType: user.token_type || 'Bearer' };
 }
 
@@ -74,9 +74,9 @@ export function createTokenManager({
   thresholdSeconds = TOKEN_REFRESH_THRESHOLD_SECONDS,
   onSessionExpired,
 }: TokenManagerOptions): TokenManager {
-  let inFlight: Promise<User | null> | null = null;
+  let inFlight: Promise<SessionUser | null> | null = null;
 
-  async function refreshUnderLock(): Promise<User | null> {
+  async function refreshUnderLock(): Promise<SessionUser | null> {
     // Another tab may have refreshed while we waited for the lock. Refresh tokens rotate, and the
     // provider takes a rotated one presented again as stolen: it refuses it and revokes the
     // grant, logging every tab out. So only the storage copy counts, and a fresh one is not renewed.
@@ -96,7 +96,7 @@ export function createTokenManager({
     }
   }
 
-  async function signInUnderLock(): Promise<User | null> {
+  async function signInUnderLock(): Promise<SessionUser | null> {
     // Between this tab finding no user and taking the lock, another tab may have signed in.
     // oidc-client-ts's signinSilent would then spend that tab's refresh token outside the lock,
     // and the provider takes the second use of a rotated token as theft (every tab logged out).
@@ -105,7 +105,7 @@ export function createTokenManager({
     return userManager.signinSilent().catch(() => null);
   }
 
-  function refresh(): Promise<User | null> {
+  function refresh(): Promise<SessionUser | null> {
     // One refresh per tab at a time; the lock serialises tabs.
     inFlight ??= (
       locks ? locks.request(TOKEN_REFRESH_LOCK_NAME, refreshUnderLock) : refreshUnderLock()
@@ -115,7 +115,7 @@ export function createTokenManager({
     return inFlight;
   }
 
-  async function getUser(): Promise<User | null> {
+  async function getUser(): Promise<SessionUser | null> {
     const user = await userManager.getUser();
     if (!user) return null;
     return isNearExpiry(user, thresholdSeconds) ? refresh() : user;

@@ -1,6 +1,7 @@
+import * as oidcClient from 'oidc-client-ts';
 import { User, type UserManager, type IdTokenClaims } from 'oidc-client-ts';
 import type { CurrentUser } from '@portal/contract';
-import { createUserManager, USER_STORAGE_KEY_PREFIX } from '../oidc/create-user-manager';
+import { newOidcUserManager, USER_STORAGE_KEY_PREFIX } from '../oidc/create-user-manager';
 import type { LockManagerLike } from '../oidc/token-manager';
 
 export const AUTHORITY = 'http://idp.test/realms/main';
@@ -13,19 +14,22 @@ export const SUB = '6f1c5a1e-2d4b-4c55-9f0e-0a7f6b3c9d21';
 
 /** The real oidc-client-ts UserManager, with metadata given so no discovery request is made. */
 export function testUserManager(): UserManager {
-  return createUserManager({
-    authority: AUTHORITY,
-    clientId: CLIENT_ID,
-    overrides: {
-      metadata: {
-        issuer: AUTHORITY,
-        authorization_endpoint: `${OIDC_BASE}/auth`,
-        token_endpoint: TOKEN_ENDPOINT,
-        end_session_endpoint: `${OIDC_BASE}/logout`,
-        userinfo_endpoint: `${OIDC_BASE}/userinfo`,
+  return newOidcUserManager(
+    {
+      authority: AUTHORITY,
+      clientId: CLIENT_ID,
+      overrides: {
+        metadata: {
+          issuer: AUTHORITY,
+          authorization_endpoint: `${OIDC_BASE}/auth`,
+          token_endpoint: TOKEN_ENDPOINT,
+          end_session_endpoint: `${OIDC_BASE}/logout`,
+          userinfo_endpoint: `${OIDC_BASE}/userinfo`,
+        },
       },
     },
-  });
+    oidcClient,
+  );
 }
 
 export interface StoredUserOptions {

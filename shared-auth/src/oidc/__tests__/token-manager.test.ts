@@ -163,7 +163,9 @@ describe('getToken', () => {
     expect(warn).toHaveBeenCalledWith('Token expired, please login again.');
     // The reuse revoked the grant: the refresh token the faster tab got is dead as well.
     await storeUser(firstTab, { expiresIn: 5, refreshToken: 'rt-2' });
-    await expect(createTokenManager({ userManager: firstTab, locks: null }).getToken()).resolves.toBeNull();
+    await expect(
+      createTokenManager({ userManager: firstTab, locks: null }).getToken(),
+    ).resolves.toBeNull();
     warn.mockRestore();
   });
 
@@ -175,7 +177,9 @@ describe('getToken', () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
 
     // Each tab decides it must refresh before any of them holds the lock.
-    const results = await Promise.all(tabs.map((tab) => createTokenManager({ userManager: tab, locks }).getToken()));
+    const results = await Promise.all(
+      tabs.map((tab) => createTokenManager({ userManager: tab, locks }).getToken()),
+    );
 
     expect(seen.map((form) => form.get('refresh_token'))).toEqual(['rt-1']);
     expect(results.map((result) => result?.accessToken)).toEqual(['at-2', 'at-2', 'at-2']);
