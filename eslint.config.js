@@ -189,4 +189,24 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-imports': 'off' },
   },
+  {
+    // '@portal/shared-ui/widgets' is bundled into each app that uses it; a relative import of
+    // shared-ui's main entry would bundle a second router or react-i18next with it.
+    files: ['shared-ui/src/widgets/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: FACADE_ONLY.paths,
+          patterns: [
+            ...FACADE_ONLY.patterns,
+            {
+              group: ['../*'],
+              message: "A widget reaches shared-ui's main entry through '@portal/shared-ui'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

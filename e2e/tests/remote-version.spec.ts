@@ -1,10 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { test, expect } from '../fixtures';
 
 // Issue #11: a remote built against a shared-ui the page's copy does not satisfy is refused with a
 // contained "this area needs an update" view (logged with both versions), instead of running with
 // missing exports. The reports remote is the real build, served as deployed, except that its
-// consumes data asks for shared-ui ^2.0.0 — what a build against a 2.x shared-ui declares.
+// consumes data asks for the next major shared-ui — what a build against it declares.
 const REPORTS_ENTRY = 'http://localhost:8082/remoteEntry.js';
+const provided = (
+  JSON.parse(readFileSync(new URL('../../shared-ui/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+const nextMajor = `${Number(provided.split('.')[0]) + 1}.0.0`;
 
 test('a remote built for another shared-ui version is refused with a contained view; the rest keeps working', async ({
   portal,
@@ -21,7 +28,7 @@ test('a remote built for another shared-ui version is refused with a contained v
       /requiredVersion:"\^[0-9.]+"(,strictVersion:!0,[^}]*?shareKey:"@portal\/shared-ui")/g,
       (_match, rest: string) => {
         rewritten += 1;
-        return `requiredVersion:"^2.0.0"${rest}`;
+        return `requiredVersion:"^${nextMajor}"${rest}`;
       },
     );
     await route.fulfill({ response, body });
@@ -38,8 +45,8 @@ test('a remote built for another shared-ui version is refused with a contained v
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   expect(
     logged.some((text) =>
-      /Remote reports needs an update: built for @portal\/shared-ui \^2\.0\.0, this portal provides 1\.\d+\.\d+/.test(
-        text,
+      text.includes(
+        `Remote reports needs an update: built for @portal/shared-ui ^${nextMajor}, this portal provides ${provided}`,
       ),
     ),
   ).toBe(true);

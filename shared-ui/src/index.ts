@@ -11,15 +11,6 @@ export { useTranslation } from './i18n/react-i18next';
 
 // Hooks
 export { usePageTitle } from './hooks/use-page-title';
-export { useDebouncedValue } from './hooks/use-debounced-value';
-export {
-  usePagedListState,
-  useResetOnInvalidPage,
-  isInvalidPage,
-  INVALID_PAGE,
-  type PagedListParams,
-  type PagedListState,
-} from './hooks/use-paged-list-state';
 
 // Stored URLs (download links, signed file URLs): https or the portal's own storage route only.
 export { safeHref } from './lib/safe-url';
@@ -37,7 +28,7 @@ export {
 export { registerTranslations } from './i18n/register-translations';
 export { registerNamespace } from './i18n/remote-namespaces';
 
-// Components
+// Components (list and detail page widgets: '@portal/shared-ui/widgets')
 export { VisuallyHidden } from './components/visually-hidden';
 export { NewTabLink, type NewTabLinkProps } from './components/new-tab-link';
 export { Spinner, PageSpinner, type SpinnerProps } from './components/spinner';
@@ -57,27 +48,14 @@ export {
   type BannerErrors,
 } from './components/banners';
 export { useTranslateErrorMessage } from './components/error-message';
-export { StatusPill } from './components/status-pill';
-export { Pagination, type PaginationProps } from './components/pagination';
-export { getPageItems, type PageItem } from './components/page-items';
-export { TableSkeleton, SkeletonBar, type TableSkeletonProps } from './components/skeleton';
-export { Modal, type ModalProps } from './components/modal';
-export { ConfirmDialog, type ConfirmDialogProps } from './components/confirm-dialog';
-export { Breadcrumbs, type BreadcrumbItem, type BreadcrumbsProps } from './components/breadcrumbs';
-export { Tabs, TabLinks, type TabItem, type TabsProps, type TabLinkItem, type TabLinksProps } from './components/tabs';
-export { DataTable, type DataTableColumn, type DataTableProps } from './components/data-table';
-export { nextOrdering, parseOrdering, type SortDirection } from './components/ordering';
-export { SearchInput, type SearchInputProps } from './components/search-input';
 export {
-  TextField,
-  SelectField,
-  CheckboxField,
-  type TextFieldProps,
-  type SelectFieldProps,
-  type SelectOption,
-  type CheckboxFieldProps,
-} from './components/form-fields';
-export { FieldShell, type FieldError, type FieldIds, type FieldTextProps } from './components/field-shell';
+  TableSkeleton,
+  SkeletonBar,
+  SkeletonRows,
+  type TableSkeletonProps,
+} from './components/skeleton';
+export { Modal, type ModalProps } from './components/modal';
+export { Breadcrumbs, type BreadcrumbItem, type BreadcrumbsProps } from './components/breadcrumbs';
 
 // Views
 export { NotFoundView, type NotFoundViewProps } from './views/not-found-view';

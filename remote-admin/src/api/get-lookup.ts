@@ -1,6 +1,6 @@
 import type { LookupField, LookupItem, LookupList } from '@portal/contract';
 import { useApi, withQuery } from '@portal/shared-auth';
-import type { SelectOption } from '@portal/shared-ui';
+import type { SelectOption } from '@portal/shared-ui/widgets';
 
 /** GET /api/v1/lookup?field=…[&organisation=…][&product_id=…] (spec §7). */
 export const getLookupKey = (field: LookupField, organisation?: number, productId?: number) =>

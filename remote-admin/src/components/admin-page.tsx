@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { Breadcrumbs, TabLinks, usePageTitle, useTranslation, type BreadcrumbItem } from '@portal/shared-ui';
+import { Breadcrumbs, usePageTitle, useTranslation, type BreadcrumbItem } from '@portal/shared-ui';
+import { TabLinks } from '@portal/shared-ui/widgets';
 import { paths } from '../config/paths';
 import { MANAGE_SIM_CONFIG, VIEW_NOTIFICATIONS, VIEW_ORGANISATIONS } from '../config/permissions';
 import { useCrumbPermissions } from '../lib/use-crumb-permissions';
@@ -25,7 +26,13 @@ export interface AdminPageProps {
 }
 
 /** An administration screen outside an organisation: breadcrumb root "Administration", heading. */
-export function AdminPage({ title, crumbs = [], sectionTabs = true, actions, children }: AdminPageProps) {
+export function AdminPage({
+  title,
+  crumbs = [],
+  sectionTabs = true,
+  actions,
+  children,
+}: AdminPageProps) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = useCrumbPermissions();
@@ -34,7 +41,11 @@ export function AdminPage({ title, crumbs = [], sectionTabs = true, actions, chi
     <section>
       <Breadcrumbs
         hasPermission={can}
-        items={[{ label: t('admin.administration'), to: paths.organisations.getHref(base) }, ...crumbs, { label: title }]}
+        items={[
+          { label: t('admin.administration'), to: paths.organisations.getHref(base) },
+          ...crumbs,
+          { label: title },
+        ]}
       />
       <PageHeading title={title} actions={actions} />
       {sectionTabs && (
@@ -62,7 +73,15 @@ const HeadingRow = styled.div`
 `;
 
 /** A heading with the page's main action beside it. */
-export function PageHeading({ title, actions, level = 1 }: { title: string; actions?: ReactNode; level?: 1 | 2 }) {
+export function PageHeading({
+  title,
+  actions,
+  level = 1,
+}: {
+  title: string;
+  actions?: ReactNode;
+  level?: 1 | 2;
+}) {
   const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <HeadingRow>

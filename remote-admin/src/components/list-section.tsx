@@ -1,6 +1,7 @@
 import type { SWRResponse } from 'swr';
 import type { PagedResult } from '@portal/contract';
-import { ButtonLink, Link, useTranslation, VisuallyHidden, type DataTableColumn, type PagedListState } from '@portal/shared-ui';
+import { ButtonLink, Link, useTranslation, VisuallyHidden } from '@portal/shared-ui';
+import { type DataTableColumn, type PagedListState } from '@portal/shared-ui/widgets';
 import { PageHeading } from './admin-page';
 import { FlashBanner } from './flash';
 import { PagedTable } from './paged-table';
@@ -40,12 +41,29 @@ export interface ListSectionProps<T> {
  * A list tab of an organisation (licences, users): heading with its "new" button, the success
  * message a create left behind, and the searchable paged table.
  */
-export function ListSection<T>({ title, create, list, result, columns, searchLabel }: ListSectionProps<T>) {
+export function ListSection<T>({
+  title,
+  create,
+  list,
+  result,
+  columns,
+  searchLabel,
+}: ListSectionProps<T>) {
   return (
     <>
-      <PageHeading level={2} title={title} actions={create && <ButtonLink to={create.to}>{create.label}</ButtonLink>} />
+      <PageHeading
+        level={2}
+        title={title}
+        actions={create && <ButtonLink to={create.to}>{create.label}</ButtonLink>}
+      />
       <FlashBanner />
-      <PagedTable list={list} result={result} columns={columns} caption={title} searchLabel={searchLabel} />
+      <PagedTable
+        list={list}
+        result={result}
+        columns={columns}
+        caption={title}
+        searchLabel={searchLabel}
+      />
     </>
   );
 }

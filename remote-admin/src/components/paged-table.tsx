@@ -7,7 +7,7 @@ import {
   useResetOnInvalidPage,
   type DataTableColumn,
   type PagedListState,
-} from '@portal/shared-ui';
+} from '@portal/shared-ui/widgets';
 
 export interface PagedTableProps<T> {
   list: PagedListState;
@@ -24,7 +24,14 @@ export interface PagedTableProps<T> {
  * Spec §2 lists: a debounced search, sortable headers, pages; the skeleton while the first page
  * loads, "No records found" when empty, and back to page 1 on "Invalid page." (§4).
  */
-export function PagedTable<T>({ list, result, columns, caption, searchLabel, getRowKey }: PagedTableProps<T>) {
+export function PagedTable<T>({
+  list,
+  result,
+  columns,
+  caption,
+  searchLabel,
+  getRowKey,
+}: PagedTableProps<T>) {
   const { params, setPage, setOrdering, setFilter } = list;
   const { data, error, isLoading } = result;
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
@@ -41,7 +48,9 @@ export function PagedTable<T>({ list, result, columns, caption, searchLabel, get
         error={resetting ? null : error}
         getRowKey={getRowKey}
       />
-      {data && !error && <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />}
+      {data && !error && (
+        <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />
+      )}
     </>
   );
 }

@@ -2,15 +2,12 @@ import { useState } from 'react';
 import type { SWRResponse } from 'swr';
 import type { PagedResult } from '@portal/contract';
 import type { ApiResult } from '@portal/shared-auth';
+import { Button, ErrorBanner, SuccessBanner, useTranslation } from '@portal/shared-ui';
 import {
-  Button,
   ConfirmDialog,
-  ErrorBanner,
-  SuccessBanner,
-  useTranslation,
   type DataTableColumn,
   type PagedListState,
-} from '@portal/shared-ui';
+} from '@portal/shared-ui/widgets';
 import { PageHeading } from './admin-page';
 import { PagedTable } from './paged-table';
 
@@ -61,7 +58,9 @@ export function RemovableRowsTable<T>({
     setBusy(true);
     try {
       const outcome = await remove(chosen);
-      setRemoval(outcome.isSuccess ? { kind: 'removed', message: doneMessage(chosen) } : { kind: 'failed' });
+      setRemoval(
+        outcome.isSuccess ? { kind: 'removed', message: doneMessage(chosen) } : { kind: 'failed' },
+      );
     } catch (error) {
       console.error('Removing the row failed', error);
       setRemoval({ kind: 'failed' });
@@ -91,8 +90,12 @@ export function RemovableRowsTable<T>({
   return (
     <section>
       <PageHeading level={2} title={title} />
-      {removal.kind === 'removed' && <SuccessBanner heading={t('admin.successHeading')} messages={[removal.message]} />}
-      {removal.kind === 'failed' && <ErrorBanner errors={[t('admin.removeLicense.errorMessage')]} />}
+      {removal.kind === 'removed' && (
+        <SuccessBanner heading={t('admin.successHeading')} messages={[removal.message]} />
+      )}
+      {removal.kind === 'failed' && (
+        <ErrorBanner errors={[t('admin.removeLicense.errorMessage')]} />
+      )}
       <PagedTable
         list={list}
         result={result}

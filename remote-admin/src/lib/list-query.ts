@@ -1,11 +1,16 @@
 import type { PagedQuery } from '@portal/contract';
 import { withQuery } from '@portal/shared-auth';
-import type { PagedListParams } from '@portal/shared-ui';
+import type { PagedListParams } from '@portal/shared-ui/widgets';
 import { ADMIN_PAGE_SIZE } from '../config/constants';
 
 /** The SWR key of one page of a paged admin list (spec §7: page, ordering, filter). */
 export function listPath(path: string, { page, ordering, filter }: PagedListParams): string {
-  const query: PagedQuery = { page, pageSize: ADMIN_PAGE_SIZE, ordering, filter: filter || undefined };
+  const query: PagedQuery = {
+    page,
+    pageSize: ADMIN_PAGE_SIZE,
+    ordering,
+    filter: filter || undefined,
+  };
   return withQuery(path, query);
 }
 

@@ -5,16 +5,15 @@
 import { useId, type ReactNode } from 'react';
 import { useField, type FieldMetaState } from 'react-final-form';
 import styled from 'styled-components';
+import { useTranslateErrorMessage, useTranslation } from '@portal/shared-ui';
 import {
   CheckboxField as CheckboxControl,
   SelectField as SelectControl,
   TextField as TextControl,
-  useTranslateErrorMessage,
-  useTranslation,
   type CheckboxFieldProps as CheckboxControlProps,
   type SelectFieldProps as SelectControlProps,
   type TextFieldProps as TextControlProps,
-} from '@portal/shared-ui';
+} from '@portal/shared-ui/widgets';
 import {
   atLeastOne,
   composeValidators,
@@ -32,8 +31,10 @@ import {
  */
 export function fieldErrors(meta: FieldMetaState<unknown>): string[] {
   const errors: string[] = [];
-  if (meta.error && (meta.touched || meta.submitFailed)) errors.push(...[meta.error].flat().map(String));
-  if (meta.submitError && !meta.dirtySinceLastSubmit) errors.push(...[meta.submitError].flat().map(String));
+  if (meta.error && (meta.touched || meta.submitFailed))
+    errors.push(...[meta.error].flat().map(String));
+  if (meta.submitError && !meta.dirtySinceLastSubmit)
+    errors.push(...[meta.submitError].flat().map(String));
   return errors;
 }
 
@@ -44,28 +45,58 @@ interface FieldRules<V> {
 }
 
 const withRequired = <V,>(isRequired: boolean | undefined, validate: Validator<V> | undefined) =>
-  isRequired || validate ? composeValidators<V>(isRequired && (requiredRule as Validator<V>), validate) : undefined;
+  isRequired || validate
+    ? composeValidators<V>(isRequired && (requiredRule as Validator<V>), validate)
+    : undefined;
 
-export type TextFieldProps = FieldRules<string> & Omit<TextControlProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'>;
+export type TextFieldProps = FieldRules<string> &
+  Omit<TextControlProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'>;
 
 export function TextField({ name, validate, required, type, ...rest }: TextFieldProps) {
-  const { input, meta } = useField<string>(name, { validate: withRequired(required, validate), type });
-  return <TextControl {...rest} {...input} type={type ?? 'text'} required={required} value={input.value ?? ''} error={fieldErrors(meta)} />;
+  const { input, meta } = useField<string>(name, {
+    validate: withRequired(required, validate),
+    type,
+  });
+  return (
+    <TextControl
+      {...rest}
+      {...input}
+      type={type ?? 'text'}
+      required={required}
+      value={input.value ?? ''}
+      error={fieldErrors(meta)}
+    />
+  );
 }
 
-export type SelectFieldProps = FieldRules<string> & Omit<SelectControlProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'>;
+export type SelectFieldProps = FieldRules<string> &
+  Omit<SelectControlProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error'>;
 
 export function SelectField({ name, validate, required, ...rest }: SelectFieldProps) {
   const { input, meta } = useField<string>(name, { validate: withRequired(required, validate) });
-  return <SelectControl {...rest} {...input} required={required} value={input.value ?? ''} error={fieldErrors(meta)} />;
+  return (
+    <SelectControl
+      {...rest}
+      {...input}
+      required={required}
+      value={input.value ?? ''}
+      error={fieldErrors(meta)}
+    />
+  );
 }
 
 export type CheckboxFieldProps = FieldRules<boolean> &
-  Omit<CheckboxControlProps, 'name' | 'value' | 'checked' | 'onChange' | 'onBlur' | 'onFocus' | 'error'>;
+  Omit<
+    CheckboxControlProps,
+    'name' | 'value' | 'checked' | 'onChange' | 'onBlur' | 'onFocus' | 'error'
+  >;
 
 export function CheckboxField({ name, validate, required, ...rest }: CheckboxFieldProps) {
   // A lone checkbox is on or off: `checked` carries the state, its `value` attribute is unused.
-  const { input: { value: _value, ...input }, meta } = useField<boolean>(name, { validate: withRequired(required, validate), type: 'checkbox' });
+  const {
+    input: { value: _value, ...input },
+    meta,
+  } = useField<boolean>(name, { validate: withRequired(required, validate), type: 'checkbox' });
   return <CheckboxControl {...rest} {...input} required={required} error={fieldErrors(meta)} />;
 }
 
@@ -79,7 +110,11 @@ export type DateFieldProps = FieldRules<string> &
 export function DateField({ name, validate, required, help, ...rest }: DateFieldProps) {
   const { t } = useTranslation();
   const { input, meta } = useField<string | TypedDate, HTMLElement, string>(name, {
-    validate: composeValidators<string | TypedDate>(required && requiredRule, validDate, validate as Validator<string | TypedDate>),
+    validate: composeValidators<string | TypedDate>(
+      required && requiredRule,
+      validDate,
+      validate as Validator<string | TypedDate>,
+    ),
     parse: parseDisplayDate,
     format: formatDisplayDate,
   });
@@ -157,7 +192,14 @@ export interface CheckboxGroupFieldProps<V extends string | number> extends Fiel
 }
 
 /** A list of ids chosen with checkboxes, e.g. a licence's entitlements. */
-export function CheckboxGroupField<V extends string | number>({ name, legend, options, required, validate, help }: CheckboxGroupFieldProps<V>) {
+export function CheckboxGroupField<V extends string | number>({
+  name,
+  legend,
+  options,
+  required,
+  validate,
+  help,
+}: CheckboxGroupFieldProps<V>) {
   const id = useId();
   const translate = useTranslateErrorMessage();
   const { input, meta } = useField<V[]>(name, {
@@ -169,11 +211,16 @@ export function CheckboxGroupField<V extends string | number>({ name, legend, op
   const errors = fieldErrors(meta);
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
-  const describedBy = [help ? helpId : null, errors.length ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [help ? helpId : null, errors.length ? errorId : null].filter(Boolean).join(' ') || undefined;
   const toggle = (value: V, on: boolean) =>
     input.onChange(on ? [...chosen, value] : chosen.filter((v) => v !== value));
   return (
-    <Fieldset aria-describedby={describedBy} aria-invalid={errors.length > 0 || undefined} onBlur={() => input.onBlur()}>
+    <Fieldset
+      aria-describedby={describedBy}
+      aria-invalid={errors.length > 0 || undefined}
+      onBlur={() => input.onBlur()}
+    >
       <legend>
         {legend}
         {required && <span aria-hidden="true"> *</span>}

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useField } from 'react-final-form';
 import styled from 'styled-components';
-import { Button, FieldShell, useTranslation } from '@portal/shared-ui';
+import { Button, useTranslation } from '@portal/shared-ui';
+import { FieldShell } from '@portal/shared-ui/widgets';
 import { fieldErrors } from './fields';
 import { DEFAULT_ALLOWED_EXTENSIONS, fileProblem, MAX_UPLOAD_BYTES } from './file-rules';
 import { uploadFile } from './upload-file';
@@ -60,7 +61,10 @@ export function sizeLimitLabel(maxBytes: number): string {
   return `${Math.round(value * 10) / 10}${units[unit]}`;
 }
 
-type Upload = { kind: 'idle' } | { kind: 'uploading'; fileName: string; fraction: number } | { kind: 'failed'; messages: string[] };
+type Upload =
+  | { kind: 'idle' }
+  | { kind: 'uploading'; fileName: string; fraction: number }
+  | { kind: 'failed'; messages: string[] };
 
 const isFile = (value: unknown): value is UploadedFileValue =>
   typeof value === 'object' && value !== null && 'id' in value && 'originalName' in value;
@@ -108,7 +112,12 @@ export function FileUpload({
     if (problem) {
       input.onChange(null);
       // The limit is the field's (an installer's is not the spec's 10 MB), so the message names it.
-      const params = 'allowed' in problem ? { allowed: problem.allowed } : problem.code === 'tooLarge' ? { max: sizeLimitLabel(maxBytes) } : {};
+      const params =
+        'allowed' in problem
+          ? { allowed: problem.allowed }
+          : problem.code === 'tooLarge'
+            ? { max: sizeLimitLabel(maxBytes) }
+            : {};
       setUpload({ kind: 'failed', messages: [t(`forms.file.${problem.code}`, params)] });
       input.onBlur();
       return;
@@ -127,7 +136,8 @@ export function FileUpload({
         file,
         accessToken,
         signal: controller.signal,
-        onProgress: (fraction) => setUpload((u) => (u.kind === 'uploading' ? { ...u, fraction } : u)),
+        onProgress: (fraction) =>
+          setUpload((u) => (u.kind === 'uploading' ? { ...u, fraction } : u)),
       });
       if (result.status === 201 || result.status === 200) {
         if (!isFile(result.body)) throw new Error('Unexpected upload answer');
@@ -135,7 +145,10 @@ export function FileUpload({
         setUpload({ kind: 'idle' });
       } else {
         const messages = serverMessages(result.body);
-        setUpload({ kind: 'failed', messages: messages.length ? messages : [t('forms.file.uploadFailed')] });
+        setUpload({
+          kind: 'failed',
+          messages: messages.length ? messages : [t('forms.file.uploadFailed')],
+        });
       }
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -154,7 +167,12 @@ export function FileUpload({
 
   const errors = [...(upload.kind === 'failed' ? upload.messages : []), ...fieldErrors(meta)];
   return (
-    <FieldShell label={label} help={help ?? t('forms.file.help', { extensions: allowedExtensions.join(', ') })} error={errors} required={required}>
+    <FieldShell
+      label={label}
+      help={help ?? t('forms.file.help', { extensions: allowedExtensions.join(', ') })}
+      error={errors}
+      required={required}
+    >
       {(ids) => (
         <>
           <input
@@ -177,15 +195,23 @@ export function FileUpload({
                   value={Math.round(upload.fraction * 100)}
                   aria-label={t('forms.file.progress', { name: upload.fileName })}
                 />
-                <span>{t('forms.file.uploading', { percent: Math.round(upload.fraction * 100) })}</span>
+                <span>
+                  {t('forms.file.uploading', { percent: Math.round(upload.fraction * 100) })}
+                </span>
               </Row>
             )}
             {upload.kind !== 'uploading' && value && (
               <Row>
                 <FileName>{value.originalName}</FileName>
-                <span>{t(value.state === 'saved' ? 'forms.file.saved' : 'forms.file.uploaded')}</span>
+                <span>
+                  {t(value.state === 'saved' ? 'forms.file.saved' : 'forms.file.uploaded')}
+                </span>
                 {value.state !== 'saved' && (
-                  <Button variant="secondary" onClick={remove} aria-label={t('forms.file.remove', { name: value.originalName })}>
+                  <Button
+                    variant="secondary"
+                    onClick={remove}
+                    aria-label={t('forms.file.remove', { name: value.originalName })}
+                  >
                     {t('common.delete')}
                   </Button>
                 )}

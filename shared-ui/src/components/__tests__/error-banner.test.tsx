@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { ErrorBanner, SuccessBanner } from '../banners';
-import { TextField } from '../form-fields';
+import { TextField } from '../../widgets/form-fields';
 import { renderApp } from '../../test/render';
 
 beforeAll(() => {

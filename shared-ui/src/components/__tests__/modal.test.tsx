@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { Button } from '../button';
-import { ConfirmDialog } from '../confirm-dialog';
+import { ConfirmDialog } from '../../widgets/confirm-dialog';
 import { Modal } from '../modal';
 import { renderApp } from '../../test/render';
 

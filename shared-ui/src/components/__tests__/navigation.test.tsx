@@ -2,9 +2,9 @@ import { screen } from '@testing-library/react';
 import { axe } from 'jest-axe';
 import { useState } from 'react';
 import { Breadcrumbs } from '../breadcrumbs';
-import { ConfirmDialog } from '../confirm-dialog';
-import { StatusPill } from '../status-pill';
-import { TabLinks, Tabs } from '../tabs';
+import { ConfirmDialog } from '../../widgets/confirm-dialog';
+import { StatusPill } from '../../widgets/status-pill';
+import { TabLinks, Tabs } from '../../widgets/tabs';
 import { Button } from '../button';
 import { i18nReady, renderApp } from '../../test/render';
 

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { PageSpinner, Spinner } from '../spinner';
-import { StatusPill } from '../status-pill';
+import { StatusPill } from '../../widgets/status-pill';
 import { TableSkeleton } from '../skeleton';
 import { renderApp } from '../../test/render';
 

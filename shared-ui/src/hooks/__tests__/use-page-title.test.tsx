@@ -1,5 +1,5 @@
 import { act, renderHook, screen } from '@testing-library/react';
-import { useDebouncedValue } from '../use-debounced-value';
+import { useDebouncedValue } from '../../widgets/use-debounced-value';
 import { usePageTitle } from '../use-page-title';
 import { useProduct } from '../../theme/product-context';
 import { renderApp } from '../../test/render';

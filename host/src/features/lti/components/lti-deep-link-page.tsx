@@ -13,7 +13,6 @@ import {
   Button,
   ErrorBanner,
   PageSpinner,
-  SelectField,
   useLocation,
   useNavigate,
   usePageTitle,
@@ -21,6 +20,7 @@ import {
   useTranslateErrorMessage,
   useTranslation,
 } from '@portal/shared-ui';
+import { SelectField } from '@portal/shared-ui/widgets';
 import { CenteredPage } from '../../../components/centered-page';
 import {
   deepLinkReturnAction,

@@ -1,6 +1,6 @@
 import type { AuditEntry, PagedResult } from '@portal/contract';
 import { useApi } from '@portal/shared-auth';
-import type { PagedListParams } from '@portal/shared-ui';
+import type { PagedListParams } from '@portal/shared-ui/widgets';
 import { listPath } from '../../../lib/list-query';
 
 export const AUDIT_PATH = '/api/v1/audit';
@@ -16,5 +16,7 @@ export const getAuditKey = (organisationId: number, params: PagedListParams) => 
 };
 
 export function useOrganisationAudit(organisationId: number, params: PagedListParams) {
-  return useApi<PagedResult<AuditEntry>>(getAuditKey(organisationId, params), { keepPreviousData: true });
+  return useApi<PagedResult<AuditEntry>>(getAuditKey(organisationId, params), {
+    keepPreviousData: true,
+  });
 }

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import type { AuditEntry, LookupField, LookupList } from '@portal/contract';
-import { useFormatDate, usePagedListState, useTranslation, VisuallyHidden, type DataTableColumn } from '@portal/shared-ui';
+import { useFormatDate, useTranslation, VisuallyHidden } from '@portal/shared-ui';
+import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useLookup } from '../../../api/get-lookup';
 import { PageHeading } from '../../../components/admin-page';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
@@ -32,10 +33,13 @@ function useLookupNames() {
     entitlement: useLookup('entitlement').data,
     roles: useLookup('roles').data,
   } satisfies Partial<Record<LookupField, LookupList | undefined>>;
-  const signature = Object.values(lookups).map((l) => l?.length ?? -1).join();
+  const signature = Object.values(lookups)
+    .map((l) => l?.length ?? -1)
+    .join();
   const names = useMemo(() => {
     const byField = new Map<string, Map<number, string>>();
-    for (const [field, items] of Object.entries(lookups)) byField.set(field, new Map((items ?? []).map((i) => [i.id, i.name])));
+    for (const [field, items] of Object.entries(lookups))
+      byField.set(field, new Map((items ?? []).map((i) => [i.id, i.name])));
     return byField;
     // The lists change only by loading; their lengths say when.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the lists' lengths above
@@ -63,9 +67,18 @@ export function ActivityPage() {
   useOrganisationCrumbs([{ label: t('admin.activity.title') }]);
 
   const nameOf = useLookupNames();
-  const how = { empty: t('admin.activity.empty'), count: (n: number) => t('admin.activity.items', { count: n }), nameOf };
+  const how = {
+    empty: t('admin.activity.empty'),
+    count: (n: number) => t('admin.activity.items', { count: n }),
+    nameOf,
+  };
   const columns: DataTableColumn<AuditEntry>[] = [
-    { key: 'at', header: t('admin.activity.when'), sortable: true, render: (row) => <time dateTime={row.at}>{formatDate(row.at, 'dayTime')}</time> },
+    {
+      key: 'at',
+      header: t('admin.activity.when'),
+      sortable: true,
+      render: (row) => <time dateTime={row.at}>{formatDate(row.at, 'dayTime')}</time>,
+    },
     {
       key: 'actorName',
       header: t('admin.activity.who'),
@@ -90,7 +103,8 @@ export function ActivityPage() {
       sortable: true,
       render: (row) => (
         <>
-          {t(`admin.activity.entities.${row.entityType}`, { defaultValue: row.entityType })}: {objectLabel(row)}
+          {t(`admin.activity.entities.${row.entityType}`, { defaultValue: row.entityType })}:{' '}
+          {objectLabel(row)}
         </>
       ),
     },
@@ -104,7 +118,8 @@ export function ActivityPage() {
           <ul style={{ margin: 0, paddingLeft: '1rem' }}>
             {changes.map((c) => (
               <li key={c.field}>
-                {t(`admin.activity.fields.${c.field}`, { defaultValue: c.field })}: <del>{c.before}</del>
+                {t(`admin.activity.fields.${c.field}`, { defaultValue: c.field })}:{' '}
+                <del>{c.before}</del>
                 <VisuallyHidden> {t('admin.activity.changedTo')} </VisuallyHidden>
                 <span aria-hidden="true"> → </span>
                 <ins>{c.after}</ins>
@@ -119,7 +134,13 @@ export function ActivityPage() {
   return (
     <>
       <PageHeading level={2} title={t('admin.activity.title')} />
-      <PagedTable list={list} result={result} columns={columns} caption={t('admin.activity.title')} searchLabel={t('admin.activity.search')} />
+      <PagedTable
+        list={list}
+        result={result}
+        columns={columns}
+        caption={t('admin.activity.title')}
+        searchLabel={t('admin.activity.search')}
+      />
     </>
   );
 }

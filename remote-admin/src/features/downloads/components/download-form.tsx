@@ -10,7 +10,8 @@ import {
   type SimulationDownloadInput,
 } from '@portal/contract';
 import { useAuth, type ApiResult } from '@portal/shared-auth';
-import { TextField as TextControl, useTranslation } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
+import { TextField as TextControl } from '@portal/shared-ui/widgets';
 import {
   CheckboxField,
   FileUpload,
@@ -61,7 +62,9 @@ const VERSION_PARTS = ['majorVersion', 'minorVersion', 'patchVersion'] as const;
 export function versionErrorsUnderVersion(errors: FieldErrors): FieldErrors {
   const parts = VERSION_PARTS.flatMap((part) => errors[part] ?? []);
   if (parts.length === 0) return errors;
-  const rest = Object.fromEntries(Object.entries(errors).filter(([key]) => !(VERSION_PARTS as readonly string[]).includes(key)));
+  const rest = Object.fromEntries(
+    Object.entries(errors).filter(([key]) => !(VERSION_PARTS as readonly string[]).includes(key)),
+  );
   return { ...rest, version: [...(errors.version ?? []), ...parts] };
 }
 
@@ -92,7 +95,14 @@ export interface DownloadFormProps {
  * ticked by default, Cancel and Create or Save. Server errors show under version (also those on
  * its parts), operatingSystem, file and isActive.
  */
-export function DownloadForm({ productId, product, download, save, onCreated, readOnly = false }: DownloadFormProps) {
+export function DownloadForm({
+  productId,
+  product,
+  download,
+  save,
+  onCreated,
+  readOnly = false,
+}: DownloadFormProps) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const { getAccessToken } = useAuth();
@@ -113,11 +123,15 @@ export function DownloadForm({ productId, product, download, save, onCreated, re
   };
 
   const versionRule: Validator<string> = (value) =>
-    typeof value === 'string' && value.trim() !== '' && !versionPattern.test(value.trim()) ? t('admin.download.versionFormat') : undefined;
+    typeof value === 'string' && value.trim() !== '' && !versionPattern.test(value.trim())
+      ? t('admin.download.versionFormat')
+      : undefined;
   const httpsRule: Validator<string> = (value) => {
     if (typeof value !== 'string' || value.trim() === '') return undefined;
     try {
-      return new URL(value.trim()).protocol === 'https:' ? undefined : t('admin.download.fileUrlHttps');
+      return new URL(value.trim()).protocol === 'https:'
+        ? undefined
+        : t('admin.download.fileUrlHttps');
     } catch {
       return t('admin.download.fileUrlHttps');
     }
@@ -130,7 +144,9 @@ export function DownloadForm({ productId, product, download, save, onCreated, re
         const errors = await submitSave(
           async () => {
             const result = await save(toInput(values));
-            return result.isError && result.error ? { ...result, error: versionErrorsUnderVersion(result.error as FieldErrors) } : result;
+            return result.isError && result.error
+              ? { ...result, error: versionErrorsUnderVersion(result.error as FieldErrors) }
+              : result;
           },
           {
             setOutcome,
@@ -162,7 +178,10 @@ export function DownloadForm({ productId, product, download, save, onCreated, re
               label={labels.operatingSystem}
               required
               placeholder={t('admin.select')}
-              options={OPERATING_SYSTEMS.map((os) => ({ value: os, label: t(`admin.download.os.${os}`) }))}
+              options={OPERATING_SYSTEMS.map((os) => ({
+                value: os,
+                label: t(`admin.download.os.${os}`),
+              }))}
             />
             <TextField
               name="fileUrl"
@@ -185,7 +204,13 @@ export function DownloadForm({ productId, product, download, save, onCreated, re
             <StoredInstaller />
             <CheckboxField name="isActive" label={labels.isActive} />
           </FormFieldset>
-          {!readOnly && <SaveActions cancelTo={paths.downloads.getHref(base, productId)} submitting={submitting} isNew={isNew} />}
+          {!readOnly && (
+            <SaveActions
+              cancelTo={paths.downloads.getHref(base, productId)}
+              submitting={submitting}
+              isNew={isNew}
+            />
+          )}
         </form>
       )}
     />

@@ -1,5 +1,6 @@
 import type { SimulationDownload } from '@portal/contract';
-import { StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
+import { StatusPill, usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useFramedProduct, useProductCrumbs } from '../../../components/product-context';
@@ -20,7 +21,11 @@ export function DownloadsPage() {
 
   const editColumn = useEditColumn<SimulationDownload>(
     (row) => paths.download.getHref(base, product.id, row.id),
-    (row) => t('admin.download.name', { version: row.version, os: t(`admin.download.os.${row.operatingSystem}`) }),
+    (row) =>
+      t('admin.download.name', {
+        version: row.version,
+        os: t(`admin.download.os.${row.operatingSystem}`),
+      }),
     canChange.update,
   );
   const columns: DataTableColumn<SimulationDownload>[] = [
@@ -32,14 +37,23 @@ export function DownloadsPage() {
       sortable: true,
       render: (row) => t(`admin.download.os.${row.operatingSystem}`),
     },
-    { key: 'isActive', header: t('admin.status'), sortable: true, render: (row) => <StatusPill active={row.isActive} /> },
+    {
+      key: 'isActive',
+      header: t('admin.status'),
+      sortable: true,
+      render: (row) => <StatusPill active={row.isActive} />,
+    },
     editColumn,
   ];
 
   return (
     <ListSection
       title={t('admin.downloads.title')}
-      create={canChange.create ? { label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) } : null}
+      create={
+        canChange.create
+          ? { label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) }
+          : null
+      }
       list={list}
       result={result}
       columns={columns}

@@ -8,21 +8,25 @@ import type {
   PagedResult,
 } from '@portal/contract';
 import { useApi, useApiClient, withQuery } from '@portal/shared-auth';
-import type { PagedListParams } from '@portal/shared-ui';
+import type { PagedListParams } from '@portal/shared-ui/widgets';
 import { isListOf, listPath } from '../../../lib/list-query';
 
 export const PLATFORMS_PATH = '/api/v1/lti/platform';
 export const TOOL_PATH = '/api/v1/lti/tool';
 
-export const platformPath = (platformId: number) => `${PLATFORMS_PATH}/${encodeURIComponent(String(platformId))}`;
+export const platformPath = (platformId: number) =>
+  `${PLATFORMS_PATH}/${encodeURIComponent(String(platformId))}`;
 export const registrationTokenPath = (organisationId: number) =>
   `/api/v1/organisation/${encodeURIComponent(String(organisationId))}/lti/registration-token`;
 
 /** GET /api/v1/lti/platform?organisation={id}: one page of the organisation's platforms. */
 export function usePlatforms(organisationId: number, params: PagedListParams) {
-  return useApi<PagedResult<LtiPlatform>>(withQuery(listPath(PLATFORMS_PATH, params), { organisation: organisationId }), {
-    keepPreviousData: true,
-  });
+  return useApi<PagedResult<LtiPlatform>>(
+    withQuery(listPath(PLATFORMS_PATH, params), { organisation: organisationId }),
+    {
+      keepPreviousData: true,
+    },
+  );
 }
 
 /** GET /api/v1/lti/platform/{id}. */

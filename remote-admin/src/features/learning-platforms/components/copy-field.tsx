@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Button, TextField, useTranslation, VisuallyHidden } from '@portal/shared-ui';
+import { Button, useTranslation, VisuallyHidden } from '@portal/shared-ui';
+import { TextField } from '@portal/shared-ui/widgets';
 
 const Row = styled.div`
   display: flex;
@@ -34,13 +35,23 @@ export function CopyField({ label, value, help }: { label: string; value: string
   };
   return (
     <Row>
-      <TextField label={label} value={value} readOnly help={help} onFocus={(e) => e.currentTarget.select()} />
+      <TextField
+        label={label}
+        value={value}
+        readOnly
+        help={help}
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <Button variant="secondary" onClick={() => void copy()}>
         {t('admin.lti.copy')}
         <VisuallyHidden> {label}</VisuallyHidden>
       </Button>
       <VisuallyHidden role="status">
-        {status === 'copied' ? t('admin.lti.copied', { label }) : status === 'failed' ? t('admin.lti.copyFailed') : ''}
+        {status === 'copied'
+          ? t('admin.lti.copied', { label })
+          : status === 'failed'
+            ? t('admin.lti.copyFailed')
+            : ''}
       </VisuallyHidden>
     </Row>
   );

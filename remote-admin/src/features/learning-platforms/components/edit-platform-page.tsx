@@ -3,7 +3,6 @@ import type { FieldErrors, LtiPlatform } from '@portal/contract';
 import { NotFoundError } from '@portal/shared-auth';
 import {
   Button,
-  ConfirmDialog,
   ErrorBanner,
   NotFoundView,
   PageSpinner,
@@ -12,6 +11,7 @@ import {
   useParams,
   useTranslation,
 } from '@portal/shared-ui';
+import { ConfirmDialog } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { PageHeading } from '../../../components/admin-page';
 import { flashState } from '../../../components/flash';
@@ -36,7 +36,11 @@ function EditPlatform({ platformId }: { platformId: number }) {
   const { data, error } = usePlatform(platformId);
   const update = useUpdatePlatform(platformId);
   useOrganisationCrumbs([
-    { label: t('admin.lti.title'), to: paths.learningPlatforms.getHref(base, organisationId), anyOf: MANAGE_LEARNING_PLATFORMS },
+    {
+      label: t('admin.lti.title'),
+      to: paths.learningPlatforms.getHref(base, organisationId),
+      anyOf: MANAGE_LEARNING_PLATFORMS,
+    },
     { label: data?.issuer ?? t('admin.lti.details') },
   ]);
 
@@ -47,7 +51,11 @@ function EditPlatform({ platformId }: { platformId: number }) {
   if (data.organisationId !== organisationId) return <NotFoundView />;
   return (
     <>
-      <PageHeading level={2} title={data.issuer} actions={<DeletePlatform platform={data} organisationId={organisationId} />} />
+      <PageHeading
+        level={2}
+        title={data.issuer}
+        actions={<DeletePlatform platform={data} organisationId={organisationId} />}
+      />
       <PlatformForm
         key={`${data.id}-${data.clientId}-${data.deploymentIds.join(',')}`}
         organisationId={organisationId}
@@ -59,7 +67,13 @@ function EditPlatform({ platformId }: { platformId: number }) {
 }
 
 /** Delete after the confirm dialog; back to the list with a message, or the refusal shown. */
-function DeletePlatform({ platform, organisationId }: { platform: LtiPlatform; organisationId: number }) {
+function DeletePlatform({
+  platform,
+  organisationId,
+}: {
+  platform: LtiPlatform;
+  organisationId: number;
+}) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const navigate = useNavigate();
@@ -98,7 +112,10 @@ function DeletePlatform({ platform, organisationId }: { platform: LtiPlatform; o
       <ConfirmDialog
         open={open}
         title={t('admin.lti.deleteTitle')}
-        message={t('admin.lti.deleteMessage', { issuer: platform.issuer, clientId: platform.clientId })}
+        message={t('admin.lti.deleteMessage', {
+          issuer: platform.issuer,
+          clientId: platform.clientId,
+        })}
         confirmLabel={t('admin.lti.delete')}
         onConfirm={() => void confirm()}
         onCancel={() => setOpen(false)}

@@ -6,10 +6,9 @@ import {
   ErrorBanner,
   PageSpinner,
   useFormatDate,
-  usePagedListState,
   useTranslation,
-  type DataTableColumn,
 } from '@portal/shared-ui';
+import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { PageHeading } from '../../../components/admin-page';
 import { FlashBanner } from '../../../components/flash';
@@ -17,7 +16,11 @@ import { useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
 import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
-import { useCreateRegistrationUrl, usePlatforms, useToolConfiguration } from '../api/learning-platforms';
+import {
+  useCreateRegistrationUrl,
+  usePlatforms,
+  useToolConfiguration,
+} from '../api/learning-platforms';
 import { CopyField } from './copy-field';
 
 /**
@@ -45,9 +48,14 @@ export function LearningPlatformsPage() {
     {
       key: 'deploymentIds',
       header: t('admin.lti.deploymentIds'),
-      render: (row) => (row.deploymentIds.length > 0 ? row.deploymentIds.join(', ') : t('admin.lti.noDeployments')),
+      render: (row) =>
+        row.deploymentIds.length > 0 ? row.deploymentIds.join(', ') : t('admin.lti.noDeployments'),
     },
-    { key: 'createdAt', header: t('admin.lti.registeredAt'), render: (row) => formatDate(row.createdAt, 'dayTime') },
+    {
+      key: 'createdAt',
+      header: t('admin.lti.registeredAt'),
+      render: (row) => formatDate(row.createdAt, 'dayTime'),
+    },
     editColumn,
   ];
 
@@ -56,10 +64,20 @@ export function LearningPlatformsPage() {
       <PageHeading
         level={2}
         title={t('admin.lti.title')}
-        actions={<ButtonLink to={paths.newLearningPlatform.getHref(base, organisationId)}>{t('admin.lti.addManually')}</ButtonLink>}
+        actions={
+          <ButtonLink to={paths.newLearningPlatform.getHref(base, organisationId)}>
+            {t('admin.lti.addManually')}
+          </ButtonLink>
+        }
       />
       <FlashBanner />
-      <PagedTable list={list} result={result} columns={columns} caption={t('admin.lti.title')} searchLabel={t('admin.lti.search')} />
+      <PagedTable
+        list={list}
+        result={result}
+        columns={columns}
+        caption={t('admin.lti.title')}
+        searchLabel={t('admin.lti.search')}
+      />
       <RegistrationUrl organisationId={organisationId} />
       <ToolConfiguration />
     </>
@@ -102,7 +120,11 @@ function RegistrationUrl({ organisationId }: { organisationId: number }) {
           help={t('admin.lti.registrationExpires', { date: formatDate(made.expiresAt, 'dayTime') })}
         />
       )}
-      <Button variant={made ? 'secondary' : 'primary'} onClick={() => void makeUrl()} disabled={busy}>
+      <Button
+        variant={made ? 'secondary' : 'primary'}
+        onClick={() => void makeUrl()}
+        disabled={busy}
+      >
         {t(made ? 'admin.lti.registrationAnother' : 'admin.lti.registrationCreate')}
       </Button>
     </section>
@@ -124,7 +146,11 @@ function ToolConfiguration() {
       ) : (
         <>
           <CopyField label={t('admin.lti.loginUrl')} value={data.loginUrl} />
-          <CopyField label={t('admin.lti.launchUrl')} value={data.launchUrl} help={t('admin.lti.launchUrlHelp')} />
+          <CopyField
+            label={t('admin.lti.launchUrl')}
+            value={data.launchUrl}
+            help={t('admin.lti.launchUrlHelp')}
+          />
           <CopyField label={t('admin.lti.deepLinkingUrl')} value={data.deepLinkingUrl} />
           <CopyField label={t('admin.lti.jwksUrl')} value={data.jwksUrl} />
           <CopyField label={t('admin.lti.domain')} value={data.domain} />

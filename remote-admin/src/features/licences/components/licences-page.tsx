@@ -1,6 +1,7 @@
 import type { LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { StatusPill, useFormatDate, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useFormatDate, useTranslation } from '@portal/shared-ui';
+import { StatusPill, usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
@@ -26,9 +27,24 @@ export function LicencesPage() {
   );
   const columns: DataTableColumn<LicenseBlock>[] = [
     { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
-    { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDate(row.startDate, 'day') },
-    { key: 'expiryDate', header: t('admin.licence.expiryDate'), sortable: true, render: (row) => formatDate(row.expiryDate, 'day') },
-    { key: 'isActive', header: t('admin.status'), sortable: true, render: (row) => <StatusPill active={row.isActive} /> },
+    {
+      key: 'startDate',
+      header: t('admin.licence.startDate'),
+      sortable: true,
+      render: (row) => formatDate(row.startDate, 'day'),
+    },
+    {
+      key: 'expiryDate',
+      header: t('admin.licence.expiryDate'),
+      sortable: true,
+      render: (row) => formatDate(row.expiryDate, 'day'),
+    },
+    {
+      key: 'isActive',
+      header: t('admin.status'),
+      sortable: true,
+      render: (row) => <StatusPill active={row.isActive} />,
+    },
     {
       key: 'seatsUsed',
       header: t('admin.licences.seats'),
@@ -41,7 +57,11 @@ export function LicencesPage() {
   return (
     <ListSection
       title={t('admin.licences.title')}
-      create={can(CREATE_LICENCE) ? { label: t('admin.licence.new'), to: paths.newLicence.getHref(base, organisationId) } : null}
+      create={
+        can(CREATE_LICENCE)
+          ? { label: t('admin.licence.new'), to: paths.newLicence.getHref(base, organisationId) }
+          : null
+      }
       list={list}
       result={result}
       columns={columns}

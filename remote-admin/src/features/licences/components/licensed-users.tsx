@@ -1,6 +1,7 @@
 import type { LicensedUser, LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
+import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useRemoveUserLicense } from '../../../api/remove-user-license';
 import { RemovableRowsTable } from '../../../components/removable-rows-table';
 import { useRoleLabel } from '../../../lib/roles';
@@ -8,7 +9,13 @@ import { UNASSIGN_LICENCE } from '../../../config/permissions';
 import { useLicenseUsers } from '../api/get-license-users';
 
 /** The users holding a seat of the licence; with the permission, a seat can be freed (after a confirmation). */
-export function LicensedUsers({ organisationId, licence }: { organisationId: number; licence: LicenseBlock }) {
+export function LicensedUsers({
+  organisationId,
+  licence,
+}: {
+  organisationId: number;
+  licence: LicenseBlock;
+}) {
   const { t } = useTranslation('admin');
   const can = usePermissions();
   const list = usePagedListState({ ordering: 'lastName' });
@@ -19,7 +26,12 @@ export function LicensedUsers({ organisationId, licence }: { organisationId: num
   const columns: DataTableColumn<LicensedUser>[] = [
     { key: 'fullName', header: t('admin.user.name'), sortable: true },
     { key: 'email', header: t('admin.user.email'), sortable: true },
-    { key: 'roleName', header: t('admin.user.role'), sortable: true, render: (row) => roleLabel(row.roleName) },
+    {
+      key: 'roleName',
+      header: t('admin.user.role'),
+      sortable: true,
+      render: (row) => roleLabel(row.roleName),
+    },
   ];
 
   return (
@@ -31,7 +43,9 @@ export function LicensedUsers({ organisationId, licence }: { organisationId: num
       searchLabel={t('admin.users.search')}
       canRemove={can(UNASSIGN_LICENCE)}
       rowName={(user) => user.fullName}
-      confirmMessage={(user) => t('admin.removeLicense.message', { name: user.fullName, licence: licence.licenseName })}
+      confirmMessage={(user) =>
+        t('admin.removeLicense.message', { name: user.fullName, licence: licence.licenseName })
+      }
       doneMessage={(user) => t('admin.removeLicense.done', { name: user.fullName })}
       remove={(user) => remove(user.id, licence.id)}
     />

@@ -1,5 +1,6 @@
 import type { Notification } from '@portal/contract';
-import { DataTable, Link, useFormatDate, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { Link, useFormatDate, useTranslation } from '@portal/shared-ui';
+import { DataTable, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { paths } from '../../../config/paths';
 import { useNotifications } from '../api/get-notifications';
@@ -8,7 +9,13 @@ import { useNotifications } from '../api/get-notifications';
  * The notifications the API answers (not paged: at most a few per licence), each linking to its
  * licence; with `organisation` only that organisation's, and without the organisation column.
  */
-export function NotificationsTable({ organisation, caption }: { organisation?: number; caption: string }) {
+export function NotificationsTable({
+  organisation,
+  caption,
+}: {
+  organisation?: number;
+  caption: string;
+}) {
   const { t } = useTranslation('admin');
   const formatDate = useFormatDate();
   const base = useAdminBase();
@@ -26,7 +33,9 @@ export function NotificationsTable({ organisation, caption }: { organisation?: n
       header: t('admin.notification.licence'),
       render: (row) => (
         <>
-          <Link to={paths.licence.getHref(base, row.organisation, row.license)}>{row.licenseName}</Link>
+          <Link to={paths.licence.getHref(base, row.organisation, row.license)}>
+            {row.licenseName}
+          </Link>
           {organisation === undefined && (
             <>
               <br />

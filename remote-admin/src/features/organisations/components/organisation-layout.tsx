@@ -5,13 +5,13 @@ import {
   Outlet,
   SkeletonBar,
   SomethingWentWrongView,
-  TabLinks,
   usePageTitle,
   useParams,
   useTranslation,
   VisuallyHidden,
   type BreadcrumbItem,
 } from '@portal/shared-ui';
+import { TabLinks } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { OrganisationFrameProvider } from '../../../components/organisation-context';
 import { paths } from '../../../config/paths';
@@ -40,7 +40,13 @@ export function OrganisationLayout() {
   );
 }
 
-function OrganisationFrame({ organisationId, crumbs }: { organisationId: number; crumbs: readonly BreadcrumbItem[] }) {
+function OrganisationFrame({
+  organisationId,
+  crumbs,
+}: {
+  organisationId: number;
+  crumbs: readonly BreadcrumbItem[];
+}) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = useCrumbPermissions();
@@ -59,8 +65,14 @@ function OrganisationFrame({ organisationId, crumbs }: { organisationId: number;
         hasPermission={can}
         items={[
           { label: t('admin.administration'), to: paths.organisations.getHref(base) },
-          { label: t('admin.organisations'), to: paths.organisations.getHref(base), anyOf: VIEW_ORGANISATIONS },
-          ...(data ? [{ label: name, to: paths.organisation.getHref(base, organisationId) }, ...crumbs] : []),
+          {
+            label: t('admin.organisations'),
+            to: paths.organisations.getHref(base),
+            anyOf: VIEW_ORGANISATIONS,
+          },
+          ...(data
+            ? [{ label: name, to: paths.organisation.getHref(base, organisationId) }, ...crumbs]
+            : []),
         ]}
       />
       {data ? (
@@ -75,12 +87,32 @@ function OrganisationFrame({ organisationId, crumbs }: { organisationId: number;
         label={t('admin.organisation.tabs')}
         hasPermission={can}
         tabs={[
-          { to: paths.organisation.getHref(base, organisationId), label: t('admin.organisation.details'), end: true },
-          { to: paths.licences.getHref(base, organisationId), label: t('admin.licences.title'), anyOf: VIEW_LICENCES },
-          { to: paths.users.getHref(base, organisationId), label: t('admin.users.title'), anyOf: VIEW_USERS },
+          {
+            to: paths.organisation.getHref(base, organisationId),
+            label: t('admin.organisation.details'),
+            end: true,
+          },
+          {
+            to: paths.licences.getHref(base, organisationId),
+            label: t('admin.licences.title'),
+            anyOf: VIEW_LICENCES,
+          },
+          {
+            to: paths.users.getHref(base, organisationId),
+            label: t('admin.users.title'),
+            anyOf: VIEW_USERS,
+          },
           { to: paths.activity.getHref(base, organisationId), label: t('admin.activity.title') },
-          { to: paths.organisationNotifications.getHref(base, organisationId), label: t('admin.notifications'), anyOf: VIEW_NOTIFICATIONS },
-          { to: paths.learningPlatforms.getHref(base, organisationId), label: t('admin.lti.title'), anyOf: MANAGE_LEARNING_PLATFORMS },
+          {
+            to: paths.organisationNotifications.getHref(base, organisationId),
+            label: t('admin.notifications'),
+            anyOf: VIEW_NOTIFICATIONS,
+          },
+          {
+            to: paths.learningPlatforms.getHref(base, organisationId),
+            label: t('admin.lti.title'),
+            anyOf: MANAGE_LEARNING_PLATFORMS,
+          },
         ]}
       />
       <Outlet />

@@ -1,6 +1,7 @@
 import type { Organisation } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { ButtonLink, StatusPill, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { ButtonLink, useTranslation } from '@portal/shared-ui';
+import { StatusPill, usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { AdminPage } from '../../../components/admin-page';
 import { FlashBanner } from '../../../components/flash';
@@ -38,7 +39,9 @@ export function OrganisationsPage() {
       title={t('admin.organisations')}
       actions={
         can(CREATE_ORGANISATION) && (
-          <ButtonLink to={paths.newOrganisation.getHref(base)}>{t('admin.organisation.new')}</ButtonLink>
+          <ButtonLink to={paths.newOrganisation.getHref(base)}>
+            {t('admin.organisation.new')}
+          </ButtonLink>
         )
       }
     >

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { usePermissions } from '@portal/shared-auth';
-import { Button, ErrorBanner, FieldShell, Spinner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { Button, ErrorBanner, Spinner, SuccessBanner, useTranslation } from '@portal/shared-ui';
+import { FieldShell } from '@portal/shared-ui/widgets';
 import { MANAGE_VALIDATION_SCHEMA } from '../../../config/permissions';
 import { useConfigurationSchema, useUpdateConfigurationSchema } from '../api/configuration-schema';
 
@@ -27,7 +28,11 @@ const TextArea = styled.textarea`
   }
 `;
 
-type Outcome = { kind: 'idle' } | { kind: 'saved' } | { kind: 'invalid'; messages: string[] } | { kind: 'failed' };
+type Outcome =
+  | { kind: 'idle' }
+  | { kind: 'saved' }
+  | { kind: 'invalid'; messages: string[] }
+  | { kind: 'failed' };
 
 /**
  * The product's configuration JSON Schema, under its configurations (global administrators:
@@ -102,7 +107,9 @@ function SchemaForm({ productId, schema }: { productId: number; schema: Record<s
   return (
     <form onSubmit={submit} noValidate aria-label={t('admin.configurationSchema.title')}>
       {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.configurationSchema.saved')} />}
-      {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.configurationSchema.saveFailed')]} />}
+      {outcome.kind === 'failed' && (
+        <ErrorBanner errors={[t('admin.configurationSchema.saveFailed')]} />
+      )}
       <FieldShell
         label={t('admin.configurationSchema.label')}
         help={t('admin.configurationSchema.help')}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { ProductConfiguration } from '@portal/contract';
-import { usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
+import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
@@ -17,7 +18,10 @@ export function ConfigurationsPage() {
   const list = usePagedListState({ ordering: 'configurationName' });
   const result = useConfigurations(product.id, list.params);
   const categories = useLookup('practice_view_category', undefined, { productId: product.id });
-  const categoryNames = useMemo(() => new Map((categories.data ?? []).map((c) => [c.id, c.name])), [categories.data]);
+  const categoryNames = useMemo(
+    () => new Map((categories.data ?? []).map((c) => [c.id, c.name])),
+    [categories.data],
+  );
   useProductCrumbs([{ label: t('admin.configurations.title') }]);
 
   const editColumn = useEditColumn<ProductConfiguration>(
@@ -25,12 +29,17 @@ export function ConfigurationsPage() {
     (row) => row.configurationName,
   );
   const columns: DataTableColumn<ProductConfiguration>[] = [
-    { key: 'configurationName', header: t('admin.configuration.configurationName'), sortable: true },
+    {
+      key: 'configurationName',
+      header: t('admin.configuration.configurationName'),
+      sortable: true,
+    },
     {
       key: 'practiceViewCategory',
       header: t('admin.configuration.practiceViewCategory'),
       sortable: true,
-      render: (row) => categoryNames.get(row.practiceViewCategory) ?? String(row.practiceViewCategory),
+      render: (row) =>
+        categoryNames.get(row.practiceViewCategory) ?? String(row.practiceViewCategory),
     },
     {
       key: 'isSelfAssessment',
@@ -45,7 +54,10 @@ export function ConfigurationsPage() {
     <>
       <ListSection
         title={t('admin.configurations.title')}
-        create={{ label: t('admin.configuration.new'), to: paths.newConfiguration.getHref(base, product.id) }}
+        create={{
+          label: t('admin.configuration.new'),
+          to: paths.newConfiguration.getHref(base, product.id),
+        }}
         list={list}
         result={result}
         columns={columns}

@@ -5,13 +5,13 @@ import {
   Outlet,
   SkeletonBar,
   SomethingWentWrongView,
-  TabLinks,
   usePageTitle,
   useParams,
   useTranslation,
   VisuallyHidden,
   type BreadcrumbItem,
 } from '@portal/shared-ui';
+import { TabLinks } from '@portal/shared-ui/widgets';
 import type { LookupItem } from '@portal/contract';
 import { useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
@@ -30,13 +30,24 @@ export function ProductLayout() {
   const { data, error } = useLookup('product', undefined, { enabled: productId !== null });
   const product = data?.find((p) => p.id === productId);
 
-  if (productId === null || error instanceof NotFoundError || (data && !product)) return <NotFoundView />;
+  if (productId === null || error instanceof NotFoundError || (data && !product))
+    return <NotFoundView />;
   if (error) return <SomethingWentWrongView />;
   if (!product) return <ProductFrame product={null} crumbs={[]} />;
-  return <ProductFrameProvider product={product}>{(crumbs) => <ProductFrame product={product} crumbs={crumbs} />}</ProductFrameProvider>;
+  return (
+    <ProductFrameProvider product={product}>
+      {(crumbs) => <ProductFrame product={product} crumbs={crumbs} />}
+    </ProductFrameProvider>
+  );
 }
 
-function ProductFrame({ product, crumbs }: { product: LookupItem | null; crumbs: readonly BreadcrumbItem[] }) {
+function ProductFrame({
+  product,
+  crumbs,
+}: {
+  product: LookupItem | null;
+  crumbs: readonly BreadcrumbItem[];
+}) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = useCrumbPermissions();
@@ -48,8 +59,14 @@ function ProductFrame({ product, crumbs }: { product: LookupItem | null; crumbs:
         hasPermission={can}
         items={[
           { label: t('admin.administration'), to: paths.organisations.getHref(base) },
-          { label: t('admin.products'), to: paths.products.getHref(base), anyOf: MANAGE_SIM_CONFIG },
-          ...(product ? [{ label: product.name, to: paths.product.getHref(base, product.id) }, ...crumbs] : []),
+          {
+            label: t('admin.products'),
+            to: paths.products.getHref(base),
+            anyOf: MANAGE_SIM_CONFIG,
+          },
+          ...(product
+            ? [{ label: product.name, to: paths.product.getHref(base, product.id) }, ...crumbs]
+            : []),
         ]}
       />
       {product ? (
@@ -59,8 +76,16 @@ function ProductFrame({ product, crumbs }: { product: LookupItem | null; crumbs:
             label={t('admin.product.tabs')}
             hasPermission={can}
             tabs={[
-              { to: paths.product.getHref(base, product.id), label: t('admin.configurations.title'), end: true },
-              { to: paths.downloads.getHref(base, product.id), label: t('admin.downloads.title'), anyOf: VIEW_DOWNLOADS },
+              {
+                to: paths.product.getHref(base, product.id),
+                label: t('admin.configurations.title'),
+                end: true,
+              },
+              {
+                to: paths.downloads.getHref(base, product.id),
+                label: t('admin.downloads.title'),
+                anyOf: VIEW_DOWNLOADS,
+              },
             ]}
           />
           <Outlet />

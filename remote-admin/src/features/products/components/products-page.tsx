@@ -1,5 +1,6 @@
 import type { LookupItem } from '@portal/contract';
-import { DataTable, Link, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { Link, useTranslation } from '@portal/shared-ui';
+import { DataTable, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
 import { AdminPage } from '../../../components/admin-page';
@@ -20,13 +21,23 @@ export function ProductsPage() {
       header: t('admin.product.name'),
       render: (row) => <Link to={paths.product.getHref(base, row.id)}>{row.name}</Link>,
     },
-    { key: 'description', header: t('admin.product.description'), render: (row) => row.description ?? '' },
+    {
+      key: 'description',
+      header: t('admin.product.description'),
+      render: (row) => row.description ?? '',
+    },
   ];
 
   return (
     <AdminPage title={t('admin.products')}>
       <p>{t('admin.productsIntro')}</p>
-      <DataTable caption={t('admin.product.list')} columns={columns} rows={data ?? []} loading={isLoading && !data} error={error} />
+      <DataTable
+        caption={t('admin.product.list')}
+        columns={columns}
+        rows={data ?? []}
+        loading={isLoading && !data}
+        error={error}
+      />
     </AdminPage>
   );
 }

@@ -1,6 +1,6 @@
 import type { AdminUser, PagedResult } from '@portal/contract';
 import { useApi } from '@portal/shared-auth';
-import type { PagedListParams } from '@portal/shared-ui';
+import type { PagedListParams } from '@portal/shared-ui/widgets';
 import { listPath } from '../../../lib/list-query';
 
 export const organisationUsersPath = (organisationId: number) =>
@@ -11,5 +11,7 @@ export const getOrganisationUsersKey = (organisationId: number, params: PagedLis
   listPath(organisationUsersPath(organisationId), params);
 
 export function useOrganisationUsers(organisationId: number, params: PagedListParams) {
-  return useApi<PagedResult<AdminUser>>(getOrganisationUsersKey(organisationId, params), { keepPreviousData: true });
+  return useApi<PagedResult<AdminUser>>(getOrganisationUsersKey(organisationId, params), {
+    keepPreviousData: true,
+  });
 }

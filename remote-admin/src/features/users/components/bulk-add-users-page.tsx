@@ -6,11 +6,17 @@ import {
   ButtonLink,
   ErrorBanner,
   PageSpinner,
-  SelectField as SelectControl,
   useNavigate,
   useTranslation,
 } from '@portal/shared-ui';
-import { FileUpload, Form, SelectField, type SubmissionErrors, type UploadedFileValue } from '@portal/shared-ui/forms';
+import { SelectField as SelectControl } from '@portal/shared-ui/widgets';
+import {
+  FileUpload,
+  Form,
+  SelectField,
+  type SubmissionErrors,
+  type UploadedFileValue,
+} from '@portal/shared-ui/forms';
 import { useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
 import { PageHeading } from '../../../components/admin-page';
@@ -30,14 +36,18 @@ interface BulkAddValues {
   role: string;
 }
 
-type Outcome = { kind: 'idle' } | { kind: 'invalid'; errors: FieldErrors; rows: CsvRowError[] } | { kind: 'failed' };
+type Outcome =
+  | { kind: 'idle' }
+  | { kind: 'invalid'; errors: FieldErrors; rows: CsvRowError[] }
+  | { kind: 'failed' };
 
 /** Splits the 400 of a bulk add: the bad rows for their list, the rest as field errors. */
 function splitErrors(body: BulkUserErrors): { errors: FieldErrors; rows: CsvRowError[] } {
   const { rows = [], ...rest } = body;
   const errors: FieldErrors = {};
   for (const [key, value] of Object.entries(rest)) {
-    if (Array.isArray(value)) errors[key] = value.map((v) => (typeof v === 'string' ? v : v.message));
+    if (Array.isArray(value))
+      errors[key] = value.map((v) => (typeof v === 'string' ? v : v.message));
   }
   return { errors, rows };
 }
@@ -54,7 +64,11 @@ export function BulkAddUsersPage() {
   const bulkAdd = useBulkAddUsers();
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
   useOrganisationCrumbs([
-    { label: t('admin.users.title'), to: paths.users.getHref(base, organisationId), anyOf: VIEW_USERS },
+    {
+      label: t('admin.users.title'),
+      to: paths.users.getHref(base, organisationId),
+      anyOf: VIEW_USERS,
+    },
     { label: t('admin.users.add') },
   ]);
 
@@ -63,13 +77,21 @@ export function BulkAddUsersPage() {
   const licenceChoices = licences.data;
   const roleChoices = roles.data;
 
-  const labels = { file: t('admin.bulkAdd.file'), license: t('admin.bulkAdd.licence'), role: t('admin.bulkAdd.role') };
+  const labels = {
+    file: t('admin.bulkAdd.file'),
+    license: t('admin.bulkAdd.licence'),
+    role: t('admin.bulkAdd.role'),
+  };
 
   const submit = async (values: BulkAddValues): Promise<SubmissionErrors | undefined> => {
     setOutcome({ kind: 'idle' });
     if (!values.file) return { file: t('admin.bulkAdd.fileMissing') };
     try {
-      const result = await bulkAdd({ file: values.file.id, license: Number(values.license), role: Number(values.role) });
+      const result = await bulkAdd({
+        file: values.file.id,
+        license: Number(values.license),
+        role: Number(values.role),
+      });
       if (result.isSuccess) {
         void navigate(paths.users.getHref(base, organisationId), {
           state: flashState(t('admin.bulkAdd.added', { count: result.data.count })),
@@ -96,7 +118,9 @@ export function BulkAddUsersPage() {
         onSubmit={submit}
         render={({ handleSubmit, submitting }) => (
           <form onSubmit={handleSubmit} noValidate aria-label={t('admin.users.add')}>
-            {outcome.kind === 'invalid' && <ErrorBanner errors={outcome.errors} fieldLabels={labels} />}
+            {outcome.kind === 'invalid' && (
+              <ErrorBanner errors={outcome.errors} fieldLabels={labels} />
+            )}
             {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
             <FormFieldset disabled={submitting}>
               <FileUpload

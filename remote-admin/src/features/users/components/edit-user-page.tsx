@@ -3,7 +3,6 @@ import type { AdminUser, FieldErrors } from '@portal/contract';
 import { NotFoundError, usePermissions } from '@portal/shared-auth';
 import {
   Button,
-  ConfirmDialog,
   ErrorBanner,
   NotFoundView,
   PageSpinner,
@@ -12,6 +11,7 @@ import {
   useParams,
   useTranslation,
 } from '@portal/shared-ui';
+import { ConfirmDialog } from '@portal/shared-ui/widgets';
 import { useLookup } from '../../../api/get-lookup';
 import { useAdminBase } from '../../../components/admin-base';
 import { PageHeading } from '../../../components/admin-page';
@@ -35,21 +35,36 @@ export function EditUserPage() {
   const { data: user, error } = useUser(userId);
   const roles = useLookup('roles');
   useOrganisationCrumbs([
-    { label: t('admin.users.title'), to: paths.users.getHref(base, organisationId), anyOf: VIEW_USERS },
+    {
+      label: t('admin.users.title'),
+      to: paths.users.getHref(base, organisationId),
+      anyOf: VIEW_USERS,
+    },
     { label: user?.fullName ?? t('admin.user.details') },
   ]);
 
   // A user of another organisation is not found here either.
-  if (error instanceof NotFoundError || (user && user.organisation !== organisationId)) return <NotFoundView />;
+  if (error instanceof NotFoundError || (user && user.organisation !== organisationId))
+    return <NotFoundView />;
   if (error) return <SomethingWentWrongView />;
   if (roles.error) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
   if (!user || !roles.data) return <PageSpinner />;
 
   return (
     <>
-      <PageHeading level={2} title={user.fullName} actions={can(REMOVE_USER) && <DeleteUser user={user} organisationId={organisationId} />} />
+      <PageHeading
+        level={2}
+        title={user.fullName}
+        actions={can(REMOVE_USER) && <DeleteUser user={user} organisationId={organisationId} />}
+      />
       <AccountState user={user} canResend={can(UPDATE_USER)} />
-      <UserForm key={user.id} organisationId={organisationId} user={user} roles={roles.data} readOnly={!can(UPDATE_USER)} />
+      <UserForm
+        key={user.id}
+        organisationId={organisationId}
+        user={user}
+        roles={roles.data}
+        readOnly={!can(UPDATE_USER)}
+      />
       <UserLicences user={user} />
     </>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { LookupItem } from '@portal/contract';
-import { ConfirmDialog, SelectField as SelectControl, useTranslation } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
+import { ConfirmDialog, SelectField as SelectControl } from '@portal/shared-ui/widgets';
 import { fieldErrors, required, useField } from '@portal/shared-ui/forms';
 import { isSysAdminRole, useRoleLabel } from '../../../lib/roles';
 
@@ -41,7 +42,9 @@ export function RoleSelectField({ name, label, roles }: RoleSelectFieldProps) {
       <ConfirmDialog
         open={pending !== null}
         title={t('admin.sysAdminConfirm.title')}
-        message={t('admin.sysAdminConfirm.message', { role: pending ? roleLabel(pending.name) : '' })}
+        message={t('admin.sysAdminConfirm.message', {
+          role: pending ? roleLabel(pending.name) : '',
+        })}
         confirmLabel={t('admin.sysAdminConfirm.confirm')}
         onConfirm={() => {
           if (pending) input.onChange(String(pending.id));

@@ -1,6 +1,7 @@
 import type { AdminUser, LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { StatusPill, useFormatDate, usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useFormatDate, useTranslation } from '@portal/shared-ui';
+import { StatusPill, usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useRemoveUserLicense } from '../../../api/remove-user-license';
 import { RemovableRowsTable } from '../../../components/removable-rows-table';
 import { UNASSIGN_LICENCE } from '../../../config/permissions';
@@ -17,9 +18,24 @@ export function UserLicences({ user }: { user: AdminUser }) {
 
   const columns: DataTableColumn<LicenseBlock>[] = [
     { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
-    { key: 'startDate', header: t('admin.licence.startDate'), sortable: true, render: (row) => formatDate(row.startDate, 'day') },
-    { key: 'expiryDate', header: t('admin.licence.expiryDate'), sortable: true, render: (row) => formatDate(row.expiryDate, 'day') },
-    { key: 'isActive', header: t('admin.status'), sortable: true, render: (row) => <StatusPill active={row.isActive} /> },
+    {
+      key: 'startDate',
+      header: t('admin.licence.startDate'),
+      sortable: true,
+      render: (row) => formatDate(row.startDate, 'day'),
+    },
+    {
+      key: 'expiryDate',
+      header: t('admin.licence.expiryDate'),
+      sortable: true,
+      render: (row) => formatDate(row.expiryDate, 'day'),
+    },
+    {
+      key: 'isActive',
+      header: t('admin.status'),
+      sortable: true,
+      render: (row) => <StatusPill active={row.isActive} />,
+    },
   ];
 
   return (
@@ -30,7 +46,9 @@ export function UserLicences({ user }: { user: AdminUser }) {
       columns={columns}
       canRemove={can(UNASSIGN_LICENCE)}
       rowName={(licence) => licence.licenseName}
-      confirmMessage={(licence) => t('admin.removeLicense.message', { name: user.fullName, licence: licence.licenseName })}
+      confirmMessage={(licence) =>
+        t('admin.removeLicense.message', { name: user.fullName, licence: licence.licenseName })
+      }
       doneMessage={() => t('admin.removeLicense.done', { name: user.fullName })}
       remove={(licence) => remove(user.id, licence.id)}
     />

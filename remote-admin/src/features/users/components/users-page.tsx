@@ -1,6 +1,7 @@
 import type { AdminUser } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { usePagedListState, useTranslation, type DataTableColumn } from '@portal/shared-ui';
+import { useTranslation } from '@portal/shared-ui';
+import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
@@ -25,10 +26,24 @@ export function UsersPage() {
     (row) => row.fullName,
   );
   const columns: DataTableColumn<AdminUser>[] = [
-    { key: 'lastName', header: t('admin.user.name'), sortable: true, render: (row) => row.fullName },
+    {
+      key: 'lastName',
+      header: t('admin.user.name'),
+      sortable: true,
+      render: (row) => row.fullName,
+    },
     { key: 'email', header: t('admin.user.email'), sortable: true },
-    { key: 'roleName', header: t('admin.user.role'), sortable: true, render: (row) => roleLabel(row.roleName) },
-    { key: 'licenseNames', header: t('admin.user.licences'), render: (row) => row.licenseNames.join(', ') },
+    {
+      key: 'roleName',
+      header: t('admin.user.role'),
+      sortable: true,
+      render: (row) => roleLabel(row.roleName),
+    },
+    {
+      key: 'licenseNames',
+      header: t('admin.user.licences'),
+      render: (row) => row.licenseNames.join(', '),
+    },
     {
       key: 'accountStatus',
       header: t('admin.user.account'),
@@ -41,7 +56,11 @@ export function UsersPage() {
   return (
     <ListSection
       title={t('admin.users.title')}
-      create={can(CREATE_USERS) ? { label: t('admin.users.add'), to: paths.newUsers.getHref(base, organisationId) } : null}
+      create={
+        can(CREATE_USERS)
+          ? { label: t('admin.users.add'), to: paths.newUsers.getHref(base, organisationId) }
+          : null
+      }
       list={list}
       result={result}
       columns={columns}

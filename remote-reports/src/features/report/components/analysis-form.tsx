@@ -1,9 +1,14 @@
 import styled from 'styled-components';
 import type { Evidence, FieldErrors, LookupItem } from '@portal/contract';
-import { Button, ErrorBanner, SelectField, useLocation, useNavigate, useTranslation } from '@portal/shared-ui';
+import { Button, ErrorBanner, useLocation, useNavigate, useTranslation } from '@portal/shared-ui';
+import { SelectField } from '@portal/shared-ui/widgets';
 import { Field, Form } from '@portal/shared-ui/forms';
 import { useReportsBase } from '../../../components/reports-base';
-import { ANALYSIS_MAX_LENGTH, ANALYSIS_STATUS, type AnalysedStatus } from '../../../config/constants';
+import {
+  ANALYSIS_MAX_LENGTH,
+  ANALYSIS_STATUS,
+  type AnalysedStatus,
+} from '../../../config/constants';
 import { paths } from '../../../config/paths';
 import { useAnalysisStatusLabel } from '../lib/analysis-status';
 import type { AnalysisRouteState, ReportLocationState } from './analysis-route';
@@ -49,7 +54,10 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
   const initialValues: AnalysisFormValues = refused
     ? { analysisStatus: String(refused.values.analysisStatus), analysis: refused.values.analysis }
     : {
-        analysisStatus: evidence.analysisStatus === ANALYSIS_STATUS.notAnalysed ? '' : String(evidence.analysisStatus),
+        analysisStatus:
+          evidence.analysisStatus === ANALYSIS_STATUS.notAnalysed
+            ? ''
+            : String(evidence.analysisStatus),
         analysis: evidence.analysis ?? '',
       };
   const serverErrors: FieldErrors = refused?.errors ?? {};
@@ -57,7 +65,9 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
     ? refused.errors
       ? Object.entries(serverErrors)
           .filter(([key]) => key !== 'analysisStatus' && key !== 'analysis')
-          .flatMap(([key, messages]) => (NON_FIELD_KEYS.includes(key) ? messages : messages.map((m) => `${key}: ${m}`)))
+          .flatMap(([key, messages]) =>
+            NON_FIELD_KEYS.includes(key) ? messages : messages.map((m) => `${key}: ${m}`),
+          )
       : [t('reports.analysis.saveFailed')]
     : [];
 
@@ -72,7 +82,10 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
 
   const onSubmit = async (values: AnalysisFormValues) => {
     const state: AnalysisRouteState = {
-      submission: { analysisStatus: Number(values.analysisStatus) as AnalysedStatus, analysis: values.analysis },
+      submission: {
+        analysisStatus: Number(values.analysisStatus) as AnalysedStatus,
+        analysis: values.analysis,
+      },
     };
     // After the submit event: a router transition started inside it would look to React 19 like
     // the form's own action (it then builds FormData from the form and tracks it as pending).
@@ -109,7 +122,10 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
                 {...input}
                 label={t('reports.analysis.reason')}
                 required
-                help={t('reports.analysis.counter', { count: input.value.length, max: ANALYSIS_MAX_LENGTH })}
+                help={t('reports.analysis.counter', {
+                  count: input.value.length,
+                  max: ANALYSIS_MAX_LENGTH,
+                })}
                 errors={fieldErrors(meta, serverErrors.analysis)}
               />
             )}

@@ -8,7 +8,8 @@ import {
   type ColDef,
   type SortChangedEvent,
 } from 'ag-grid-community';
-import { parseOrdering, theme } from '@portal/shared-ui';
+import { theme } from '@portal/shared-ui';
+import { parseOrdering } from '@portal/shared-ui/widgets';
 import type { LearnerReportRow } from '@portal/contract';
 import type { ReportColumn } from './report-columns';
 
@@ -40,7 +41,13 @@ export interface LearnerReportsGridProps {
  * (shared with the DataTable lists); the grid only lays it out and reports header clicks as a
  * DRF `ordering`. Sorting cycles ascending/descending and is never removed (spec §2).
  */
-export function LearnerReportsGrid({ columns, rows, ordering, onOrderingChange, label }: LearnerReportsGridProps) {
+export function LearnerReportsGrid({
+  columns,
+  rows,
+  ordering,
+  onOrderingChange,
+  label,
+}: LearnerReportsGridProps) {
   const columnDefs = useMemo<ColDef<LearnerReportRow>[]>(() => {
     const sorted = parseOrdering(ordering);
     return columns.map((column) => ({
@@ -51,7 +58,8 @@ export function LearnerReportsGrid({ columns, rows, ordering, onOrderingChange, 
       comparator: keepServerOrder,
       // Controlled: the sort arrow always shows the ordering the rows were fetched with.
       sort: sorted?.key === column.key ? (sorted.direction === 'ascending' ? 'asc' : 'desc') : null,
-      cellRenderer: ({ data }: CustomCellRendererProps<LearnerReportRow>) => (data ? column.render(data) : null),
+      cellRenderer: ({ data }: CustomCellRendererProps<LearnerReportRow>) =>
+        data ? column.render(data) : null,
     }));
   }, [columns, ordering]);
 
@@ -65,7 +73,12 @@ export function LearnerReportsGrid({ columns, rows, ordering, onOrderingChange, 
   // focused itself: Enter on its cell follows it, as a click on it would.
   const onCellKeyDown = (event: CellKeyDownEvent<LearnerReportRow>) => {
     const key = event.event;
-    if (!(key instanceof KeyboardEvent) || key.key !== 'Enter' || !(key.target instanceof HTMLElement)) return;
+    if (
+      !(key instanceof KeyboardEvent) ||
+      key.key !== 'Enter' ||
+      !(key.target instanceof HTMLElement)
+    )
+      return;
     const link = key.target.closest('.ag-cell')?.querySelector<HTMLAnchorElement>('a[href]');
     if (!link) return;
     key.preventDefault();

@@ -1,15 +1,8 @@
 import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import { RequirePermission } from '@portal/shared-auth';
-import {
-  NotFoundView,
-  Pagination,
-  TableSkeleton,
-  usePagedListState,
-  usePageTitle,
-  useResetOnInvalidPage,
-  useTranslation,
-} from '@portal/shared-ui';
+import { NotFoundView, TableSkeleton, usePageTitle, useTranslation } from '@portal/shared-ui';
+import { Pagination, usePagedListState, useResetOnInvalidPage } from '@portal/shared-ui/widgets';
 import { DEFAULT_REPORT_ORDERING } from '../../../config/constants';
 import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';
 import { useLearnerReports } from '../api/get-learner-reports';
@@ -33,7 +26,9 @@ const Notice = styled.p<{ $error?: boolean }>`
 
 function LearnerReportsList() {
   const { t } = useTranslation('reports');
-  const { params, setPage, setOrdering, setFilter } = usePagedListState({ ordering: DEFAULT_REPORT_ORDERING });
+  const { params, setPage, setOrdering, setFilter } = usePagedListState({
+    ordering: DEFAULT_REPORT_ORDERING,
+  });
   const { data, error, isLoading } = useLearnerReports(params);
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
   const columns = useReportColumns({ withUser: true });
@@ -65,7 +60,9 @@ function LearnerReportsList() {
     <>
       <ReportListSearch onChange={setFilter} />
       {content}
-      {data && !error && <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />}
+      {data && !error && (
+        <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />
+      )}
     </>
   );
 }

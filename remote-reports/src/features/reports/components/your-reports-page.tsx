@@ -1,11 +1,10 @@
+import { usePageTitle, useTranslation } from '@portal/shared-ui';
 import {
   DataTable,
   Pagination,
   usePagedListState,
-  usePageTitle,
   useResetOnInvalidPage,
-  useTranslation,
-} from '@portal/shared-ui';
+} from '@portal/shared-ui/widgets';
 import { DEFAULT_REPORT_ORDERING } from '../../../config/constants';
 import { useReports } from '../api/get-reports';
 import { useReportColumns } from './report-columns';
@@ -16,7 +15,9 @@ import { ReportTabs } from './report-tabs';
 export function YourReportsPage() {
   const { t } = useTranslation('reports');
   usePageTitle(t('reports.yourReports'));
-  const { params, setPage, setOrdering, setFilter } = usePagedListState({ ordering: DEFAULT_REPORT_ORDERING });
+  const { params, setPage, setOrdering, setFilter } = usePagedListState({
+    ordering: DEFAULT_REPORT_ORDERING,
+  });
   const { data, error, isLoading } = useReports(params);
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
   const columns = useReportColumns();
@@ -35,7 +36,9 @@ export function YourReportsPage() {
         loading={(isLoading && !data) || resetting}
         error={resetting ? null : error}
       />
-      {data && !error && <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />}
+      {data && !error && (
+        <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />
+      )}
     </section>
   );
 }

@@ -37,7 +37,8 @@ const Checkbox = styled.input`
   accent-color: ${({ theme }) => theme.colors.primary};
 `;
 
-export type TextFieldProps = FieldTextProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'children'>;
+export type TextFieldProps = FieldTextProps &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'children'>;
 
 export function TextField({ label, help, error, id, ...input }: TextFieldProps) {
   return (
@@ -67,11 +68,24 @@ export type SelectFieldProps = FieldTextProps &
     placeholder?: string;
   };
 
-export function SelectField({ label, help, error, id, options, placeholder, ...select }: SelectFieldProps) {
+export function SelectField({
+  label,
+  help,
+  error,
+  id,
+  options,
+  placeholder,
+  ...select
+}: SelectFieldProps) {
   return (
     <FieldShell id={id} label={label} help={help} error={error} required={select.required}>
       {(ids) => (
-        <Select {...select} id={ids.id} aria-describedby={ids.describedBy} aria-invalid={ids.invalid || undefined}>
+        <Select
+          {...select}
+          id={ids.id}
+          aria-describedby={ids.describedBy}
+          aria-invalid={ids.invalid || undefined}
+        >
           {placeholder !== undefined && <option value="">{placeholder}</option>}
           {options.map((option) => (
             <option key={option.value} value={option.value}>
@@ -84,7 +98,8 @@ export function SelectField({ label, help, error, id, options, placeholder, ...s
   );
 }
 
-export type CheckboxFieldProps = FieldTextProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'children' | 'type'>;
+export type CheckboxFieldProps = FieldTextProps &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'children' | 'type'>;
 
 export function CheckboxField({ label, help, error, id, ...input }: CheckboxFieldProps) {
   return (

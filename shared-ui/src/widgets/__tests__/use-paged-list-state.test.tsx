@@ -1,7 +1,10 @@
 import { act, renderHook } from '@testing-library/react';
 import { isInvalidPage, usePagedListState, useResetOnInvalidPage } from '../use-paged-list-state';
 
-const invalidPage = Object.assign(new Error('Not found'), { status: 404, body: { detail: 'Invalid page.' } });
+const invalidPage = Object.assign(new Error('Not found'), {
+  status: 404,
+  body: { detail: 'Invalid page.' },
+});
 
 describe('usePagedListState', () => {
   it('starts at page 1 with the given ordering and no search', () => {
@@ -25,8 +28,12 @@ describe('usePagedListState', () => {
 describe('useResetOnInvalidPage', () => {
   it("tells 'Invalid page.' from other not-found errors", () => {
     expect(isInvalidPage(invalidPage)).toBe(true);
-    expect(isInvalidPage(Object.assign(new Error(), { status: 404, body: { detail: 'Not found.' } }))).toBe(false);
-    expect(isInvalidPage(Object.assign(new Error(), { status: 400, body: { detail: 'Invalid page.' } }))).toBe(false);
+    expect(
+      isInvalidPage(Object.assign(new Error(), { status: 404, body: { detail: 'Not found.' } })),
+    ).toBe(false);
+    expect(
+      isInvalidPage(Object.assign(new Error(), { status: 400, body: { detail: 'Invalid page.' } })),
+    ).toBe(false);
     expect(isInvalidPage(null)).toBe(false);
   });
 

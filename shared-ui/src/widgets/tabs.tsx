@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import styled, { css } from 'styled-components';
-import { useTranslation } from '../i18n/react-i18next';
-import { NavLink } from '../router';
+import { useTranslation } from '@portal/shared-ui';
+import { NavLink } from '@portal/shared-ui';
 
 const tabLook = css`
   display: inline-block;
@@ -69,7 +69,9 @@ export interface TabLinksProps {
  */
 export function TabLinks({ tabs, label, hasPermission }: TabLinksProps) {
   const { t } = useTranslation();
-  const visible = tabs.filter((tab) => !tab.anyOf || tab.anyOf.length === 0 || (hasPermission?.(tab.anyOf) ?? false));
+  const visible = tabs.filter(
+    (tab) => !tab.anyOf || tab.anyOf.length === 0 || (hasPermission?.(tab.anyOf) ?? false),
+  );
   return (
     <nav aria-label={label ?? t('tabs.label')}>
       <Bar as="ul">
@@ -116,11 +118,19 @@ export function Tabs({ tabs, label, selected, onSelect }: TabsProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const last = tabs.length - 1;
     const next =
-      event.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
-      : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : null;
+      event.key === 'ArrowRight'
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === 'ArrowLeft'
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : null;
     if (next === null) return;
     event.preventDefault();
     const tab = tabs[next];
@@ -156,7 +166,12 @@ export function Tabs({ tabs, label, selected, onSelect }: TabsProps) {
         })}
       </Bar>
       {active && (
-        <div role="tabpanel" id={`${baseId}-panel-${active.id}`} aria-labelledby={`${baseId}-tab-${active.id}`} tabIndex={0}>
+        <div
+          role="tabpanel"
+          id={`${baseId}-panel-${active.id}`}
+          aria-labelledby={`${baseId}-tab-${active.id}`}
+          tabIndex={0}
+        >
           {active.content}
         </div>
       )}

@@ -1,7 +1,9 @@
 export type SortDirection = 'ascending' | 'descending';
 
 /** Reads a DRF `ordering` value ("name" or "-name"). */
-export function parseOrdering(ordering: string | null | undefined): { key: string; direction: SortDirection } | null {
+export function parseOrdering(
+  ordering: string | null | undefined,
+): { key: string; direction: SortDirection } | null {
   if (!ordering) return null;
   return ordering.startsWith('-')
     ? { key: ordering.slice(1), direction: 'descending' }

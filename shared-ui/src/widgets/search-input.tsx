@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from '../i18n/react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
-import { VisuallyHidden } from './visually-hidden';
+import { useDebouncedValue } from './use-debounced-value';
+import { VisuallyHidden } from '@portal/shared-ui';
 
 const Wrapper = styled.div`
   position: relative;
@@ -40,7 +40,14 @@ export interface SearchInputProps {
   id?: string;
 }
 
-export function SearchInput({ onChange, label, placeholder, defaultValue = '', delay = 300, id }: SearchInputProps) {
+export function SearchInput({
+  onChange,
+  label,
+  placeholder,
+  defaultValue = '',
+  delay = 300,
+  id,
+}: SearchInputProps) {
   const { t } = useTranslation();
   const generatedId = useId();
   const inputId = id ?? generatedId;

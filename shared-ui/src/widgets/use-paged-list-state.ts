@@ -20,10 +20,20 @@ export interface PagedListState {
 
 /** Page, ordering and search of a paged list; a new search or sort starts again at page 1. */
 export function usePagedListState(initial: { ordering: string; filter?: string }): PagedListState {
-  const [params, setParams] = useState<PagedListParams>({ page: 1, ordering: initial.ordering, filter: initial.filter ?? '' });
+  const [params, setParams] = useState<PagedListParams>({
+    page: 1,
+    ordering: initial.ordering,
+    filter: initial.filter ?? '',
+  });
   const setPage = useCallback((page: number) => setParams((p) => ({ ...p, page })), []);
-  const setOrdering = useCallback((ordering: string) => setParams((p) => ({ ...p, ordering, page: 1 })), []);
-  const setFilter = useCallback((filter: string) => setParams((p) => ({ ...p, filter, page: 1 })), []);
+  const setOrdering = useCallback(
+    (ordering: string) => setParams((p) => ({ ...p, ordering, page: 1 })),
+    [],
+  );
+  const setFilter = useCallback(
+    (filter: string) => setParams((p) => ({ ...p, filter, page: 1 })),
+    [],
+  );
   return { params, setPage, setOrdering, setFilter };
 }
 
@@ -41,7 +51,11 @@ export function isInvalidPage(error: unknown): boolean {
  * Spec §4/§8: a page that no longer exists (the list shrank, or a search narrowed it) answers
  * 'Invalid page.'; the list goes back to page 1 instead of showing an error. True while it does.
  */
-export function useResetOnInvalidPage(error: unknown, page: number, setPage: (page: number) => void): boolean {
+export function useResetOnInvalidPage(
+  error: unknown,
+  page: number,
+  setPage: (page: number) => void,
+): boolean {
   const resetting = isInvalidPage(error) && page !== 1;
   useEffect(() => {
     if (resetting) setPage(1);

@@ -1,7 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { useTranslateErrorMessage } from './error-message';
-
+import { useTranslateErrorMessage } from '@portal/shared-ui';
 
 const Wrapper = styled.div`
   display: flex;
@@ -75,7 +74,8 @@ export function FieldShell({
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
   const errors = errorList(error);
-  const describedBy = [help ? helpId : null, errors.length ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [help ? helpId : null, errors.length ? errorId : null].filter(Boolean).join(' ') || undefined;
   const ids = { id, describedBy, invalid: errors.length > 0 };
 
   const labelEl = (

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../i18n/react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import { nextOrdering, parseOrdering } from './ordering';
-import { SkeletonRows } from './skeleton';
-import { VisuallyHidden } from './visually-hidden';
+import { SkeletonRows } from '@portal/shared-ui';
+import { VisuallyHidden } from '@portal/shared-ui';
 
 export interface DataTableColumn<T> {
   /** Field name: the default cell value and the `ordering` value when sortable. */
@@ -77,9 +77,20 @@ const Notice = styled.td<{ $error?: boolean }>`
 
 function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none' }) {
   const path =
-    direction === 'ascending' ? 'M4 10l4-5 4 5z' : direction === 'descending' ? 'M4 6l4 5 4-5z' : 'M4 7l4-4 4 4zM4 9l4 4 4-4z';
+    direction === 'ascending'
+      ? 'M4 10l4-5 4 5z'
+      : direction === 'descending'
+        ? 'M4 6l4 5 4-5z'
+        : 'M4 7l4-4 4 4zM4 9l4 4 4-4z';
   return (
-    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false" fill="currentColor">
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      fill="currentColor"
+    >
       <path d={path} />
     </svg>
   );
@@ -131,7 +142,9 @@ export function DataTable<T>({
     body = rows.map((row, index) => (
       <tr key={getRowKey(row, index)}>
         {columns.map((column) => (
-          <td key={column.key}>{column.render ? column.render(row) : cellValue(row, column.key)}</td>
+          <td key={column.key}>
+            {column.render ? column.render(row) : cellValue(row, column.key)}
+          </td>
         ))}
       </tr>
     ));
@@ -139,9 +152,7 @@ export function DataTable<T>({
 
   return (
     <Wrapper>
-      {loading && (
-        <VisuallyHidden role="status">{t('common.loading')}</VisuallyHidden>
-      )}
+      {loading && <VisuallyHidden role="status">{t('common.loading')}</VisuallyHidden>}
       <Table aria-busy={loading || undefined}>
         {caption && (
           <caption>

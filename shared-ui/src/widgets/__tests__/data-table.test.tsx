@@ -11,7 +11,12 @@ interface Organisation {
 
 const columns: DataTableColumn<Organisation>[] = [
   { key: 'name', header: 'Name', sortable: true },
-  { key: 'isActive', header: 'Status', sortable: true, render: (row) => (row.isActive ? 'yes' : 'no') },
+  {
+    key: 'isActive',
+    header: 'Status',
+    sortable: true,
+    render: (row) => (row.isActive ? 'yes' : 'no'),
+  },
   { key: 'edit', header: 'Edit' },
 ];
 
@@ -20,7 +25,13 @@ const rows: Organisation[] = [
   { id: 2, name: 'Royal Free', isActive: false },
 ];
 
-function Sortable({ initial = '', onChange = () => {} }: { initial?: string; onChange?: (o: string) => void }) {
+function Sortable({
+  initial = '',
+  onChange = () => {},
+}: {
+  initial?: string;
+  onChange?: (o: string) => void;
+}) {
   const [ordering, setOrdering] = useState(initial);
   return (
     <DataTable
@@ -39,7 +50,11 @@ describe('DataTable', () => {
   it('renders rows with plain values and custom cells', () => {
     renderApp(<DataTable columns={columns} rows={rows} ordering="" onOrderingChange={() => {}} />);
     const [, first] = screen.getAllByRole('row');
-    expect(within(first!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['St Mary', 'yes', '']);
+    expect(
+      within(first!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['St Mary', 'yes', '']);
   });
 
   it('toggles a sortable column between ascending and descending and never removes the sort', async () => {
@@ -73,7 +88,9 @@ describe('DataTable', () => {
   });
 
   it('shows ten skeleton rows and a loading status while loading', () => {
-    renderApp(<DataTable columns={columns} rows={[]} loading ordering="" onOrderingChange={() => {}} />);
+    renderApp(
+      <DataTable columns={columns} rows={[]} loading ordering="" onOrderingChange={() => {}} />,
+    );
     expect(screen.getByRole('status')).toHaveTextContent('Loading...');
     expect(screen.getByRole('table')).toHaveAttribute('aria-busy', 'true');
     const bodyRows = screen.getAllByRole('row').slice(1);
@@ -88,7 +105,15 @@ describe('DataTable', () => {
   });
 
   it('shows an error notice when loading failed', () => {
-    renderApp(<DataTable columns={columns} rows={[]} error={new Error('500')} ordering="" onOrderingChange={() => {}} />);
+    renderApp(
+      <DataTable
+        columns={columns}
+        rows={[]}
+        error={new Error('500')}
+        ordering=""
+        onOrderingChange={() => {}}
+      />,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('The data could not be loaded.');
     expect(screen.queryByText('No records found')).not.toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Breadcrumbs } from '../breadcrumbs';
+import { Breadcrumbs } from '../../components/breadcrumbs';
 import { SearchInput } from '../search-input';
 import { renderApp } from '../../test/render';
 
@@ -41,7 +41,10 @@ describe('Breadcrumbs', () => {
     );
     const nav = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(nav).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Administration' })).toHaveAttribute('href', '/admin/organisation');
+    expect(screen.getByRole('link', { name: 'Administration' })).toHaveAttribute(
+      'href',
+      '/admin/organisation',
+    );
     expect(screen.getByText('Licences')).toHaveAttribute('aria-current', 'page');
     expect(screen.queryByRole('link', { name: 'Licences' })).not.toBeInTheDocument();
   });

@@ -1,4 +1,4 @@
-import { useTranslation } from '../i18n/react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import { getPageItems } from './page-items';
 

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../i18n/react-i18next';
+import { useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
-import { Button, type ButtonVariant } from './button';
-import { Modal } from './modal';
+import { Button, type ButtonVariant } from '@portal/shared-ui';
+import { Modal } from '@portal/shared-ui';
 
 const Actions = styled.div`
   display: flex;
