@@ -262,6 +262,8 @@ function s3Config(raw: RawConfig): S3Config | null {
     const stray = ['STORAGE_BUCKET', 'STORAGE_PUBLIC_URL', 'STORAGE_ACCESS_KEY_ID']
       .filter((name) => raw[name as keyof RawConfig] !== undefined)
       .map((name) => `  ${name}: needs STORAGE_URL`);
+    // Files go to local disk then; a bucket to create would be a setting that silently does nothing.
+    if (raw.STORAGE_CREATE_BUCKET) stray.push('  STORAGE_CREATE_BUCKET: needs STORAGE_URL');
     problems.push(...stray);
   } else if (raw.STORAGE_BUCKET === undefined) {
     problems.push('  STORAGE_BUCKET: required with STORAGE_URL');

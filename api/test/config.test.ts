@@ -126,6 +126,7 @@ describe('loadConfig', () => {
     for (const [env, problem] of [
       [{ STORAGE_URL: 'http://127.0.0.1:9000' }, /STORAGE_BUCKET: required with STORAGE_URL/],
       [{ STORAGE_BUCKET: 'portal-files' }, /STORAGE_BUCKET: needs STORAGE_URL/],
+      [{ STORAGE_CREATE_BUCKET: 'true' }, /STORAGE_CREATE_BUCKET: needs STORAGE_URL/],
       [
         { STORAGE_URL: 'http://x.test', STORAGE_BUCKET: 'bkt', STORAGE_ACCESS_KEY_ID: 'k' },
         /give both or neither/,
