@@ -85,6 +85,7 @@ describe('the stand-in as an LTI 1.3 platform and Brightspace', () => {
     });
     assert.ok(protectedHeader.kid);
     assert.equal(payload.sub, '101');
+    assert.deepEqual(payload['http://www.brightspace.com'], { user_id: 101, username: 'learner@demo.test' });
     assert.equal(payload.nonce, params.nonce);
     assert.equal(payload.email, 'learner@demo.test');
     assert.equal(payload.given_name, 'Lena');

@@ -117,12 +117,13 @@ describe('a launch from the stand-in into the real portal API', () => {
     const leaf = await api.db.query('select 1 from product_categories where simulation_configuration = $1 and product_id = $2', ['radiography.lower-limb.knee', product.id]);
     assert.equal(leaf.rows.length, 1);
     const recorded = (
-      await api.db.query<{ platform_sub: string; email: string; custom: Record<string, string>; ags_endpoint: { lineitem: string }; roles: string[] }>(
-        'select l.platform_sub, u.email, l.custom, l.ags_endpoint, l.roles from lti_launches l join users u on u.id = l.user_id where l.id = $1',
+      await api.db.query<{ platform_sub: string; brightspace_user_id: string; email: string; custom: Record<string, string>; ags_endpoint: { lineitem: string }; roles: string[] }>(
+        'select l.platform_sub, l.brightspace_user_id, u.email, l.custom, l.ags_endpoint, l.roles from lti_launches l join users u on u.id = l.user_id where l.id = $1',
         [launchId],
       )
     ).rows[0]!;
     assert.equal(recorded.platform_sub, '101');
+    assert.equal(recorded.brightspace_user_id, '101');
     assert.equal(recorded.email, 'learner@demo.test');
     assert.equal(recorded.custom.productId, String(product.id));
     assert.equal(recorded.ags_endpoint.lineitem, `${lms.url}/ags/lineitems/1`);

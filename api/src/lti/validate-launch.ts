@@ -70,6 +70,8 @@ export interface ValidLaunch {
   agsEndpoint: Record<string, unknown> | null;
   deepLinkingSettings: Record<string, unknown> | null;
   custom: Record<string, string>;
+  /** D2L's user id (`http://www.brightspace.com` claim's `user_id`): Valence whoami's Identifier. */
+  brightspaceUserId: string | null;
   email: string | null;
   givenName: string | null;
   familyName: string | null;
@@ -113,6 +115,18 @@ function verifyFailure(error: unknown): LaunchResult {
 }
 
 /** Custom parameters are strings by LTI Core §5.4.6; anything else is dropped, not trusted. */
+/** D2L's extension claim; its `user_id` is the user's Brightspace (Valence) id. */
+export const BRIGHTSPACE_CLAIM = 'http://www.brightspace.com';
+
+/** A positive integer, as D2L sends it (a number, or the same digits as a string); else null. */
+function brightspaceUserIdOf(value: unknown): string | null {
+  if (!isObject(value)) return null;
+  const id = value.user_id;
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return String(id);
+  if (typeof id === 'string' && /^[1-9][0-9]{0,19}$/.test(id)) return id;
+  return null;
+}
+
 function customOf(value: unknown): Record<string, string> {
   if (!isObject(value)) return {};
   const out: Record<string, string> = {};
@@ -236,6 +250,7 @@ export async function validateLaunch(
       agsEndpoint: isObject(ags) ? ags : null,
       deepLinkingSettings: isObject(deepLinking) ? deepLinking : null,
       custom: customOf(claims[`${LTI_CLAIM}custom`]),
+      brightspaceUserId: brightspaceUserIdOf(claims[BRIGHTSPACE_CLAIM]),
       email: optionalText(claims.email),
       givenName: optionalText(claims.given_name),
       familyName: optionalText(claims.family_name),

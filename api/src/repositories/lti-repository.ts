@@ -281,9 +281,9 @@ export async function recordLaunch(
   await tx.query(
     `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, roles,
                                context, resource_link, ags_endpoint, deep_linking_settings,
-                               custom, user_id)
+                               custom, user_id, brightspace_user_id)
      values ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb,
-             $11::jsonb, $12)`,
+             $11::jsonb, $12, $13)`,
     [
       id,
       launch.platform.id,
@@ -297,6 +297,7 @@ export async function recordLaunch(
       json(launch.deepLinkingSettings),
       JSON.stringify(launch.custom),
       userId,
+      launch.brightspaceUserId,
     ],
   );
   return id;

@@ -59,7 +59,9 @@ const BRIGHTSPACE_LMS_ID = LOOKUP_SEED.find(
  * second and measured (issue #11). Scalar subqueries rather than joins: planning a query costs
  * more than running it here (PGlite plans every call), and each join adds to that. The link's
  * primary key and lti_launches_user_idx find what they read. Without Brightspace configured the
- * flags are constants and the query is what it was before them.
+ * flags are constants and the query is what it was before them. A launch's user is D2L's
+ * `user_id` from its own claim when the launch had it (real D2L's LTI `sub` is another, opaque
+ * id), else its `sub` (migration 0019).
  */
 const BRIGHTSPACE_FLAGS = `
   (o.learning_management_system_id = $4 and r.name = any($3::text[])
@@ -67,7 +69,7 @@ const BRIGHTSPACE_FLAGS = `
     as is_brightspace_auth_required,
   (o.learning_management_system_id = $4
     and (select bl.identifier from brightspace_user_links bl where bl.user_id = u.id)
-      <> (select l.platform_sub from lti_launches l
+      <> (select coalesce(l.brightspace_user_id, l.platform_sub) from lti_launches l
             join lti_platforms lp on lp.id = l.platform_id
            where l.user_id = u.id and lp.organisation_id = u.organisation_id
            order by l.created_at desc limit 1))

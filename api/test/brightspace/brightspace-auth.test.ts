@@ -84,7 +84,13 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
   let otherCollege: number;
 
   /** A platform of `organisation` and a launch of `userId` as platform user `sub`. */
-  async function launch(userId: string, sub: string, organisation = demoHospital, ageSeconds = 0) {
+  async function launch(
+    userId: string,
+    sub: string,
+    organisation = demoHospital,
+    ageSeconds = 0,
+    brightspaceUserId: string | null = null,
+  ) {
     const platform = await t.db.query<{ id: number }>(
       `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
                                   deployment_ids, organisation_id)
@@ -94,9 +100,10 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
     );
     await t.db.query(
       `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub,
-                                 user_id, created_at)
-       values ($1, $2, 'd', 'LtiResourceLinkRequest', $3, $4, now() - make_interval(secs => $5))`,
-      [randomUUID(), platform.rows[0]!.id, sub, userId, ageSeconds],
+                                 user_id, created_at, brightspace_user_id)
+       values ($1, $2, 'd', 'LtiResourceLinkRequest', $3, $4, now() - make_interval(secs => $5),
+               $6)`,
+      [randomUUID(), platform.rows[0]!.id, sub, userId, ageSeconds, brightspaceUserId],
     );
     // As the launch route does: whoami must see a launch at once.
     t.app.repos.users.forget(userId);
@@ -339,6 +346,16 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
     await launch(learner.sub, '1001', demoHospital, 60);
     await launch(learner.sub, '7777', otherCollege, 0);
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
+  });
+
+  test("whoami: with D2L's own user id in the launch, that id is compared, not the opaque LTI sub", async () => {
+    await roundTrip(t, learner.sub, '/');
+    // Real D2L: `sub` is an opaque id, the claim's user_id is the Identifier the link holds (1001).
+    await launch(learner.sub, 'b7e1c0de-4c1a-4b8e-9d2f-0a1b2c3d4e5f_1001', demoHospital, 30, '1001');
+    assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
+    // Another D2L user in the platform, even with a sub that happens to read 1001.
+    await launch(learner.sub, '1001', demoHospital, 0, '2002');
+    assert.deepEqual(flags(await whoami(t, learner.sub)), [false, true]);
   });
 
   test('whoami: an org admin with a link can have a mismatch too (and may stay on the page)', async () => {

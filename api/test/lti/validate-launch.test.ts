@@ -367,5 +367,15 @@ describe('LTI launch validator', () => {
       });
       assert.deepEqual(l.custom, { protocol: 'VR' });
     });
+
+    test("D2L's user id is kept from its own claim (number or digits); anything else is null", async () => {
+      const claim = (user_id: unknown) => ({ claims: { 'http://www.brightspace.com': { user_id } } });
+      assert.equal((await accepted(claim(12345))).brightspaceUserId, '12345');
+      assert.equal((await accepted(claim('678'))).brightspaceUserId, '678');
+      assert.equal((await accepted({})).brightspaceUserId, null);
+      for (const bad of [0, -4, 1.5, '', '12a', '007', { id: 1 }, Number.MAX_SAFE_INTEGER + 2]) {
+        assert.equal((await accepted(claim(bad))).brightspaceUserId, null, JSON.stringify(bad));
+      }
+    });
   });
 });

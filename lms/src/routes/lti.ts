@@ -77,6 +77,9 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
       [`${LTI_CLAIM}context`]: { id: COURSE.id, label: COURSE.label, title: COURSE.title, type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'] },
       [`${LTI_CLAIM}tool_platform`]: { guid: ctx.issuer, name: 'Learning platform stand-in', product_family_code: 'portal-lms-stand-in' },
       [`${LTI_CLAIM}launch_presentation`]: { document_target: 'window', return_url: `${ctx.issuer}/course` },
+      // D2L's own claim: user_id is the Valence user id (whoami's Identifier), a number. Real D2L's
+      // `sub` is another, opaque id; here both are the user's id.
+      'http://www.brightspace.com': { user_id: Number(user.id), username: user.email },
     };
     let claims: JWTPayload;
     if (intent.kind === 'link') {
