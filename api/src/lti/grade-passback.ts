@@ -163,6 +163,14 @@ function hashOf(text: string): string {
   return hash.toString(16).padStart(16, '0');
 }
 
+/**
+ * Temporary failures (network, 5xx, 408, 429) are retried this often, with the worker's backoff
+ * (2 s doubling to at most 15 minutes between tries: about a day in all), before the grade is
+ * given up and recorded as failed like a refused one. Without a cap an item would retry for ever
+ * and hold back every later grade of the same learner and line item (same outbox key).
+ */
+export const LTI_SCORE_MAX_ATTEMPTS = 100;
+
 /** A failed platform call. `permanent`: asking again cannot help (a 4xx other than 401/429). */
 export class AgsCallError extends Error {
   constructor(
@@ -484,19 +492,30 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
         'grade posted to the learning platform',
       );
     } catch (error) {
-      if (!(error instanceof AgsCallError) || !error.permanent) throw error;
+      const refused = error instanceof AgsCallError && error.permanent;
+      if (!refused && item.attempts < LTI_SCORE_MAX_ATTEMPTS) throw error;
+      const final = refused
+        ? error
+        : new AgsCallError(
+            `gave up after ${item.attempts} attempts; last: ${error instanceof Error ? error.message : String(error)}`,
+            error instanceof AgsCallError ? error.status : null,
+            true,
+          );
       log.error(
         {
           outboxId: item.id,
           session: payload.sessionUuid,
-          status: error.status,
-          err: error.message,
+          status: final.status,
+          attempts: item.attempts,
+          err: final.message,
         },
-        'the learning platform refused the grade; not retried',
+        refused
+          ? 'the learning platform refused the grade; not retried'
+          : 'the learning platform stayed unreachable; the grade is given up',
       );
       await finish(item, payload, platform, {
         progress,
-        error,
+        error: final,
         score: { scoreGiven: payload.score, scoreMaximum: DEFAULT_SCORE_MAXIMUM },
       });
     }

@@ -2,7 +2,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JSONWebKeySet } from 'jose';
 import { buildTestApp, type TestApp } from '../helper';
-import { AGS_SCOPES, LTI_SCORE_KIND, retryAfterMs } from '../../src/lti/grade-passback';
+import {
+  AGS_SCOPES,
+  LTI_SCORE_KIND,
+  LTI_SCORE_MAX_ATTEMPTS,
+  retryAfterMs,
+} from '../../src/lti/grade-passback';
 import { IDENTITY_KINDS } from '../../src/identity/provisioning';
 import { AGS_CLAIM } from '../../src/lti/validate-launch';
 import { registerPlatform, ltiLaunch } from './lti-fixtures';
@@ -199,6 +204,36 @@ describe('LTI grade passback (AGS)', () => {
       (await auditOf(uuid)).map((a) => a.action),
       ['post'],
     );
+  });
+
+  test('a platform that stays down: after the last attempt the grade is given up, recorded and audited', async () => {
+    lms.outage.push({ status: 503 });
+    const { uuid } = await completedLaunch({ ...scoreOnly, lineitem: lms.lineItemUrl });
+    await settle();
+    assert.equal((await itemOf(uuid)).done, false);
+    // A day of retries later: the next failure is the last one.
+    await t.db.query(`update outbox set attempts = $2 where payload->>'sessionUuid' = $1`, [
+      uuid,
+      LTI_SCORE_MAX_ATTEMPTS - 1,
+    ]);
+    lms.outage.push({ status: 503 });
+    await retryNow(uuid);
+    const item = await itemOf(uuid);
+    assert.equal(item.done, true);
+    assert.equal(item.attempts, LTI_SCORE_MAX_ATTEMPTS);
+    assert.match(
+      item.last_error ?? '',
+      new RegExp(`^gave up after ${LTI_SCORE_MAX_ATTEMPTS} attempts; last: post score: HTTP 503`),
+    );
+    const before = lms.scoreRequests();
+    await retryNow(uuid);
+    assert.equal(lms.scoreRequests(), before, 'not asked again');
+    const audit = await auditOf(uuid);
+    assert.deepEqual(
+      audit.map((a) => [a.action, a.after.httpStatus]),
+      [['post_failed', 503]],
+    );
+    assert.equal(lms.scores.length, 0);
   });
 
   test('429 with Retry-After: the next attempt waits as long as the platform asked', async () => {
