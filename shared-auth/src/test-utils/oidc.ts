@@ -1,7 +1,11 @@
 import * as oidcClient from 'oidc-client-ts';
 import { User, type UserManager, type IdTokenClaims } from 'oidc-client-ts';
 import type { CurrentUser } from '@portal/contract';
-import { newOidcUserManager, USER_STORAGE_KEY_PREFIX } from '../oidc/create-user-manager';
+import {
+  newOidcUserManager,
+  USER_STORAGE_KEY_PREFIX,
+  type UserManagerConfig,
+} from '../oidc/create-user-manager';
 import type { LockManagerLike } from '../oidc/token-manager';
 
 export const AUTHORITY = 'http://idp.test/realms/main';
@@ -12,24 +16,24 @@ export const USER_STORAGE_KEY = `${USER_STORAGE_KEY_PREFIX}${AUTHORITY}:${CLIENT
 export const WHOAMI_URL = 'http://localhost/api/v1/user/whoami';
 export const SUB = '6f1c5a1e-2d4b-4c55-9f0e-0a7f6b3c9d21';
 
-/** The real oidc-client-ts UserManager, with metadata given so no discovery request is made. */
-export function testUserManager(): UserManager {
-  return newOidcUserManager(
-    {
-      authority: AUTHORITY,
-      clientId: CLIENT_ID,
-      overrides: {
-        metadata: {
-          issuer: AUTHORITY,
-          authorization_endpoint: `${OIDC_BASE}/auth`,
-          token_endpoint: TOKEN_ENDPOINT,
-          end_session_endpoint: `${OIDC_BASE}/logout`,
-          userinfo_endpoint: `${OIDC_BASE}/userinfo`,
-        },
-      },
+/** The portal's settings for the test provider, with metadata given so no discovery is made. */
+export const TEST_USER_MANAGER_CONFIG: UserManagerConfig = {
+  authority: AUTHORITY,
+  clientId: CLIENT_ID,
+  overrides: {
+    metadata: {
+      issuer: AUTHORITY,
+      authorization_endpoint: `${OIDC_BASE}/auth`,
+      token_endpoint: TOKEN_ENDPOINT,
+      end_session_endpoint: `${OIDC_BASE}/logout`,
+      userinfo_endpoint: `${OIDC_BASE}/userinfo`,
     },
-    oidcClient,
-  );
+  },
+};
+
+/** The real oidc-client-ts UserManager with those settings. */
+export function testUserManager(): UserManager {
+  return newOidcUserManager(TEST_USER_MANAGER_CONFIG, oidcClient);
 }
 
 export interface StoredUserOptions {

@@ -1,13 +1,13 @@
 import * as oidcClient from 'oidc-client-ts';
 import { http, HttpResponse } from 'msw';
-import { createUserManager, type UserManagerConfig } from '../create-user-manager';
+import { createUserManager } from '../create-user-manager';
 import { createTokenManager } from '../token-manager';
 import { setupMswServer } from '../../test-utils/msw-server';
 import {
   AUTHORITY,
   CLIENT_ID,
-  OIDC_BASE,
   storeUser,
+  TEST_USER_MANAGER_CONFIG,
   testUserManager,
   TOKEN_ENDPOINT,
   USER_STORAGE_KEY,
@@ -15,18 +15,7 @@ import {
 
 const server = setupMswServer();
 
-const CONFIG: UserManagerConfig = {
-  authority: AUTHORITY,
-  clientId: CLIENT_ID,
-  overrides: {
-    metadata: {
-      issuer: AUTHORITY,
-      authorization_endpoint: `${OIDC_BASE}/auth`,
-      token_endpoint: TOKEN_ENDPOINT,
-      end_session_endpoint: `${OIDC_BASE}/logout`,
-    },
-  },
-};
+const CONFIG = TEST_USER_MANAGER_CONFIG;
 
 /** The library loader, counted: the point of the deferred manager is when it runs. */
 const countedLoader = () => jest.fn(async () => oidcClient);
