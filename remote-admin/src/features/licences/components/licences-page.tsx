@@ -1,8 +1,9 @@
 import type { LicenseBlock } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { useFormatDate, useTranslation } from '@portal/shared-ui';
-import { StatusPill, usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
+import { useTranslation } from '@portal/shared-ui';
+import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
 import { useAdminBase } from '../../../components/admin-base';
+import { useLicenceColumns } from '../../../components/licence-columns';
 import { ListSection, useEditColumn } from '../../../components/list-section';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
 import { paths } from '../../../config/paths';
@@ -13,7 +14,7 @@ import { SeatUsage } from './seat-usage';
 /** /admin/organisation/{id}/license: the organisation's licences with their seat usage. */
 export function LicencesPage() {
   const { t } = useTranslation('admin');
-  const formatDate = useFormatDate();
+  const licenceColumns = useLicenceColumns();
   const base = useAdminBase();
   const can = usePermissions();
   const organisationId = useOrganisationId();
@@ -26,25 +27,7 @@ export function LicencesPage() {
     (row) => row.licenseName,
   );
   const columns: DataTableColumn<LicenseBlock>[] = [
-    { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
-    {
-      key: 'startDate',
-      header: t('admin.licence.startDate'),
-      sortable: true,
-      render: (row) => formatDate(row.startDate, 'day'),
-    },
-    {
-      key: 'expiryDate',
-      header: t('admin.licence.expiryDate'),
-      sortable: true,
-      render: (row) => formatDate(row.expiryDate, 'day'),
-    },
-    {
-      key: 'isActive',
-      header: t('admin.status'),
-      sortable: true,
-      render: (row) => <StatusPill active={row.isActive} />,
-    },
+    ...licenceColumns,
     {
       key: 'seatsUsed',
       header: t('admin.licences.seats'),

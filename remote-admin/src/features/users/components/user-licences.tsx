@@ -1,8 +1,9 @@
-import type { AdminUser, LicenseBlock } from '@portal/contract';
+import type { AdminUser } from '@portal/contract';
 import { usePermissions } from '@portal/shared-auth';
-import { useFormatDate, useTranslation } from '@portal/shared-ui';
-import { StatusPill, usePagedListState, type DataTableColumn } from '@portal/shared-ui/widgets';
+import { useTranslation } from '@portal/shared-ui';
+import { usePagedListState } from '@portal/shared-ui/widgets';
 import { useRemoveUserLicense } from '../../../api/remove-user-license';
+import { useLicenceColumns } from '../../../components/licence-columns';
 import { RemovableRowsTable } from '../../../components/removable-rows-table';
 import { UNASSIGN_LICENCE } from '../../../config/permissions';
 import { useUserLicenses } from '../api/get-user-licenses';
@@ -10,33 +11,12 @@ import { useUserLicenses } from '../api/get-user-licenses';
 /** The licences a user holds a seat of; with the permission, a seat can be freed after a confirmation. */
 export function UserLicences({ user }: { user: AdminUser }) {
   const { t } = useTranslation('admin');
-  const formatDate = useFormatDate();
   const can = usePermissions();
   const list = usePagedListState({ ordering: 'licenseName' });
   const result = useUserLicenses(user.id, list.params);
   const remove = useRemoveUserLicense();
 
-  const columns: DataTableColumn<LicenseBlock>[] = [
-    { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
-    {
-      key: 'startDate',
-      header: t('admin.licence.startDate'),
-      sortable: true,
-      render: (row) => formatDate(row.startDate, 'day'),
-    },
-    {
-      key: 'expiryDate',
-      header: t('admin.licence.expiryDate'),
-      sortable: true,
-      render: (row) => formatDate(row.expiryDate, 'day'),
-    },
-    {
-      key: 'isActive',
-      header: t('admin.status'),
-      sortable: true,
-      render: (row) => <StatusPill active={row.isActive} />,
-    },
-  ];
+  const columns = useLicenceColumns();
 
   return (
     <RemovableRowsTable
