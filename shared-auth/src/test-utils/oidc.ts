@@ -3,7 +3,7 @@ import { User, type UserManager, type IdTokenClaims } from 'oidc-client-ts';
 import type { CurrentUser } from '@portal/contract';
 import {
   newOidcUserManager,
-  USER_STORAGE_KEY_PREFIX,
+  userStorageKey,
   type UserManagerConfig,
 } from '../oidc/create-user-manager';
 import type { LockManagerLike } from '../oidc/token-manager';
@@ -12,7 +12,7 @@ export const AUTHORITY = 'http://idp.test/realms/main';
 export const CLIENT_ID = 'frontend';
 export const OIDC_BASE = `${AUTHORITY}/protocol/openid-connect`;
 export const TOKEN_ENDPOINT = `${OIDC_BASE}/token`;
-export const USER_STORAGE_KEY = `${USER_STORAGE_KEY_PREFIX}${AUTHORITY}:${CLIENT_ID}`;
+export const USER_STORAGE_KEY = userStorageKey(AUTHORITY, CLIENT_ID);
 export const WHOAMI_URL = 'http://localhost/api/v1/user/whoami';
 export const SUB = '6f1c5a1e-2d4b-4c55-9f0e-0a7f6b3c9d21';
 
