@@ -1,23 +1,12 @@
 import fc from 'fast-check';
-import { account, authHeader, xsrfHeaders, type TestApp } from '../helper';
+import { account, authHeader, xsrfHeaders } from '../helper';
+import { fuzzer, type Fuzzer } from '../security/suite-shapes';
 
 /**
- * The Brightspace write routes for the fuzz suite (api/test/security): the shapes match its
- * `Fuzzer`. The suite's app is configured with `suiteBrightspace` (brightspace-security-fixtures),
- * so the start gets past "not configured" into its own checks.
+ * The Brightspace write routes for the fuzz suite (api/test/security): shapes are in
+ * security/suite-shapes.ts. The suite's app is configured with `suiteBrightspace`
+ * (brightspace-security-fixtures), so the start gets past "not configured" into its own checks.
  */
-interface Request {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-interface Fuzzer<T = unknown> {
-  input: fc.Arbitrary<T>;
-  request(ctx: { t: TestApp }, input: T): Promise<Request>;
-}
-const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
-
 const actor = fc.constantFrom(
   account('learner', 'Demo Hospital').sub,
   account('org admin', 'Demo Hospital').sub,

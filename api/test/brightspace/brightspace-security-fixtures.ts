@@ -3,25 +3,16 @@ import type { BrightspaceAuthStartResponse } from '@portal/contract';
 import type { DemoAccount } from '@portal/contract/demo-accounts';
 import { signToken, xsrfHeaders, type TestApp } from '../helper';
 import { startTestBrightspace } from './brightspace-server';
+import type { Fixture } from '../security/suite-shapes';
 
 /**
- * The Brightspace routes for the auth matrix (api/test/security): shapes match its `Fixture`.
- * The matrix app is configured with `suiteBrightspace.config`, a Brightspace that runs for the
- * whole suite. Both user routes act on the caller only (scope: self; nothing to name another
- * user with); the browser routes are public and open only with a state and cookie that the
- * signed-in user's own start handed out, so their control runs a real start first.
+ * The Brightspace routes for the auth matrix (api/test/security): shapes are in
+ * security/suite-shapes.ts. The matrix app is configured with `suiteBrightspace.config`, a
+ * Brightspace that runs for the whole suite. Both user routes act on the caller only (scope: self;
+ * nothing to name another user with); the browser routes are public and open only with a state and
+ * cookie that the signed-in user's own start handed out, so their control runs a real start first.
  */
 export const suiteBrightspace = await startTestBrightspace();
-
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  build(as: DemoAccount): Promise<Req>;
-  succeeded?(res: { statusCode: number; headers: Record<string, unknown> }): boolean;
-}
 
 export function brightspaceFixtures(app: () => TestApp): Record<string, Fixture> {
   const start = async (as: DemoAccount) => {

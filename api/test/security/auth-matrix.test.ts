@@ -35,6 +35,7 @@ import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
 import { ltiRegistrationFixtures } from '../routes/api/v1/lti/registration-fixtures';
 import { brightspaceFixtures, suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
+import type { Fixture, Req } from './suite-shapes';
 
 /**
  * Every route the API registers × every way to call it without the right to: never 2xx, never 5xx.
@@ -50,37 +51,6 @@ const learner = account('learner', 'Demo Hospital');
 const educator = account('educator', 'Demo Hospital');
 const orgAdmin = account('org admin', 'Demo Hospital');
 const otherLearner = account('learner', 'Other College');
-
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-
-interface Foreign {
-  as: Account;
-  what: string;
-  req: Req;
-}
-
-/** What a route needs to be called; see `fixtures`. */
-interface Fixture {
-  /** Bearer routes: who the positive control calls as (default: the Demo Hospital learner). */
-  actor?: Account;
-  /**
-   * A request `as` may make: with a good credential it answers 2xx. Session routes put their
-   * `Authorization: Session …` in it; signed-URL routes their signature.
-   */
-  build(as: Account): Promise<Req>;
-  /** Signed-URL routes: the same file without a valid signature, in several ways. */
-  unsigned?: () => Promise<Array<{ what: string; req: Req }>>;
-  /** Requests for other organisations' (or other users') objects, as someone who holds the permission. */
-  foreign?: () => Promise<Foreign[]>;
-  /** A request the learner lacks the permission for, when the route's declaration alone does not say. */
-  learnerDenied?: () => Promise<Req>;
-  /** Routes whose success is no 2xx (the LTI redirects): whether the control succeeded. */
-  succeeded?(res: { statusCode: number; headers: Record<string, unknown> }): boolean;
-}
 
 interface Ctx {
   t: TestApp;

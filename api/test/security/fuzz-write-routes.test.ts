@@ -29,6 +29,7 @@ import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
 import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
+import { fuzzer as anyFuzzer, type Fuzzer as FuzzerOf } from './suite-shapes';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
@@ -254,20 +255,9 @@ interface Ctx {
   reports: Record<'mine' | 'other', CreatedReport>;
 }
 
-interface Request {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-
-/** A route's hostile inputs, and how to turn one into a request (may create what it needs first). */
-interface Fuzzer<T = unknown> {
-  input: fc.Arbitrary<T>;
-  request(ctx: Ctx, input: T): Promise<Request>;
-}
-
-const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
+/** This suite's fuzzers also get the reports and product it prepared. */
+type Fuzzer<T = unknown> = FuzzerOf<T, Ctx>;
+const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => anyFuzzer<T, Ctx>(f);
 
 async function userHeaders(sub = learner.sub): Promise<Record<string, string>> {
   return { ...(await authHeader(sub)), ...xsrfHeaders() };

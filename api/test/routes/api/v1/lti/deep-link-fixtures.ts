@@ -1,4 +1,3 @@
-import type { DemoAccount } from '@portal/contract/demo-accounts';
 import type { App } from '../../../../../src/app';
 import { DEEP_LINKING_CLAIM, LTI_CLAIM } from '../../../../../src/lti/validate-launch';
 import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
@@ -10,6 +9,7 @@ import {
   type LaunchShape,
   type TestPlatform,
 } from '../../../../lti/platform-fixtures';
+import type { Fixture } from '../../../../security/suite-shapes';
 
 export const RETURN_URL = 'https://lms.test/deep-link/return?course=course-1';
 
@@ -49,22 +49,6 @@ export async function deepLinkLaunch(
   });
   if (to.pathname !== '/lti/deep-link') throw new Error(`launch went to ${to.toString()}`);
   return to.searchParams.get('launchId')!;
-}
-
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Foreign {
-  as: DemoAccount;
-  what: string;
-  req: Req;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  foreign?: () => Promise<Foreign[]>;
 }
 
 const educator = account('educator', 'Demo Hospital');

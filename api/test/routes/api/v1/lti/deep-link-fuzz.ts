@@ -9,24 +9,14 @@ import {
   type TestPlatform,
 } from '../../../../lti/platform-fixtures';
 import { deepLinkLaunch } from './deep-link-fixtures';
+import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
- * The deep linking write routes for the fuzz suite (api/test/security): the shapes match its
- * `Fuzzer`. Each run answers a fresh deep linking request of the Demo Hospital educator's, with
- * choices that are right, nearly right or anything, sometimes as a learner or someone else.
+ * The deep linking write routes for the fuzz suite (api/test/security): shapes are in
+ * security/suite-shapes.ts. Each run answers a fresh deep linking request of the Demo Hospital
+ * educator's, with choices that are right, nearly right or anything, sometimes as a learner or
+ * someone else.
  */
-interface Request {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-interface Fuzzer<T = unknown> {
-  input: fc.Arbitrary<T>;
-  request(ctx: { t: { app: App; db: Queryable } }, input: T): Promise<Request>;
-}
-const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
-
 const educator = account('educator', 'Demo Hospital');
 const actor = fc.oneof(
   { weight: 6, arbitrary: fc.constant(educator.sub) },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { LtiPlatformInput } from '@portal/contract';
-import type { DemoAccount } from '@portal/contract/demo-accounts';
 import { account, type TestApp } from '../../../../helper';
 import {
   createTestPlatform,
@@ -8,24 +7,14 @@ import {
   type TestPlatform,
 } from '../../../../lti/platform-fixtures';
 import { loginQuery, ltiLaunchRequest, registerPlatform } from '../../../../lti/lti-fixtures';
+import type { Fixture } from '../../../../security/suite-shapes';
 
 /**
- * The LTI routes for the auth matrix (api/test/security): the shapes match its `Fixture`. The
- * public tool routes answer redirects, so their control says what success looks like; the
+ * The LTI routes for the auth matrix (api/test/security): shapes are in security/suite-shapes.ts.
+ * The public tool routes answer redirects, so their control says what success looks like; the
  * platform registration routes are for global administrators only (no organisation scope: a
  * registration decides which organisation a platform's users join).
  */
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  succeeded?(res: { statusCode: number; headers: Record<string, unknown> }): boolean;
-}
-
 const sysAdmin = account('sys admin');
 
 /** A valid registration body with a fresh client id (issuer and client id are unique together). */

@@ -1,28 +1,17 @@
-import type { DemoAccount } from '@portal/contract/demo-accounts';
 import { account, type TestApp } from '../../../../helper';
 import { createLtiRegistrationRepository } from '../../../../../src/repositories/lti-registration-repository';
 import {
   serveRegistrationPlatform,
   type RegistrationPlatform,
 } from '../../../../lti/registration-platform';
+import type { Fixture } from '../../../../security/suite-shapes';
 
 /**
- * Dynamic registration routes for the auth matrix (api/test/security): the shapes match its
- * `Fixture`. The registration URL and the tool configuration are for global administrators;
- * `/api/lti/register` is public and authorised by its portal token, so its control registers
- * with a fresh token against an in-test platform on 127.0.0.1.
+ * Dynamic registration routes for the auth matrix (api/test/security): shapes are in
+ * security/suite-shapes.ts. The registration URL and the tool configuration are for global
+ * administrators; `/api/lti/register` is public and authorised by its portal token, so its control
+ * registers with a fresh token against an in-test platform on 127.0.0.1.
  */
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  succeeded?(res: { statusCode: number; headers: Record<string, unknown> }): boolean;
-}
-
 const sysAdmin = account('sys admin');
 
 export function ltiRegistrationFixtures(app: () => TestApp): Record<string, Fixture> {

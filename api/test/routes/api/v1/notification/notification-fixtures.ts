@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DemoAccount } from '@portal/contract/demo-accounts';
 import type { Queryable } from '../../../../../src/db/driver';
 import { account, type TestApp } from '../../../../helper';
+import type { Fixture } from '../../../../security/suite-shapes';
 
 export const sysAdmin = account('sys admin');
 export const orgAdmin = account('org admin', 'Demo Hospital');
@@ -45,15 +45,6 @@ export async function licenseWith(
     ],
   );
   return { id: res.rows[0]!.id, name };
-}
-
-interface Req {
-  url: string;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  foreign?: () => Promise<Array<{ as: DemoAccount; what: string; req: Req }>>;
 }
 
 /** GET /api/v1/notification for the auth matrix (api/test/security). */

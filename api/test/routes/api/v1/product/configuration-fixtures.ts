@@ -4,6 +4,7 @@ import type { ProductConfiguration } from '@portal/contract';
 import type { Queryable } from '../../../../../src/db/driver';
 import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
 import { rawMultipart } from '../simulator/session-fixtures';
+import type { Fixture } from '../../../../security/suite-shapes';
 
 export const sysAdmin = account('sys admin');
 export const orgAdmin = account('org admin', 'Demo Hospital');
@@ -117,22 +118,11 @@ export async function createConfiguration(
 }
 
 /**
- * The configuration routes for the auth matrix (api/test/security): the shapes match its
- * `Fixture`. Products are global, so the refusals that matter are the permission (organisation
- * administrators and learners lack `global.manage_sim_config`) and the product in the path:
- * another product's configuration is 404 even for a global administrator.
+ * The configuration routes for the auth matrix (api/test/security): shapes are in
+ * security/suite-shapes.ts. Products are global, so the refusals that matter are the permission
+ * (organisation administrators and learners lack `global.manage_sim_config`) and the product in the
+ * path: another product's configuration is 404 even for a global administrator.
  */
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  foreign?: () => Promise<Array<{ as: DemoAccount; what: string; req: Req }>>;
-}
-
 export function productConfigurationFixtures(app: () => TestApp): Record<string, Fixture> {
   let setup: Promise<{ radiography: number; birthing: number; configuration: number }> | null =
     null;

@@ -11,24 +11,13 @@ import {
   uploadedFile,
   type ConfigurationFileKind,
 } from './configuration-fixtures';
+import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
- * The product configuration write routes for the fuzz suite (api/test/security): the shapes match
- * its `Fuzzer`. Mostly as the global administrator, who gets past the permission into the
- * route's own checks; sometimes as an organisation administrator, who must be refused.
+ * The product configuration write routes for the fuzz suite (api/test/security): shapes are in
+ * security/suite-shapes.ts. Mostly as the global administrator, who gets past the permission into
+ * the route's own checks; sometimes as an organisation administrator, who must be refused.
  */
-interface Request {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-interface Fuzzer<T = unknown> {
-  input: fc.Arbitrary<T>;
-  request(ctx: { t: TestApp }, input: T): Promise<Request>;
-}
-const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
-
 const actor = fc.oneof(
   { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
   fc.constant(account('org admin', 'Demo Hospital').sub),

@@ -1,23 +1,13 @@
 import fc from 'fast-check';
-import type { DemoAccount } from '@portal/contract/demo-accounts';
 import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
 import { productIdOf, sysAdmin } from './configuration-fixtures';
+import { fuzzer, type Fixture, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
  * The configuration schema routes for the auth matrix and the fuzz suite (api/test/security): the
- * shapes match their `Fixture` and `Fuzzer`. Products are global: the refusal that matters is the
+ * shapes are in security/suite-shapes.ts. Products are global: the refusal that matters is the
  * permission (`global.manage_validation_schema`, which only global administrators hold).
  */
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-}
-
 /** Birthing's schema: what the other suites check configurations against is Radiography's. */
 const SCHEMA = { type: 'object', properties: { position: { type: 'string' } } };
 
@@ -34,18 +24,6 @@ export function configurationSchemaFixtures(app: () => TestApp): Record<string, 
     },
   };
 }
-
-interface Request {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-interface Fuzzer<T = unknown> {
-  input: fc.Arbitrary<T>;
-  request(ctx: { t: TestApp }, input: T): Promise<Request>;
-}
-const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
 
 const hostile = fc.oneof(
   fc.string({ maxLength: 30 }),

@@ -5,6 +5,7 @@ import type { SimulationDownload, UploadedFile } from '@portal/contract';
 import type { Queryable } from '../../../../../src/db/driver';
 import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
 import { rawMultipart } from '../simulator/session-fixtures';
+import type { Fixture, Req } from '../../../../security/suite-shapes';
 
 export const sysAdmin = account('sys admin');
 export const orgAdmin = account('org admin', 'Demo Hospital');
@@ -107,20 +108,10 @@ export async function otherOrgAdmin(db: Queryable): Promise<DemoAccount> {
   return { ...orgAdmin, sub, email: `${sub}@other.test`, organisation: 'Other College' };
 }
 
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  foreign?: () => Promise<Array<{ as: DemoAccount; what: string; req: Req }>>;
-}
-
 /**
  * The simulation-download and installer-upload routes for the auth matrix (api/test/security):
- * shapes match its `Fixture`. Every write builds a fresh version so controls never collide.
+ * shapes are in security/suite-shapes.ts. Every write builds a fresh version so controls never
+ * collide.
  */
 export function simulationDownloadFixtures(app: () => TestApp): Record<string, Fixture> {
   let setup: Promise<{ radiography: number; birthing: number; other: DemoAccount }> | null = null;

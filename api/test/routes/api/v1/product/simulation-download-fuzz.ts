@@ -10,25 +10,14 @@ import {
   uploadedInstaller,
   ZIP_BYTES,
 } from './simulation-download-fixtures';
+import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
  * The simulation-download writes and the installer upload for the fuzz suite (api/test/security):
- * the shapes match its `Fuzzer`. Mostly as the global administrator, who gets past the
- * permission into the route's own checks; sometimes as an organisation administrator, who holds
- * the user permissions and must still be refused.
+ * shapes are in security/suite-shapes.ts. Mostly as the global administrator, who gets past the
+ * permission into the route's own checks; sometimes as an organisation administrator, who holds the
+ * user permissions and must still be refused.
  */
-interface Request {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-}
-interface Fuzzer<T = unknown> {
-  input: fc.Arbitrary<T>;
-  request(ctx: { t: TestApp }, input: T): Promise<Request>;
-}
-const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => f as Fuzzer;
-
 const actor = fc.oneof(
   { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
   fc.constant(account('org admin', 'Demo Hospital').sub),

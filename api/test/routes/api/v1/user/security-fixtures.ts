@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { DemoAccount } from '@portal/contract/demo-accounts';
 import type { TestApp } from '../../../../helper';
 import {
   createLicense,
@@ -12,23 +11,13 @@ import {
   roleId,
   uploaded,
 } from './user-admin-fixtures';
+import type { Fixture } from '../../../../security/suite-shapes';
 
 /**
- * The user and file administration routes for the auth matrix (api/test/security): the shapes
- * match its `Fixture`. Each build makes what the call consumes (a fresh upload, user or seat), so
- * the positive control and the refused attempts never depend on each other.
+ * The user and file administration routes for the auth matrix (api/test/security): shapes are in
+ * security/suite-shapes.ts. Each build makes what the call consumes (a fresh upload, user or seat),
+ * so the positive control and the refused attempts never depend on each other.
  */
-interface Req {
-  url: string;
-  payload?: string | Buffer | Record<string, unknown>;
-  headers?: Record<string, string>;
-}
-interface Fixture {
-  actor?: DemoAccount;
-  build(as: DemoAccount): Promise<Req>;
-  foreign?: () => Promise<Array<{ as: DemoAccount; what: string; req: Req }>>;
-}
-
 export function userAdminFixtures(app: () => TestApp): Record<string, Fixture> {
   let setup: Promise<{
     demo: number;
