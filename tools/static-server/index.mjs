@@ -77,6 +77,14 @@ export function forwardedHeaders(request) {
   };
 }
 
+/**
+ * Fastify 5 trusts nobody for a bare hop count (it cannot check the peer), so TRUST_PROXY=2 would
+ * silently mean "no proxy"; as a function it means what it says: the nearest `n` hops.
+ */
+function trustProxyOption(trust) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 const NO_CACHE =
   /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.json|silent-check-sso\.html)$|^\/locales\//;
 
@@ -108,7 +116,10 @@ export async function startStaticServer({
   logger = { level: process.env.LOG_LEVEL ?? 'info' },
   closeOnSignals: handleSignals = true,
 }) {
-  const app = Fastify({ logger: logger === false ? false : { ...logger, name }, trustProxy });
+  const app = Fastify({
+    logger: logger === false ? false : { ...logger, name },
+    trustProxy: trustProxyOption(trustProxy),
+  });
   const absRoot = path.resolve(root);
 
   const headerOptions = (directives) => ({
