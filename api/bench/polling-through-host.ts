@@ -31,14 +31,16 @@ import { percentile, Recorder } from './lib/stats';
 const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HOST_ROOT = fileURLToPath(new URL('../../host', import.meta.url));
 const API_START_TIMEOUT_MS = 180_000;
-/** Sign-ins and session creations are spread over this, as a class does not click at once. */
-const RAMP_MS = 10_000;
+/** After a failed session creation a learner tries again this much later, as a person would. */
+const RETRY_MS = 5_000;
 
-const USAGE = `Usage: npm run bench:polling -- [--learners N] [--duration S] [--poll-ms MS]
+const USAGE = `Usage: npm run bench:polling -- [--learners N] [--duration S] [--poll-ms MS] [--ramp S]
 
   --learners N   learners of one school behind one address (default 500)
   --duration S   seconds of polling measured, after every learner has started (default 60)
   --poll-ms MS   status poll interval, the launch screen's SESSION_POLL_MS (default 1000)
+  --ramp S       seconds over which the learners sign in and open their sessions, before the
+                 measured polling (default 30: a class does not click at once)
 
 Needs the built host (host/dist, which npm start builds; else pnpm --filter ./host build).`;
 
@@ -50,6 +52,7 @@ function options() {
       learners: { type: 'string', default: '500' },
       duration: { type: 'string', default: '60' },
       'poll-ms': { type: 'string', default: '1000' },
+      ramp: { type: 'string', default: '30' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -69,6 +72,7 @@ function options() {
     learners: positive('learners', values.learners),
     durationMs: positive('duration', values.duration) * 1000,
     pollMs: positive('poll-ms', values['poll-ms']),
+    rampMs: positive('ramp', values.ramp) * 1000,
   };
 }
 
@@ -107,7 +111,7 @@ const sleepUntil = (at: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
 async function main() {
-  const { learners, durationMs, pollMs } = options();
+  const { learners, durationMs, pollMs, rampMs } = options();
   if (!existsSync(join(HOST_ROOT, 'dist', 'index.html'))) {
     throw new Error(
       'host/dist is missing: run `npm start` once (it builds the host) or `pnpm --filter ./host build`.',
@@ -174,7 +178,7 @@ async function main() {
   await waitHealthy(host, hostPort, '/healthz', 30_000);
   log(`API on :${apiPort}, host on :${hostPort}; every learner comes from 127.0.0.1.`);
 
-  const tokenTtl = Math.ceil((RAMP_MS + durationMs) / 1000) + 600;
+  const tokenTtl = Math.ceil((rampMs + durationMs) / 1000) + 600;
   const bearers = await Promise.all(
     prepared.learners
       .slice(0, learners)
@@ -183,7 +187,7 @@ async function main() {
 
   // Through the host, as the browsers of one school would: one address, many connections.
   const begin = performance.now() + 1000;
-  const windowStart = begin + RAMP_MS;
+  const windowStart = begin + rampMs;
   const stopAt = windowStart + durationMs;
   const recorder = new Recorder(begin, stopAt);
   const target = new HttpTarget('127.0.0.1', hostPort, recorder, Math.min(learners, 1024));
@@ -216,18 +220,18 @@ async function main() {
   const loadBefore = loadavg()[0] ?? 0;
 
   log(
-    `${learners} learners sign in and open a session over ${RAMP_MS / 1000} s, then poll ` +
+    `${learners} learners sign in and open a session over ${rampMs / 1000} s, then poll ` +
       `every ${pollMs} ms for ${durationMs / 1000} s…`,
   );
   const runs = bearers.map(async (bearer, i) => {
     const learner = new Learner(ctx, bearer, () => (i + 0.5) / bearers.length);
-    const signInAt = begin + (RAMP_MS * i) / bearers.length;
+    const signInAt = begin + (rampMs * i) / bearers.length;
     await sleepUntil(signInAt);
     await observe(learner.whoami(signInAt));
     let session: OpenSession | null = null;
     while (!session && performance.now() < stopAt) {
       session = await observe(learner.createSession(performance.now()));
-      if (!session) await sleepUntil(performance.now() + pollMs);
+      if (!session) await sleepUntil(performance.now() + RETRY_MS);
     }
     if (!session) return;
     const open = session;
