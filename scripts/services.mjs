@@ -60,6 +60,20 @@ const BRIGHTSPACE_ENV = BRIGHTSPACE_ON
 /** Where the embedded default's invitation mails go instead of SMTP (unset SMTP_URL). */
 export const OUTBOX_URL = env.SMTP_URL ? undefined : `${IDENTITY_URL}/dev/outbox`;
 
+/**
+ * The API's TRUST_PROXY: the host, which proxies /api from this machine and replaces whatever
+ * X-Forwarded-For a client sends with the chain it believes itself, so the API trusts that one
+ * hop and, through it, the proxies the host trusts (the host's TRUST_PROXY: a hop count one more,
+ * a list with the host's own addresses added). Not `loopback`: a client on 127.0.0.2 calling the
+ * API directly could otherwise name its own address.
+ */
+export function apiTrustProxy(hostTrustProxy = '') {
+  const host = '127.0.0.1,::1';
+  const value = hostTrustProxy.trim();
+  if (value === '' || value === '0') return host;
+  return /^\d+$/.test(value) ? String(Number(value) + 1) : `${host},${value}`;
+}
+
 /** @returns {{name: string, cwd: string, command: string[], env: Record<string,string>, health: string}[]} */
 export function serviceDefinitions() {
   const node = process.execPath;
@@ -99,8 +113,9 @@ export function serviceDefinitions() {
         // reports with images over the last 90 days. Not on the e2e stack, whose specs count on
         // the few reports of the demo accounts.
         SEED_DEMO_ACTIVITY: env.SEED_DEMO_ACTIVITY ?? (TEST_MODE ? 'false' : 'true'),
-        // The host's /api proxy runs on this machine: believe its X-Forwarded-For/-Proto.
-        TRUST_PROXY: env.TRUST_PROXY ?? 'loopback',
+        // Exactly the host's hop (its /api proxy, on this machine), plus whatever proxies the host
+        // itself is told to trust; API_TRUST_PROXY overrides.
+        TRUST_PROXY: env.API_TRUST_PROXY ?? apiTrustProxy(env.TRUST_PROXY),
         // Users are created in the identity provider through its admin API, as in Keycloak.
         IDENTITY_ADMIN_URL: env.IDENTITY_ADMIN_URL ?? IDENTITY_URL,
         IDENTITY_ADMIN_CLIENT_ID: env.IDENTITY_ADMIN_CLIENT_ID ?? 'portal-api',
