@@ -27,13 +27,22 @@ export type BruteForceSettings = { -readonly [K in keyof typeof BRUTE_FORCE]: (t
 interface AccountFailures {
   count: number;
   lastFailure: number;
+  /** The last failure known to be one (not an attempt still being checked). */
+  lastConfirmed: number;
   notBefore: number;
 }
 
 export interface AccountLockout {
   /** Seconds until the account may try again; 0 when it is not locked. */
   lockedFor(account: string): number;
-  fail(account: string): void;
+  /**
+   * Counts a failure. `pending`: an attempt still being checked (counted so that racing attempts
+   * see it); the quick-login check waits for `confirm`, so that a user signing in from two tabs
+   * at once is not taken for a script.
+   */
+  fail(account: string, options?: { pending?: boolean }): void;
+  /** A pending attempt turned out a failure: the quick-login check. */
+  confirm(account: string): void;
   /** The owner got in: Keycloak forgets the account's failures. */
   clear(account: string): void;
 }
@@ -57,26 +66,40 @@ export function createAccountLockout({
     ttlResolution: 0,
     perf: { now },
   });
+  // Keycloak's quick-login check: a failure less than a second after the last one locks for a while.
+  const confirm = (account: string): void => {
+    const entry = accounts.get(account);
+    if (!entry) return;
+    const time = now();
+    if (entry.notBefore <= time && entry.lastConfirmed > 0 && time - entry.lastConfirmed < settings.quickLoginCheckMilliSeconds) {
+      entry.notBefore = time + settings.minimumQuickLoginWaitSeconds * 1000;
+    }
+    entry.lastConfirmed = time;
+  };
   return {
     lockedFor(account) {
       const entry = accounts.get(account);
       return entry ? Math.max(0, Math.ceil((entry.notBefore - now()) / 1000)) : 0;
     },
-    fail(account) {
+    fail(account, { pending = false } = {}) {
       const time = now();
       const previous = accounts.get(account);
-      const delta = previous ? time - previous.lastFailure : 0;
-      const count = previous && delta <= settings.maxDeltaTimeSeconds * 1000 ? previous.count + 1 : 1;
+      const fresh = !previous || time - previous.lastFailure > settings.maxDeltaTimeSeconds * 1000;
+      const count = fresh ? 1 : previous.count + 1;
       let waitSeconds = 0;
       if (count % settings.failureFactor === 0) {
         waitSeconds = Math.min(settings.waitIncrementSeconds * (count / settings.failureFactor), settings.maxFailureWaitSeconds);
       }
-      if (waitSeconds === 0 && previous && delta < settings.quickLoginCheckMilliSeconds) {
-        waitSeconds = settings.minimumQuickLoginWaitSeconds;
-      }
-      const notBefore = Math.max(previous?.notBefore ?? 0, waitSeconds > 0 ? time + waitSeconds * 1000 : 0);
-      accounts.set(account, { count, lastFailure: time, notBefore });
+      const entry: AccountFailures = {
+        count,
+        lastFailure: time,
+        lastConfirmed: fresh ? 0 : previous.lastConfirmed,
+        notBefore: Math.max(fresh ? 0 : previous.notBefore, waitSeconds > 0 ? time + waitSeconds * 1000 : 0),
+      };
+      accounts.set(account, entry);
+      if (!pending) confirm(account);
     },
+    confirm,
     clear(account) {
       accounts.delete(account);
     },
@@ -89,8 +112,10 @@ export interface Refusal {
   retryAfterSeconds: number;
 }
 
-/** An attempt let through; it counts as failed unless told otherwise. */
+/** An attempt let through; it counts as failed already, `failed()` or `succeeded()` settle it. */
 export interface Attempt {
+  /** The wrong password. */
+  failed(): void;
   /** The right password: the account's failures are forgotten, the address's count taken back. */
   succeeded(): void;
 }
@@ -141,9 +166,10 @@ export function createSignInGuard({ settings, addressLimit, now = Date.now }: Si
     begin(keys) {
       const refusal = check(keys);
       if (refusal) return refusal;
-      lockout.fail(keys.account);
+      lockout.fail(keys.account, { pending: true });
       const time = addresses.fail([keys.address]);
       return {
+        failed: () => lockout.confirm(keys.account),
         succeeded() {
           lockout.clear(keys.account);
           addresses.withdraw([keys.address], time);

@@ -208,6 +208,7 @@ export function createInteractionHandler({
     // hash see it; only the right password takes it back.
     const account = await users.verifyCredentials(email, password);
     if (!account) {
+      attempt.failed();
       logger.info({ interaction: uid, address }, 'sign-in refused: invalid credentials');
       page(res, 200, (nonce) => renderSignIn(uid, nonce, locale, email, messagesFor(locale).signIn.invalidCredentials));
       return;

@@ -95,3 +95,42 @@ describe('sign-in guard', () => {
     assert.equal(guard.check({ account: 'account:owner', address: 'address:2' }), undefined, 'other addresses are not capped');
   });
 });
+
+describe('sign-in guard and concurrent attempts', () => {
+  /** Two attempts for one account at the same moment, both let through. */
+  function twoAttempts() {
+    const clock = testClock();
+    const guard = createSignInGuard({ now: clock.now });
+    const [first, second] = [0, 1].map(() => guard.begin({ account: 'account:a', address: 'address:1' }));
+    if (!first || !second || isRefusal(first) || isRefusal(second)) throw new Error('both should be let through');
+    return { clock, guard, first, second };
+  }
+
+  it('does not take the owner signing in from two tabs at once for a script', () => {
+    const { guard, first, second } = twoAttempts();
+    // Both are being checked; a third at the same moment is let through too.
+    assert.equal(guard.check({ account: 'account:a', address: 'address:1' }), undefined);
+    first.succeeded();
+    second.succeeded();
+  });
+
+  it('locks for the quick-login wait when two attempts fail within a second', () => {
+    const { clock, guard, first, second } = twoAttempts();
+    clock.advance(100);
+    first.failed();
+    clock.advance(100);
+    second.failed();
+    assert.deepEqual(guard.check({ account: 'account:a', address: 'address:1' }), {
+      reason: 'account',
+      retryAfterSeconds: BRUTE_FORCE.minimumQuickLoginWaitSeconds,
+    });
+  });
+
+  it('counts racing attempts before they are checked: the fifth of five at once locks the account', () => {
+    const clock = testClock();
+    const guard = createSignInGuard({ now: clock.now });
+    const attempts = Array.from({ length: 5 }, () => guard.begin({ account: 'account:a', address: 'address:1' }));
+    assert.ok(attempts.every((attempt) => !isRefusal(attempt)));
+    assert.equal(isRefusal(guard.begin({ account: 'account:a', address: 'address:1' })), true, 'the sixth waits');
+  });
+});
