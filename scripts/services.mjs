@@ -57,6 +57,12 @@ const BRIGHTSPACE_ENV = BRIGHTSPACE_ON
     }
   : {};
 
+/**
+ * The demo organisations and accounts (known password) in the API and the identity provider: on
+ * for `npm start` and the e2e stack unless SEED_DEMO=false; each service's own default is off.
+ */
+export const SEED_DEMO = env.SEED_DEMO ?? 'true';
+
 /** Where the embedded default's invitation mails go instead of SMTP (unset SMTP_URL). */
 export const OUTBOX_URL = env.SMTP_URL ? undefined : `${IDENTITY_URL}/dev/outbox`;
 
@@ -94,6 +100,9 @@ export function serviceDefinitions() {
         IDENTITY_ISSUER: ISSUER,
         FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? (TEST_MODE ? `${HOST_URL},${TEST_HOST_URL}` : HOST_URL),
         IDENTITY_SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
+        // `npm start` and the e2e stack are development: without SMTP_URL, mails go to /dev/outbox.
+        IDENTITY_DEV_MODE: 'true',
+        SEED_DEMO,
         // The test stack's database is in memory (PGLITE_DIR=memory://), so its users are too:
         // accounts left by an earlier run would collide with the same e-mails in a fresh database.
         ...(TEST_MODE && env.IDENTITY_DATA_DIR === undefined ? { IDENTITY_DATA_DIR: '' } : {}),
