@@ -1,21 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type {
   AdminUser,
   EmailChangePreview,
   EmailChangeRefusal,
   PagedResult,
 } from '@portal/contract';
-import { startIdentityApp, type IdentityApp } from '@portal/identity/src/app';
-import { buildApp, type App } from '../../../../../src/app';
-import {
-  buildTestApp,
-  createTestDatabase,
-  testConfig,
-  testJwks,
-  type TestDatabase,
-} from '../../../../helper';
+import type { IdentityApp } from '@portal/identity/src/app';
+import type { App } from '../../../../../src/app';
+import { buildTestApp, type TestApp } from '../../../../helper';
+import { startIdentityStack, type IdentityStack } from '../../../../identity-stack';
 import { count, headers, orgAdmin, orgId, otherLearner, roleId } from './user-admin-fixtures';
 
 /**
@@ -24,39 +19,18 @@ import { count, headers, orgAdmin, orgId, otherLearner, roleId } from './user-ad
  */
 describe('e-mail changes need the new address’s consent', () => {
   let identity: IdentityApp;
-  let database: TestDatabase;
+  let database: TestApp;
   let app: App;
   let demo: number;
   let learnerRole: number;
 
   before(async () => {
-    const secret = randomBytes(32).toString('hex');
-    identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret });
-    database = await createTestDatabase();
-    app = await buildApp({
-      config: testConfig({
-        identityAdmin: {
-          baseUrl: identity.url,
-          realm: 'main',
-          clientId: 'portal-api',
-          clientSecret: secret,
-        },
-        // Only kicks after commits run the worker, so each test sees exactly their effect.
-        outboxPollMs: 3_600_000,
-      }),
-      db: database.db,
-      jwks: testJwks,
-      logger: false,
-    });
-    await app.ready();
+    database = await startIdentityStack();
+    ({ identity, app } = database as IdentityStack);
     demo = await orgId(database.db, 'Demo Hospital');
     learnerRole = await roleId(database.db, 'learner');
   });
-  after(async () => {
-    await app?.close();
-    await database?.dispose();
-    await identity?.close();
-  });
+  after(() => database?.close());
 
   /** A signed-in Demo Hospital learner whose account's e-mail is verified (they set a password). */
   async function activeUser(email: string, language = 'en') {
