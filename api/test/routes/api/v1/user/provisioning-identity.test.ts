@@ -144,7 +144,9 @@ describe('provisioning against the bundled identity provider', () => {
     });
     assert.equal(put.statusCode, 200, put.body);
     await provisioned([first.id]);
-    assert.equal(identity.users.get(first.identity_sub)?.email, 'ina2@provision.test');
+    // The new name at once; the new e-mail only once its owner confirms it (email-change.test.ts).
+    assert.equal(identity.users.get(first.identity_sub)?.lastName, 'Renamed');
+    assert.equal(identity.users.get(first.identity_sub)?.email, 'ina@provision.test');
     const del = await app.inject({ method: 'DELETE', url: `/api/v1/user/${first.id}`, headers });
     assert.equal(del.statusCode, 204, del.body);
     await provisioned([first.id]);
