@@ -131,6 +131,9 @@ export function serviceDefinitions() {
         IDENTITY_ADMIN_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
         // Invitations return here; the identity provider accepts only its registered portal origins.
         PORTAL_URL: HOST_URL,
+        // The API's own mails (e-mail change confirmations): without SMTP_URL they are listed at
+        // /api/dev/outbox.json, as the identity provider's are at /dev/outbox.
+        MAIL_DEV_OUTBOX: env.SMTP_URL ? 'false' : 'true',
         // The demo seed registers the stand-in as an LTI platform at this address.
         LMS_URL,
         ...BRIGHTSPACE_ENV,

@@ -35,6 +35,9 @@ import { productSimulationDownloadRoutes } from './routes/api/v1/product/simulat
 import { simulatorRoutes } from './routes/api/v1/simulator/index';
 import { identityAdminPlugin } from './plugins/app/identity-admin';
 import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
+import { mailerPlugin } from './plugins/app/mailer';
+import { emailChangeRoutes } from './routes/api/v1/email-change/index';
+import { devOutboxRoutes } from './routes/api/dev/outbox';
 import { userAdminRoutes } from './routes/api/v1/user/admin';
 import { organisationUserRoutes } from './routes/api/v1/user/organisation-users';
 import type { IdentityAdmin } from './identity/identity-admin';
@@ -108,6 +111,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(sessionExpiryPlugin);
   await app.register(identityAdminPlugin, { identityAdmin: options.identityAdmin });
   await app.register(outboxWorkerPlugin);
+  await app.register(mailerPlugin);
   await app.register(licenseExpiryPlugin);
   await app.register(fileCleanupPlugin);
 
@@ -125,6 +129,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(lookupRoutes, { prefix: '/api/v1/lookup' });
   await app.register(storageRoutes, { prefix: '/api/v1/storage' });
   await app.register(userAdminRoutes, { prefix: '/api/v1/user' });
+  await app.register(emailChangeRoutes, { prefix: '/api/v1/email-change' });
+  await app.register(devOutboxRoutes, { prefix: '/api/dev' });
   await app.register(organisationUserRoutes, { prefix: '/api/v1/organisation' });
   await app.register(organisationRoutes, { prefix: '/api/v1/organisation' });
   await app.register(licenseBlockRoutes, { prefix: '/api/v1/organisation' });

@@ -96,6 +96,15 @@ export const ConfigSchema = Type.Object({
   IDENTITY_ADMIN_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   // The portal's address: invitation e-mails lead back here once the password is set.
   PORTAL_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:8080' }),
+  // Mail the API sends itself (e-mail change confirmations and notices): an SMTP server URL,
+  // `smtp://user:password@host:587` or `smtps://…`, and the From header.
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ minLength: 3, default: '"Simulation Portal" <no-reply@localhost>' }),
+  // Named in those mails (the host and identity provider read the same variable).
+  PRODUCT_NAME: Type.String({ minLength: 1, maxLength: 100, default: 'Simulation Portal' }),
+  // Development and tests only, and only without SMTP_URL: mails are kept in a local outbox that
+  // GET /api/dev/outbox.json lists (anyone who can reach it reads every confirmation link).
+  MAIL_DEV_OUTBOX: Type.Boolean({ default: false }),
   // How often the outbox worker looks for due work (it is also woken after every write that
   // adds some); 0 = no worker in this process.
   OUTBOX_POLL_SECONDS: Type.Integer({ minimum: 0, maximum: 3600, default: 5 }),
@@ -167,6 +176,8 @@ export interface Config {
   portalUrl: string;
   /** 0 = the outbox worker does not run in this process. */
   outboxPollMs: number;
+  /** How the API sends mail; null = it cannot (e-mail changes are refused with 503). */
+  mail: MailConfig | null;
   /** null = Brightspace OAuth off: whoami's Brightspace flags are always false. */
   brightspace: BrightspaceConfig | null;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -191,6 +202,14 @@ export interface BrightspaceConfig {
   clientId: string;
   clientSecret: string;
   apiVersion: string;
+}
+
+export interface MailConfig {
+  /** From header. */
+  from: string;
+  productName: string;
+  /** An SMTP server, or the development outbox (`smtpUrl` undefined). */
+  smtpUrl: string | undefined;
 }
 
 export interface IdentityAdminConfig {
@@ -260,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,
+    mail: mailConfig(raw),
     brightspace: brightspaceConfig(raw),
     logLevel: raw.LOG_LEVEL,
   };
@@ -303,6 +323,15 @@ function s3Config(raw: RawConfig): S3Config | null {
     forcePathStyle: raw.STORAGE_FORCE_PATH_STYLE,
     createBucket: raw.STORAGE_CREATE_BUCKET,
   };
+}
+
+function mailConfig(raw: RawConfig): MailConfig | null {
+  if (raw.SMTP_URL !== undefined && raw.MAIL_DEV_OUTBOX) {
+    // Both would mean "real mail" and "a public list of every link" at once.
+    throw new ConfigError('Invalid environment:\n  MAIL_DEV_OUTBOX: not with SMTP_URL');
+  }
+  if (raw.SMTP_URL === undefined && !raw.MAIL_DEV_OUTBOX) return null;
+  return { from: raw.MAIL_FROM, productName: raw.PRODUCT_NAME, smtpUrl: raw.SMTP_URL };
 }
 
 function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {

@@ -192,6 +192,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       LICENSE_EXPIRY_CHECK_SECONDS: '0',
       // Tests make stale and replaced files on purpose; the clean-up runs only where one asks.
       FILE_CLEANUP_CHECK_SECONDS: '0',
+      // E-mail changes send mail; tests read it from the development outbox (app.mailer.outbox).
+      MAIL_DEV_OUTBOX: 'true',
     }),
     oidcIssuer: TEST_ISSUER,
     oidcClientId: TEST_CLIENT_ID,

@@ -3,7 +3,9 @@ import { MAX_INT4, PagedQuery } from './common';
 
 /**
  * What was done: an administrator's write (`assign`/`unassign` are seats of a licence, `invite`
- * sends a user's set-password invitation again) or `activate`, a user's first sign-in, which
+ * sends a user's set-password invitation again, `request_email_change`/`cancel_email_change` a new
+ * e-mail awaiting its owner's confirmation) or `confirm_email_change` (the new address confirmed;
+ * the user is the actor) or `activate`, a user's first sign-in, which
  * turns their invited account active (the user is the actor). `post`/`post_failed`: a grade the
  * learning platform accepted or refused for good (entity `lti_score`, actor System).
  */
@@ -15,6 +17,9 @@ export const AUDIT_ACTIONS = [
   'unassign',
   'activate',
   'invite',
+  'request_email_change',
+  'confirm_email_change',
+  'cancel_email_change',
   'post',
   'post_failed',
 ] as const;

@@ -15,6 +15,7 @@ export * from './organisation';
 export * from './license-block';
 export * from './audit';
 export * from './user-admin';
+export * from './email-change';
 export * from './product-admin';
 export * from './lti';
 export * from './lti-registration';

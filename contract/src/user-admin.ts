@@ -22,12 +22,17 @@ export type UploadedFile = Static<typeof UploadedFile>;
 export const ACCOUNT_STATUSES = ['active', 'provisioning', 'invited', 'failed'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-/** A user as administrators see it: spec §3 Licensed user, plus its organisation and account. */
+/**
+ * A user as administrators see it: spec §3 Licensed user, plus its organisation and account.
+ * `pendingEmail`: a new address an administrator asked for that its owner has not confirmed yet
+ * (null when none, or once the link expired); `email` stays the old one until then.
+ */
 export const AdminUser = Type.Composite([
   LicensedUser,
   Type.Object({
     organisation: Type.Union([Type.Integer(), Type.Null()]),
     accountStatus: Type.Union(ACCOUNT_STATUSES.map((s) => Type.Literal(s))),
+    pendingEmail: Type.Union([Type.String(), Type.Null()]),
   }),
 ]);
 export type AdminUser = Static<typeof AdminUser>;
@@ -76,7 +81,9 @@ export const USER_NAME_MAX_LENGTH = 150;
 export const USER_EMAIL_MAX_LENGTH = 254;
 
 /**
- * PUT /api/v1/user/{id}: names, e-mail (the account's e-mail follows) and role (`roles` lookup id).
+ * PUT /api/v1/user/{id}: names, e-mail and role (`roles` lookup id). Names and role change at
+ * once; a different e-mail only becomes `pendingEmail` until its owner confirms it (see
+ * email-change.ts).
  * Only global administrators may give or take the sys admin role, or edit a sys admin at all.
  */
 export const AdminUserInput = Type.Object(

@@ -68,6 +68,8 @@ const ROUTES: readonly RouteCheck[] = [
   { pattern: '/brightspace-user-mismatch', roles: ['learner'], url: () => '/brightspace-user-mismatch' },
   { pattern: '/brightspace-auth/error', roles: ['learner'], url: () => '/brightspace-auth/error?error=ACCESS_DENIED' },
   { pattern: '/lti/error', roles: ['learner'], url: () => '/lti/error' },
+  // Without a token: its "not valid" message. email-change.spec checks the page with a real link.
+  { pattern: '/confirm-email', roles: ['learner'], url: () => '/confirm-email' },
   // Without a launch: its error page. The picker itself needs a deep linking launch (lti-platform.spec).
   { pattern: '/lti/deep-link', roles: ['educator'], url: () => '/lti/deep-link' },
   { pattern: '*', roles: ['learner', 'sysadmin'], url: () => '/no-such-page' },

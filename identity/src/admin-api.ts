@@ -332,6 +332,12 @@ export function createAdminApiHandler(options: AdminApiOptions) {
   function update(id: string, body: unknown, caller: Caller): void {
     const before = existing(id);
     const patch = readRepresentation(body);
+    // A new address is not verified unless the caller says it was (the portal does so only after
+    // the address confirmed the change): otherwise "forgot password" would trust an address
+    // nobody has shown they own.
+    if (patch.email !== undefined && patch.emailVerified === undefined && normalizeEmail(patch.email) !== before.email) {
+      patch.emailVerified = false;
+    }
     const after = users.update(id, patch);
     if (!after) throw notFound();
     // A disabled user's sign-ins end now, as in Keycloak; their tokens stop refreshing.

@@ -122,6 +122,18 @@ describe('Keycloak admin REST API: users', () => {
     assert.equal('credentials' in user || 'passwordHash' in user, false, 'no password material is ever answered');
   });
 
+  it('a changed e-mail is not verified unless the update says so; names alone keep the flag', async () => {
+    const id = await createUser(app, token, { email: 'verified.before@example.test', enabled: true, emailVerified: true });
+    assert.equal((await admin(app, token, 'PUT', `/${id}`, { firstName: 'Vera' })).status, 204);
+    assert.equal((await get(id)).emailVerified, true);
+    assert.equal((await admin(app, token, 'PUT', `/${id}`, { email: 'Verified.Before@example.test' })).status, 204);
+    assert.equal((await get(id)).emailVerified, true, 'the same address in another case is no change');
+    assert.equal((await admin(app, token, 'PUT', `/${id}`, { email: 'nobody.confirmed@example.test' })).status, 204);
+    assert.equal((await get(id)).emailVerified, false);
+    assert.equal((await admin(app, token, 'PUT', `/${id}`, { email: 'owner.confirmed@example.test', emailVerified: true })).status, 204);
+    assert.equal((await get(id)).emailVerified, true);
+  });
+
   it('creates users disabled unless enabled: true is sent, as Keycloak does', async () => {
     const id = await createUser(app, token, { email: 'disabled.by.default@example.test' });
     assert.equal((await get(id)).enabled, false);

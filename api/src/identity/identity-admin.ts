@@ -15,12 +15,18 @@ export interface AccountFields {
 export interface IdentityAdmin {
   /** The account whose e-mail is exactly this one (case-insensitive), or null. */
   findByEmail(email: string): Promise<{ id: string } | null>;
-  /** A new enabled account that must set a password (required action UPDATE_PASSWORD). */
+  /**
+   * A new enabled account that must set a password (required action UPDATE_PASSWORD), its e-mail
+   * not verified: it becomes verified when the invitation's link is used (the set-password page).
+   */
   create(fields: AccountFields): Promise<{ id: string }>;
   /** The invitation: an e-mail with a link to set the password, back to the portal after. */
   sendInvitation(id: string): Promise<void>;
-  /** false when the account does not exist (any more). */
-  update(id: string, fields: AccountFields): Promise<boolean>;
+  /**
+   * false when the account does not exist (any more). `emailVerified: true` only for an e-mail
+   * its owner confirmed; without it the flag is left as it is.
+   */
+  update(id: string, fields: AccountFields & { emailVerified?: true }): Promise<boolean>;
   /** false when the account did not exist. */
   remove(id: string): Promise<boolean>;
 }
@@ -153,6 +159,8 @@ export function createKeycloakIdentityAdmin(
           firstName: fields.firstName,
           lastName: fields.lastName,
           enabled: true,
+          // Said, not left to the default: nobody has confirmed this address yet.
+          emailVerified: false,
           requiredActions: ['UPDATE_PASSWORD'],
         }),
       );
@@ -181,6 +189,7 @@ export function createKeycloakIdentityAdmin(
               email: fields.email,
               firstName: fields.firstName,
               lastName: fields.lastName,
+              ...(fields.emailVerified ? { emailVerified: true } : {}),
             },
           ),
         );

@@ -28,12 +28,18 @@ interface AccountPayload {
   email: string;
   firstName: string;
   lastName: string;
+  /** Only an update after the new address confirmed it sets this (to true). */
+  emailVerified?: boolean;
 }
 
-type AccountUser = { id: string } & Omit<AccountPayload, 'userId'>;
+type AccountUser = { id: string } & Omit<AccountPayload, 'userId' | 'emailVerified'>;
 
 /** The account's fields as they are now, for a create or an update of `kind`. */
-const accountItem = (kind: string, user: AccountUser): OutboxItem => ({
+const accountItem = (
+  kind: string,
+  user: AccountUser,
+  extra: Pick<AccountPayload, 'emailVerified'> = {},
+): OutboxItem => ({
   kind,
   key: keyOf(user.id),
   payload: {
@@ -41,11 +47,19 @@ const accountItem = (kind: string, user: AccountUser): OutboxItem => ({
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
+    ...extra,
   },
 });
 
 export const createAccountItem = (user: AccountUser) => accountItem(IDENTITY_KINDS.create, user);
-export const updateAccountItem = (user: AccountUser) => accountItem(IDENTITY_KINDS.update, user);
+/**
+ * `emailVerified: true` only for an e-mail its owner confirmed (email-change.ts); other updates
+ * leave the flag as the provider has it.
+ */
+export const updateAccountItem = (
+  user: AccountUser,
+  extra?: Pick<AccountPayload, 'emailVerified'>,
+) => accountItem(IDENTITY_KINDS.update, user, extra);
 
 /** `sub`: the account's id when known now; otherwise the create item's progress names it. */
 export function deleteAccountItem(user: {
@@ -247,6 +261,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       email: payload.email,
       firstName: payload.firstName,
       lastName: payload.lastName,
+      ...(payload.emailVerified === true ? { emailVerified: true } : {}),
     });
     await outbox.complete(item.id, { sub }, updated ? null : 'the account no longer exists');
   }

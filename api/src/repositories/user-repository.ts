@@ -259,6 +259,7 @@ export interface UserRow {
   organisation_name: string | null;
   skin_tone_id: number | null;
   account_status: AccountStatus;
+  pending_email: string | null;
 }
 
 /**
@@ -270,6 +271,8 @@ export interface UserRow {
 export const USER_SELECT = `u.id::text as id, u.first_name, u.last_name, u.email, u.role_id,
   r.name as role_name, u.organisation_id, o.name as organisation_name, u.skin_tone_id,
   u.account_status,
+  (select ec.new_email from email_changes ec
+    where ec.user_id = u.id and ec.confirmed_at is null and ec.expires_at > now()) as pending_email,
   array(select held_lb.license_name from license_block_users held
           join license_blocks held_lb on held_lb.id = held.license_block_id
          where held.user_id = u.id
@@ -294,6 +297,7 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   ...toLicensedUser(row),
   organisation: row.organisation_id,
   accountStatus: row.account_status,
+  pendingEmail: row.pending_email,
 });
 
 export async function findAdminUser(tx: Queryable, id: string): Promise<AdminUser | null> {

@@ -27,13 +27,17 @@ import {
   organisationInput,
 } from '../routes/api/v1/organisation/admin-fixtures';
 import { userAdminFixtures } from '../routes/api/v1/user/security-fixtures';
+import { emailChangeFixtures } from '../routes/api/v1/user/email-change-fixtures';
 import { simulationDownloadFixtures } from '../routes/api/v1/product/simulation-download-fixtures';
 import { notificationFixtures } from '../routes/api/v1/notification/notification-fixtures';
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 import { configurationSchemaFixtures } from '../routes/api/v1/product/configuration-schema-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
 import { ltiRegistrationFixtures } from '../routes/api/v1/lti/registration-fixtures';
-import { brightspaceFixtures, suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
+import {
+  brightspaceFixtures,
+  suiteBrightspace,
+} from '../brightspace/brightspace-security-fixtures';
 import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
 import type { Fixture, Req } from './suite-shapes';
 
@@ -518,6 +522,7 @@ const fixtures: Record<string, Fixture> = {
   },
   ...adminFixtures(),
   ...userAdminFixtures(() => ctx.t),
+  ...emailChangeFixtures(() => ctx.t),
   ...simulationDownloadFixtures(() => ctx.t),
   ...notificationFixtures(() => ctx.t),
   ...productConfigurationFixtures(() => ctx.t),

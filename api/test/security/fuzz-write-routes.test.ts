@@ -30,6 +30,10 @@ import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
 import { fuzzer as anyFuzzer, type Fuzzer as FuzzerOf } from './suite-shapes';
+import {
+  userWithEmailChange,
+  type PendingState,
+} from '../routes/api/v1/user/email-change-fixtures';
 
 /**
  * Every write route of the registry gets arbitrary params, queries and bodies with a good
@@ -889,6 +893,31 @@ const userAdminFuzzers: Record<string, Fuzzer> = {
       };
     },
   }),
+  'DELETE /api/v1/user/:id/email-change': fuzzer({
+    input: fc.record({
+      as: userAdminActor,
+      id: segment(fc.constantFrom('@demo', '@demo', '@other', '@none')),
+      query,
+      payload: payloadOf({}),
+    }),
+    async request(ctx, input) {
+      // @demo/@other: a fresh user of that organisation with a pending change; @none: without.
+      const id =
+        input.id === '@demo' || input.id === '@other'
+          ? (
+              await userWithEmailChange(
+                ctx.t.db,
+                input.id === '@demo' ? 'Demo Hospital' : 'Other College',
+              )
+            ).id
+          : await fuzzUser(ctx, input.id === '@none' ? '@demo' : input.id);
+      return {
+        method: 'DELETE',
+        url: `/api/v1/user/${id}/email-change${input.query}`,
+        ...withBody(await userHeaders(input.as), input.payload),
+      };
+    },
+  }),
   'POST /api/v1/user/:id/invitation': fuzzer({
     input: fc.record({ as: userAdminActor, id: fuzzInviteRef, query, payload: payloadOf({}) }),
     async request(ctx, input) {
@@ -1140,8 +1169,41 @@ const ltiFuzzers: Record<string, Fuzzer> = {
   }),
 };
 
+/**
+ * The confirmation link (public): a real token of a pending, expired or used change, or any
+ * text; `@token` in the body stands for the real one.
+ */
+const emailChangeLinkFuzzer = (path: 'lookup' | 'confirm') =>
+  fuzzer({
+    input: fc.record({
+      state: fc.constantFrom<PendingState>('pending', 'pending', 'expired', 'used'),
+      query,
+      payload: payloadOf(
+        { token: fc.oneof(fc.constantFrom('@token', '', 'x'.repeat(43)), text) },
+        { token: '@token' },
+      ),
+    }),
+    async request(ctx, input) {
+      const { token } = await userWithEmailChange(ctx.t.db, 'Demo Hospital', input.state);
+      const raw =
+        typeof input.payload.body === 'string'
+          ? {
+              ...input.payload,
+              body: input.payload.body.replaceAll('"@token"', JSON.stringify(token)),
+            }
+          : input.payload;
+      return {
+        method: 'POST',
+        url: `/api/v1/email-change/${path}${input.query}`,
+        ...withBody({}, raw),
+      };
+    },
+  });
+
 const fuzzers: Record<string, Fuzzer> = {
   ...userAdminFuzzers,
+  'POST /api/v1/email-change/lookup': emailChangeLinkFuzzer('lookup'),
+  'POST /api/v1/email-change/confirm': emailChangeLinkFuzzer('confirm'),
   ...productConfigurationFuzzers,
   ...configurationSchemaFuzzers,
   ...simulationDownloadFuzzers,

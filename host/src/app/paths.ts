@@ -1,3 +1,5 @@
+import { EMAIL_CHANGE_CONFIRM_PATH } from '@portal/contract';
+
 // Every route path of the host, with the one way to build each link. Components never
 // string-build URLs.
 export const paths = {
@@ -28,6 +30,8 @@ export const paths = {
   underConstruction: { path: '/under-construction', getHref: () => '/under-construction' },
   selfAssessment: { path: '/self-assessment', getHref: () => '/self-assessment' },
   brightspaceUserMismatch: { path: '/brightspace-user-mismatch', getHref: () => '/brightspace-user-mismatch' },
+  /** The link of an e-mail change's confirmation mail (the token in the fragment). */
+  confirmEmail: { path: EMAIL_CHANGE_CONFIRM_PATH, getHref: () => EMAIL_CHANGE_CONFIRM_PATH },
   /** Where the API's Brightspace sign-in ends when it fails (`?error=`). */
   brightspaceAuthError: { path: '/brightspace-auth/error', getHref: () => '/brightspace-auth/error' },
 } as const;

@@ -52,6 +52,10 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
           lazy: lazyPage(() => import('../features/lti/components/lti-error-page'), 'LtiErrorPage'),
         },
         {
+          path: paths.confirmEmail.path,
+          lazy: lazyPage(() => import('../features/email-change/components/confirm-email-page'), 'ConfirmEmailPage'),
+        },
+        {
           path: paths.logout.path,
           lazy: lazyPage(() => import('../features/logout/components/logout-page'), 'LogoutPage'),
         },

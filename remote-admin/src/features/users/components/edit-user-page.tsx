@@ -22,6 +22,7 @@ import { REMOVE_USER, UPDATE_USER, VIEW_USERS } from '../../../config/permission
 import { useDeleteUser } from '../api/delete-user';
 import { useUser } from '../api/get-user';
 import { AccountState } from './account-state';
+import { PendingEmailChange } from './pending-email-change';
 import { UserForm } from './user-form';
 import { UserLicences } from './user-licences';
 
@@ -58,6 +59,7 @@ export function EditUserPage() {
         actions={can(REMOVE_USER) && <DeleteUser user={user} organisationId={organisationId} />}
       />
       <AccountState user={user} canResend={can(UPDATE_USER)} />
+      <PendingEmailChange user={user} canCancel={can(UPDATE_USER)} />
       <UserForm
         key={user.id}
         organisationId={organisationId}

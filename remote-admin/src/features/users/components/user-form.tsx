@@ -55,7 +55,18 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
               email: values.email.trim(),
               userRole: Number(values.userRole),
             }),
-          { setOutcome, onSaved: () => setOutcome({ kind: 'saved', message: t('admin.user.saved') }) },
+          {
+            setOutcome,
+            onSaved: (saved) =>
+              setOutcome({
+                kind: 'saved',
+                // A new e-mail is only pending: say where the confirmation link went.
+                message:
+                  saved.pendingEmail !== null && saved.pendingEmail === values.email.trim().toLowerCase()
+                    ? t('admin.emailChange.requested', { email: saved.pendingEmail })
+                    : t('admin.user.saved'),
+              }),
+          },
         )
       }
       render={({ handleSubmit, submitting }) => (
@@ -64,7 +75,15 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
           <FormFieldset disabled={readOnly || submitting}>
             <TextField name="firstName" label={labels.firstName} required validate={nameRule} autoComplete="off" />
             <TextField name="lastName" label={labels.lastName} required validate={nameRule} autoComplete="off" />
-            <TextField name="email" label={labels.email} type="email" required validate={emailRules} autoComplete="off" />
+            <TextField
+              name="email"
+              label={labels.email}
+              type="email"
+              required
+              validate={emailRules}
+              autoComplete="off"
+              help={t('admin.emailChange.help')}
+            />
             <RoleSelectField name="userRole" label={labels.userRole} roles={roles} />
           </FormFieldset>
           {!readOnly && <SaveActions cancelTo={paths.users.getHref(base, organisationId)} submitting={submitting} />}

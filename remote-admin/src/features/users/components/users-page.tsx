@@ -32,7 +32,21 @@ export function UsersPage() {
       sortable: true,
       render: (row) => row.fullName,
     },
-    { key: 'email', header: t('admin.user.email'), sortable: true },
+    {
+      key: 'email',
+      header: t('admin.user.email'),
+      sortable: true,
+      render: (row) =>
+        row.pendingEmail ? (
+          <>
+            {row.email}
+            <br />
+            <small>{t('admin.emailChange.pendingShort', { email: row.pendingEmail })}</small>
+          </>
+        ) : (
+          row.email
+        ),
+    },
     {
       key: 'roleName',
       header: t('admin.user.role'),

@@ -6,6 +6,9 @@ import {
   BulkUserErrors,
   BulkUserInput,
   BulkUserResult,
+  EMAIL_CHANGE_MESSAGES,
+  EMAIL_CHANGE_TTL_HOURS,
+  FieldErrors,
   INVITATION_RESEND_MINUTES,
   InvitationResult,
   LicenseBlock,
@@ -15,8 +18,12 @@ import {
   USER_ADMIN_MESSAGES as M,
   UserLicenseParams,
   UserListQuery,
-  type FieldErrors,
 } from '@portal/contract';
+import {
+  cancelEmailChange,
+  requestEmailChange,
+  withdrawEmailChange,
+} from '../../../../identity/email-change';
 import {
   deleteAccountItem,
   IDENTITY_KINDS,
@@ -24,7 +31,7 @@ import {
   updateAccountItem,
 } from '../../../../identity/provisioning';
 import { emailError, nameError } from '../../../../lib/csv/users-csv';
-import { badRequest, forbidden, notFound } from '../../../../lib/http-errors';
+import { ApiError, badRequest, forbidden, notFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
@@ -50,8 +57,6 @@ export function canSeeUser(actor: AuthUser, user: { organisation: number | null 
     (actor.organisationId !== null && user.organisation === actor.organisationId)
   );
 }
-
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
 
 /**
  * Administration of users (spec §2, §7): the bulk add from a CSV, one user's details, edit and
@@ -109,10 +114,16 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permissions: ['global.update_user'] },
       schema: {
         tags,
-        summary: "Change a user's names, e-mail and role; the account follows",
+        summary: "Change a user's names and role; a new e-mail waits for its owner's consent",
+        description:
+          'Names and role change at once (the identity account follows). A different e-mail ' +
+          'does not: it becomes `pendingEmail`, the new address is sent a confirmation link ' +
+          `(valid ${EMAIL_CHANGE_TTL_HOURS} h, POST /api/v1/email-change/confirm) and the old ` +
+          'one a notice; a second change replaces the first. 503 `{email}` when those mails ' +
+          'could not be sent (the e-mail change is then dropped; other changes stay saved).',
         params: AdminUserParams,
         body: AdminUserInput,
-        response: { 200: AdminUser, ...errorResponses },
+        response: { 200: AdminUser, ...errorResponses, 503: FieldErrors },
       },
     },
     async (request) => {
@@ -131,6 +142,9 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       check('firstName', nameError(firstName));
       check('lastName', nameError(lastName));
       check('email', emailError(email));
+      const emailChanged = email !== before.email.toLowerCase();
+      if (emailChanged && !errors.email && !app.mailer)
+        errors.email = [EMAIL_CHANGE_MESSAGES.noMailer];
       const role = await findRole(app.db, body.userRole);
       if (!role) errors.userRole = [M.invalidChoice];
       else if (role.isGlobal !== (currentRole?.isGlobal ?? false) && !isGlobalAdmin(actor)) {
@@ -138,49 +152,82 @@ export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (Object.keys(errors).length > 0 || !role) throw badRequest(errors);
 
-      const after = await app.db.transaction(async (tx) => {
+      const { after, requested } = await app.db.transaction(async (tx) => {
         if (currentRole?.isGlobal && !role.isGlobal) {
           const admins = await lockGlobalAdmins(tx);
           if (!admins.some((id) => id !== before.id))
             throw badRequest({ userRole: [M.lastGlobalAdmin] });
         }
-        if (email !== before.email.toLowerCase() && (await emailsInUse(tx, [email])).size > 0) {
+        if (emailChanged && (await emailsInUse(tx, [email])).size > 0) {
           throw badRequest({ email: [M.emailTaken] });
         }
-        try {
-          await tx.query(
-            `update users set first_name = $2, last_name = $3, email = $4, role_id = $5,
-                              updated_at = now()
-              where id = $1`,
-            [before.id, firstName, lastName, email, role.id],
-          );
-        } catch (error) {
-          if (isUniqueViolation(error)) throw badRequest({ email: [M.emailTaken] });
-          throw error;
-        }
+        // The e-mail is not written here: it changes only when the new address confirms it.
+        await tx.query(
+          `update users set first_name = $2, last_name = $3, role_id = $4, updated_at = now()
+            where id = $1`,
+          [before.id, firstName, lastName, role.id],
+        );
         const changed = (await findAdminUser(tx, before.id))!;
-        if (
-          changed.email !== before.email ||
-          changed.firstName !== before.firstName ||
-          changed.lastName !== before.lastName
-        ) {
-          await enqueue(tx, [updateAccountItem(changed)]);
+        const namesChanged =
+          changed.firstName !== before.firstName || changed.lastName !== before.lastName;
+        if (namesChanged) await enqueue(tx, [updateAccountItem(changed)]);
+        if (namesChanged || changed.userRole !== before.userRole) {
+          await recordAudit(tx, {
+            actor,
+            action: 'update',
+            entityType: 'user',
+            entityId: before.id,
+            organisationId: before.organisation,
+            before,
+            after: changed,
+          });
         }
-        await recordAudit(tx, {
+        if (!emailChanged) return { after: changed, requested: null };
+        const change = await requestEmailChange(tx, {
+          user: changed,
+          newEmail: email,
           actor,
-          action: 'update',
-          entityType: 'user',
-          entityId: before.id,
-          organisationId: before.organisation,
-          before,
-          after: changed,
+          settings: { portalUrl: app.config.portalUrl, productName: app.config.mail!.productName },
         });
-        return changed;
+        return { after: (await findAdminUser(tx, before.id))!, requested: change };
       });
       // Role and names are part of the signed-in user: their next call must see the change.
       users.forget(after.id);
       app.outboxWorker.kick();
+      if (requested) {
+        try {
+          // Both or the change is withdrawn: the old address must hear of any change that can
+          // still be confirmed.
+          await Promise.all(requested.mails.map((mail) => app.mailer!.send(mail)));
+        } catch (error) {
+          request.log.error({ err: error, userId: after.id }, 'e-mail change mails not sent');
+          await withdrawEmailChange(app.db, requested.token);
+          throw new ApiError(503, { email: [EMAIL_CHANGE_MESSAGES.notSent] });
+        }
+      }
       return after;
+    },
+  );
+
+  app.delete(
+    '/:id/email-change',
+    {
+      config: { permissions: ['global.update_user'] },
+      schema: {
+        tags,
+        summary: "Cancel a user's pending e-mail change; its link stops working",
+        description: '404 when the user has no pending change (none, confirmed or expired).',
+        params: AdminUserParams,
+        response: { 204: { type: 'null' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = currentUser(request);
+      const user = await visibleUser(actor, request.params.id);
+      await assertMayChange(actor, user);
+      const cancelled = await app.db.transaction((tx) => cancelEmailChange(tx, { user, actor }));
+      if (!cancelled) throw notFound();
+      return reply.code(204).send();
     },
   );
 

@@ -1,17 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import type { BulkUserResult } from '@portal/contract';
-import { startIdentityApp, type IdentityApp } from '@portal/identity/src/app';
-import { buildApp, type App } from '../../../../../src/app';
-import {
-  createTestDatabase,
-  signToken,
-  testConfig,
-  testJwks,
-  type TestDatabase,
-  type TestApp,
-} from '../../../../helper';
+import type { IdentityApp } from '@portal/identity/src/app';
+import type { App } from '../../../../../src/app';
+import { startIdentityStack } from '../../../../identity-stack';
+import { signToken, type TestApp } from '../../../../helper';
 import {
   bulkAdd,
   createLicense,
@@ -29,37 +22,15 @@ import {
  */
 describe('provisioning against the bundled identity provider', () => {
   let identity: IdentityApp;
-  let database: TestDatabase;
   let app: App;
   let t: TestApp;
 
   before(async () => {
-    const secret = randomBytes(32).toString('hex');
-    identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true });
-    database = await createTestDatabase();
-    app = await buildApp({
-      config: testConfig({
-        identityAdmin: {
-          baseUrl: identity.url,
-          realm: 'main',
-          clientId: 'portal-api',
-          clientSecret: secret,
-        },
-        // Only kicks after commits run the worker here, so the test sees exactly their effect.
-        outboxPollMs: 3_600_000,
-      }),
-      db: database.db,
-      jwks: testJwks,
-      logger: false,
-    });
-    await app.ready();
-    t = { app, db: database.db, close: async () => undefined };
+    const stack = await startIdentityStack();
+    ({ identity, app } = stack);
+    t = stack;
   });
-  after(async () => {
-    await app?.close();
-    await database?.dispose();
-    await identity?.close();
-  });
+  after(() => t?.close());
 
   async function outbox(): Promise<Array<{ to: string; subject: string; text: string }>> {
     const res = await fetch(`${identity.url}/dev/outbox.json`);
@@ -173,7 +144,9 @@ describe('provisioning against the bundled identity provider', () => {
     });
     assert.equal(put.statusCode, 200, put.body);
     await provisioned([first.id]);
-    assert.equal(identity.users.get(first.identity_sub)?.email, 'ina2@provision.test');
+    // The new name at once; the new e-mail only once its owner confirms it (email-change.test.ts).
+    assert.equal(identity.users.get(first.identity_sub)?.lastName, 'Renamed');
+    assert.equal(identity.users.get(first.identity_sub)?.email, 'ina@provision.test');
     const del = await app.inject({ method: 'DELETE', url: `/api/v1/user/${first.id}`, headers });
     assert.equal(del.statusCode, 204, del.body);
     await provisioned([first.id]);
