@@ -18,3 +18,4 @@ export * from './user-admin';
 export * from './product-admin';
 export * from './lti';
 export * from './lti-registration';
+export * from './organisation-deactivated';
