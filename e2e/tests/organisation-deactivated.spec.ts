@@ -49,6 +49,7 @@ test('a learner of a deactivated organisation sees in German whom to contact, an
       await expectNoAxeViolations(page, `organisation deactivated page, ${size.width}px`, WCAG22_AND_BEST_PRACTICE_TAGS);
     }
 
+    await page.setViewportSize({ width: 1280, height: 800 });
     await setActive(true);
     await page.getByRole('button', { name: 'Erneut versuchen' }).click();
     const { firstName, lastName } = demoAccount('learner@other.test');
