@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, runPnpm } from './lib.mjs';
-import { HOST_URL, LMS_URL, OUTBOX_URL, startServices } from './services.mjs';
+import { HOST_URL, LMS_URL, OUTBOX_URL, SEED_DEMO, startServices } from './services.mjs';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.mjs';
 
 const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];
@@ -35,8 +35,9 @@ async function serve({ banner }) {
         '',
         `  Simulation Portal is running: open ${HOST_URL}`,
         '',
-        `  Demo accounts (password ${DEMO_PASSWORD}):`,
-        ...accounts,
+        ...(SEED_DEMO === 'false'
+          ? ['  No demo accounts (SEED_DEMO=false). Create the first administrator: npm run create-admin -- --email you@example.com']
+          : [`  Demo accounts (password ${DEMO_PASSWORD}):`, ...accounts]),
         '',
         `  Learning platform stand-in: ${LMS_URL} — open the Demo course and click Launch Radiography`,
         "    (the same accounts, plus learner2@demo.test who exists only there; as Demo Hospital's Brightspace",

@@ -57,8 +57,28 @@ const BRIGHTSPACE_ENV = BRIGHTSPACE_ON
     }
   : {};
 
+/**
+ * The demo organisations and accounts (known password) in the API and the identity provider: on
+ * for `npm start` and the e2e stack unless SEED_DEMO=false; each service's own default is off.
+ */
+export const SEED_DEMO = env.SEED_DEMO ?? 'true';
+
 /** Where the embedded default's invitation mails go instead of SMTP (unset SMTP_URL). */
 export const OUTBOX_URL = env.SMTP_URL ? undefined : `${IDENTITY_URL}/dev/outbox`;
+
+/**
+ * The API's TRUST_PROXY: the host, which proxies /api from this machine and replaces whatever
+ * X-Forwarded-For a client sends with the chain it believes itself, so the API trusts that one
+ * hop and, through it, the proxies the host trusts (the host's TRUST_PROXY: a hop count one more,
+ * a list with the host's own addresses added). Not `loopback`: a client on 127.0.0.2 calling the
+ * API directly could otherwise name its own address.
+ */
+export function apiTrustProxy(hostTrustProxy = '') {
+  const host = '127.0.0.1,::1';
+  const value = hostTrustProxy.trim();
+  if (value === '' || value === '0') return host;
+  return /^\d+$/.test(value) ? String(Number(value) + 1) : `${host},${value}`;
+}
 
 /** @returns {{name: string, cwd: string, command: string[], env: Record<string,string>, health: string}[]} */
 export function serviceDefinitions() {
@@ -80,6 +100,9 @@ export function serviceDefinitions() {
         IDENTITY_ISSUER: ISSUER,
         FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? (TEST_MODE ? `${HOST_URL},${TEST_HOST_URL}` : HOST_URL),
         IDENTITY_SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
+        // `npm start` and the e2e stack are development: without SMTP_URL, mails go to /dev/outbox.
+        IDENTITY_DEV_MODE: 'true',
+        SEED_DEMO,
         // The test stack's database is in memory (PGLITE_DIR=memory://), so its users are too:
         // accounts left by an earlier run would collide with the same e-mails in a fresh database.
         ...(TEST_MODE && env.IDENTITY_DATA_DIR === undefined ? { IDENTITY_DATA_DIR: '' } : {}),
@@ -99,8 +122,9 @@ export function serviceDefinitions() {
         // reports with images over the last 90 days. Not on the e2e stack, whose specs count on
         // the few reports of the demo accounts.
         SEED_DEMO_ACTIVITY: env.SEED_DEMO_ACTIVITY ?? (TEST_MODE ? 'false' : 'true'),
-        // The host's /api proxy runs on this machine: believe its X-Forwarded-For/-Proto.
-        TRUST_PROXY: env.TRUST_PROXY ?? 'loopback',
+        // Exactly the host's hop (its /api proxy, on this machine), plus whatever proxies the host
+        // itself is told to trust; API_TRUST_PROXY overrides.
+        TRUST_PROXY: env.API_TRUST_PROXY ?? apiTrustProxy(env.TRUST_PROXY),
         // Users are created in the identity provider through its admin API, as in Keycloak.
         IDENTITY_ADMIN_URL: env.IDENTITY_ADMIN_URL ?? IDENTITY_URL,
         IDENTITY_ADMIN_CLIENT_ID: env.IDENTITY_ADMIN_CLIENT_ID ?? 'portal-api',

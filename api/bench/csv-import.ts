@@ -146,7 +146,7 @@ console.log(`CSV import benchmark on ${target.label}`);
 try {
   if (provisionCount > 0) {
     const secret = randomBytes(32).toString('hex');
-    const identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret });
+    const identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true });
     try {
       await importCsv(provisionCount, 'provision');
       const worker = createOutboxWorker({

@@ -28,20 +28,26 @@ export const ConfigSchema = Type.Object({
   // Never "trust all": any client could then claim any address and walk around the per-address
   // rate limits (the grammar is service-kit's, shared with the static servers).
   TRUST_PROXY: Env.TrustProxy(),
-  // Requests per window: per user (token subject; a simulator's session) and per address.
+  // Requests per window. A signed-in user's work (a simulator's: its session's) is counted per
+  // user, whatever address it comes from; only what nobody is signed in for is counted per
+  // address, sized for a school whose ~500 learners share one NAT address.
   RATE_LIMIT_ENABLED: Type.Boolean({ default: true }),
   RATE_LIMIT_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
-  // Session status and whoami: the launch screen polls every second, maybe from several tabs.
+  // Per user. Session status and whoami: the launch screen polls every second, maybe from
+  // several tabs.
   RATE_LIMIT_POLLING: Type.Integer({ minimum: 1, default: 600 }),
   RATE_LIMIT_SESSION_CREATE: Type.Integer({ minimum: 1, default: 10 }),
   // Multipart routes: evidence and file uploads.
   RATE_LIMIT_UPLOAD: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_DEFAULT: Type.Integer({ minimum: 1, default: 300 }),
-  // LTI login, launch and JWKS: public, so only the per-address budget (× RATE_LIMIT_ADDRESS_USERS)
-  // applies; a class of 30 learners opening an activity at once is 60 requests.
-  RATE_LIMIT_LTI: Type.Integer({ minimum: 1, default: 30 }),
-  // An address may send as much as this many users: a school's learners share one NAT address.
-  RATE_LIMIT_ADDRESS_USERS: Type.Integer({ minimum: 1, default: 20 }),
+  // Per address. LTI login, launch, JWKS and registration: 500 learners opening an activity at
+  // once are ~1 000 requests (login, launch), with room for reloads.
+  RATE_LIMIT_LTI_PER_ADDRESS: Type.Integer({ minimum: 1, default: 3000 }),
+  // Per address. Every other request without a user: public routes (signed file URLs a report's
+  // images load from, health, OpenAPI), unknown URLs, a protected route without a credential,
+  // and refused credentials (counted once refused; then the address waits before any further
+  // token is checked).
+  RATE_LIMIT_ANONYMOUS_PER_ADDRESS: Type.Integer({ minimum: 1, default: 6000 }),
   MAX_OPEN_SESSIONS_PER_USER: Type.Integer({ minimum: 1, default: 5 }),
   MAX_EVIDENCE_PER_SESSION: Type.Integer({ minimum: 1, default: 200 }),
   MAX_STORED_BYTES_PER_USER: Type.Integer({ minimum: 0, default: 1024 ** 3 }),
@@ -136,8 +142,8 @@ export interface Config {
   rateLimitSessionCreate: number;
   rateLimitUpload: number;
   rateLimitDefault: number;
-  rateLimitLti: number;
-  rateLimitAddressUsers: number;
+  rateLimitLtiPerAddress: number;
+  rateLimitAnonymousPerAddress: number;
   maxOpenSessionsPerUser: number;
   maxEvidencePerSession: number;
   maxStoredBytesPerUser: number;
@@ -199,7 +205,22 @@ export interface IdentityAdminConfig {
 // conversion from text, every problem listed as `NAME: message`.
 export { ConfigError };
 
+/**
+ * Variables an older version read, refused with what replaces them, so a deployment that still
+ * sets one learns that its setting would silently do nothing (or something else) now.
+ */
+const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
+  RATE_LIMIT_ADDRESS_USERS:
+    'signed-in users are limited per user, whatever their address; set RATE_LIMIT_ANONYMOUS_PER_ADDRESS for requests without a user',
+  RATE_LIMIT_LTI:
+    'LTI login, launch, JWKS and registration are limited per address: set RATE_LIMIT_LTI_PER_ADDRESS (requests per address and window)',
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const retired = Object.entries(RETIRED_VARIABLES)
+    .filter(([name]) => (env[name] ?? '') !== '')
+    .map(([name, instead]) => `  ${name}: no longer read; ${instead}`);
+  if (retired.length > 0) throw new ConfigError(`Invalid environment:\n${retired.join('\n')}`);
   const raw: RawConfig = readEnv(ConfigSchema, env);
   // The activity's learners belong to the demo organisations and use their licences.
   if (raw.SEED_DEMO_ACTIVITY && !raw.SEED_DEMO) {
@@ -221,8 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitSessionCreate: raw.RATE_LIMIT_SESSION_CREATE,
     rateLimitUpload: raw.RATE_LIMIT_UPLOAD,
     rateLimitDefault: raw.RATE_LIMIT_DEFAULT,
-    rateLimitLti: raw.RATE_LIMIT_LTI,
-    rateLimitAddressUsers: raw.RATE_LIMIT_ADDRESS_USERS,
+    rateLimitLtiPerAddress: raw.RATE_LIMIT_LTI_PER_ADDRESS,
+    rateLimitAnonymousPerAddress: raw.RATE_LIMIT_ANONYMOUS_PER_ADDRESS,
     maxOpenSessionsPerUser: raw.MAX_OPEN_SESSIONS_PER_USER,
     maxEvidencePerSession: raw.MAX_EVIDENCE_PER_SESSION,
     maxStoredBytesPerUser: raw.MAX_STORED_BYTES_PER_USER,

@@ -25,13 +25,26 @@ describe('loadConfig', () => {
       [600, 10, 60],
     );
     assert.equal(config.rateLimitDefault, 300);
-    assert.equal(config.rateLimitAddressUsers, 20);
+    assert.equal(config.rateLimitLtiPerAddress, 3000);
+    assert.equal(config.rateLimitAnonymousPerAddress, 6000);
     assert.equal(config.maxOpenSessionsPerUser, 5);
     assert.equal(config.maxEvidencePerSession, 200);
     assert.equal(config.maxStoredBytesPerUser, 1024 ** 3);
     assert.equal(config.sessionTokenMaxAgeSeconds, 24 * 3600);
     assert.equal(config.sessionTokenIdleSeconds, 2 * 3600);
     assert.equal(config.sessionCloseIntervalMs, 300_000);
+  });
+
+  test('the retired per-address variables stop the start, naming what replaces them', () => {
+    assert.throws(
+      () => loadConfig({ RATE_LIMIT_ADDRESS_USERS: '20', RATE_LIMIT_LTI: '30' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /RATE_LIMIT_ADDRESS_USERS: no longer read; .*RATE_LIMIT_ANONYMOUS_PER_ADDRESS/.test(
+          error.message,
+        ) &&
+        /RATE_LIMIT_LTI: no longer read; .*RATE_LIMIT_LTI_PER_ADDRESS/.test(error.message),
+    );
   });
 
   test('TRUST_PROXY is a hop count or a list of addresses, ranges and names', () => {
@@ -79,10 +92,15 @@ describe('loadConfig', () => {
   });
 
   test('SEED_DEMO_ACTIVITY needs SEED_DEMO: its learners belong to the demo organisations', () => {
-    assert.equal(loadConfig({ SEED_DEMO: 'true', SEED_DEMO_ACTIVITY: 'true' }).seedDemoActivity, true);
+    assert.equal(
+      loadConfig({ SEED_DEMO: 'true', SEED_DEMO_ACTIVITY: 'true' }).seedDemoActivity,
+      true,
+    );
     assert.throws(
       () => loadConfig({ SEED_DEMO_ACTIVITY: 'true' }),
-      (error: unknown) => error instanceof ConfigError && /SEED_DEMO_ACTIVITY: needs SEED_DEMO=true/.test(error.message),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /SEED_DEMO_ACTIVITY: needs SEED_DEMO=true/.test(error.message),
     );
   });
 
@@ -114,8 +132,11 @@ describe('loadConfig', () => {
       },
     );
     assert.equal(
-      loadConfig({ STORAGE_URL: 'http://s3.test', STORAGE_BUCKET: 'b-1', STORAGE_CREATE_BUCKET: 'true' })
-        .s3?.createBucket,
+      loadConfig({
+        STORAGE_URL: 'http://s3.test',
+        STORAGE_BUCKET: 'b-1',
+        STORAGE_CREATE_BUCKET: 'true',
+      }).s3?.createBucket,
       true,
     );
     // Without keys the SDK's own chain (environment, profile, instance role) applies.

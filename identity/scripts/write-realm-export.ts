@@ -1,8 +1,14 @@
-// Regenerates keycloak/realm-main.json from src/realm-export.ts: `pnpm --filter @portal/identity realm-export`.
+// Regenerates keycloak/realm-main.json and keycloak/demo-users.json from src/realm-export.ts:
+// `pnpm --filter @portal/identity realm-export`.
 import { writeFile } from 'node:fs/promises';
 
-import { realmExportJson } from '../src/realm-export';
+import { demoUsersImportJson, realmExportJson } from '../src/realm-export';
 
-const target = new URL('../keycloak/realm-main.json', import.meta.url);
-await writeFile(target, realmExportJson());
-console.log(`wrote ${target.pathname}`);
+for (const [file, json] of [
+  ['realm-main.json', realmExportJson()],
+  ['demo-users.json', demoUsersImportJson()],
+] as const) {
+  const target = new URL(`../keycloak/${file}`, import.meta.url);
+  await writeFile(target, json);
+  console.log(`wrote ${target.pathname}`);
+}

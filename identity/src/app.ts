@@ -7,6 +7,7 @@ import type Provider from 'oidc-provider';
 import { securityHeaders, serializeRequest } from '@portal/service-kit';
 
 import { createActionTokens } from './action-tokens';
+import { createSignInGuard, type SignInGuard } from './brute-force';
 import { adminPathFor, createAdminApiHandler } from './admin-api';
 import {
   DEFAULT_ACCESS_TOKEN_TTL,
@@ -45,11 +46,20 @@ export interface IdentityAppOptions {
    * the client does not exist and the admin API refuses everyone.
    */
   serviceClientSecret?: string;
-  /** SMTP server for the invitation mails; without it they go to the outbox at `/dev/outbox`. */
+  /**
+   * SMTP server for the invitation mails; without it, in development mode, they go to the
+   * outbox at `/dev/outbox`. Without either the provider does not start.
+   */
   smtpUrl?: string;
+  /** Development mode: allows the local outbox (config.ts, IDENTITY_DEV_MODE). */
+  devMode?: boolean;
+  /** The demo accounts with their known password (SEED_DEMO). */
+  seedDemo?: boolean;
   mailFrom?: string;
   /** Named in the invitation mails. */
   productName?: string;
+  /** Brute-force detection (tests pass one with a hand-moved clock); Keycloak's model by default. */
+  guard?: SignInGuard;
 }
 
 export interface IdentityApp {
@@ -81,6 +91,10 @@ function mountedPath(url: string, mountPath: string): string | undefined {
 
 /** Starts the provider; with port 0 the issuer follows the port the OS picked. */
 export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
+  if (!options.smtpUrl && !options.devMode) {
+    // The outbox shows live set-password links to whoever opens it: development only.
+    throw new Error('The identity provider needs an SMTP server (smtpUrl) outside development mode (devMode).');
+  }
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
   const frontendOrigins = options.frontendOrigins ?? DEFAULT_FRONTEND_ORIGINS;
@@ -104,7 +118,7 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   const adminPath = adminPathFor(mountPath);
   const jwks = options.jwks ?? (await generateSigningJwks());
   const dataDir = options.dataDir ?? null;
-  const users = await createUserStore({ dataDir, logger });
+  const users = await createUserStore({ dataDir, logger, seedDemo: options.seedDemo ?? false });
   const mailer = await createMailer({
     smtpUrl: options.smtpUrl,
     from: options.mailFrom ?? DEFAULT_MAIL_FROM,
@@ -114,6 +128,8 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   const actionTokens = await createActionTokens({ issuer, jwks });
 
   const sessionStore = createSessionStore(logger);
+  // One for sign-in, device codes and set-password posts: an address's cap covers all three.
+  const guard = options.guard ?? createSignInGuard();
   const provider = createProvider({
     issuer,
     frontendOrigins,
@@ -123,10 +139,11 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     logger,
     users,
     sessionStore,
+    guard,
     ...(options.serviceClientSecret ? { serviceClientSecret: options.serviceClientSecret } : {}),
   });
   const oidcCallback = provider.callback();
-  const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger, users });
+  const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger, users, guard });
   const handleUserinfo = createUserinfoHandler({ provider, issuer, jwks, frontendOrigins, users });
   const handleSetPassword = createSetPasswordHandler({
     provider,
@@ -137,6 +154,7 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     actionTokens,
     sessionStore,
     sessionTtlSeconds: SSO_SESSION_MAX_SECONDS,
+    guard,
   });
   const handleAdminApi = createAdminApiHandler({
     issuer,

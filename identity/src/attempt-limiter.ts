@@ -12,20 +12,26 @@ export interface AttemptLimiterOptions {
 export interface AttemptLimiter {
   /** Seconds until every key may try again; 0 when none is blocked. */
   retryAfterSeconds(keys: readonly string[]): number;
-  fail(keys: readonly string[]): void;
+  /** Records one failure for every key; returns its time, which `withdraw` takes. */
+  fail(keys: readonly string[]): number;
+  /** Takes back the failure recorded at `time` (an attempt that turned out not to be one). */
+  withdraw(keys: readonly string[], time: number): void;
   forget(key: string): void;
 }
 
-/** Keycloak's brute-force detection defaults are close: a handful of failures, minutes of wait. */
-export const SIGN_IN_LIMIT = { maxFailures: 10, windowMs: 15 * 60_000 } as const;
+/**
+ * The per-address cap (brute-force.ts): far above what a classroom behind one NAT address mistypes
+ * in a quarter of an hour, far below what a password sprayer needs.
+ */
+export const ADDRESS_LIMIT = { maxFailures: 100, windowMs: 15 * 60_000 } as const;
 
 /**
  * Counts failures per key in a sliding window. Each key holds at most `maxFailures` timestamps and
  * lives `windowMs` after its latest failure, so memory is bounded by `maxKeys` whatever the load.
  */
 export function createAttemptLimiter({
-  maxFailures = SIGN_IN_LIMIT.maxFailures,
-  windowMs = SIGN_IN_LIMIT.windowMs,
+  maxFailures = ADDRESS_LIMIT.maxFailures,
+  windowMs = ADDRESS_LIMIT.windowMs,
   maxKeys = 20_000,
   now = Date.now,
 }: AttemptLimiterOptions = {}): AttemptLimiter {
@@ -54,6 +60,17 @@ export function createAttemptLimiter({
     fail(keys) {
       const time = now();
       for (const key of keys) failures.set(key, [...recent(key), time].slice(-maxFailures));
+      return time;
+    },
+    withdraw(keys, time) {
+      for (const key of keys) {
+        const times = failures.get(key);
+        const index = times?.lastIndexOf(time) ?? -1;
+        if (!times || index < 0) continue;
+        const rest = times.filter((_, at) => at !== index);
+        if (rest.length > 0) failures.set(key, rest, { noUpdateTTL: true });
+        else failures.delete(key);
+      }
     },
     forget(key) {
       failures.delete(key);

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 
 import { Env, readEnv, Type } from '@portal/service-kit';
 
-export { ConfigError } from '@portal/service-kit';
+import { ConfigError } from '@portal/service-kit';
+
+export { ConfigError };
 
 export interface IdentityConfig {
   /** Full issuer URL; its path (e.g. `/realms/main`) is where the provider is mounted. */
@@ -25,6 +27,13 @@ export interface IdentityConfig {
   mailFrom: string;
   productName: string;
   logLevel: string;
+  /**
+   * Development mode (IDENTITY_DEV_MODE=true; `npm start` and the e2e stack set it): without SMTP
+   * the mails go to the browsable outbox at /dev/outbox. Off (production), SMTP_URL is required.
+   */
+  devMode: boolean;
+  /** SEED_DEMO: the demo accounts with their known password, as the API's demo data. */
+  seedDemo: boolean;
 }
 
 export const DEFAULT_PORT = 8180;
@@ -99,11 +108,20 @@ export const IdentityEnvSchema = Type.Object({
   MAIL_FROM: Type.String({ minLength: 3, default: DEFAULT_MAIL_FROM }),
   PRODUCT_NAME: Type.String({ minLength: 1, default: DEFAULT_PRODUCT_NAME }),
   LOG_LEVEL: Env.LogLevel(),
+  IDENTITY_DEV_MODE: Type.Boolean({ default: false }),
+  SEED_DEMO: Type.Boolean({ default: false }),
 });
 
 /** Reads the environment once; every other module gets its settings from here. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
   const raw = readEnv(IdentityEnvSchema, env);
+  // The outbox lists live set-password links to anyone who can reach it: only for development.
+  if (!raw.SMTP_URL && !raw.IDENTITY_DEV_MODE) {
+    throw new ConfigError(
+      'Invalid environment:\n  SMTP_URL: required outside development mode: invitation mails carry set-password links ' +
+        'and must go to their recipients (set IDENTITY_DEV_MODE=true for the local outbox at /dev/outbox)',
+    );
+  }
   const cookieKeys = raw.IDENTITY_COOKIE_KEYS ?? [];
   return {
     issuer: raw.IDENTITY_ISSUER,
@@ -119,5 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig
     mailFrom: raw.MAIL_FROM.trim(),
     productName: raw.PRODUCT_NAME.trim(),
     logLevel: raw.LOG_LEVEL,
+    devMode: raw.IDENTITY_DEV_MODE,
+    seedDemo: raw.SEED_DEMO,
   };
 }

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
-import { addressKey, type AttemptLimiterOptions, createAttemptLimiter } from './attempt-limiter';
+import { addressKey } from './attempt-limiter';
+import type { SignInGuard } from './brute-force';
 import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALE_PARAM, type Locale, messagesFor, parseLocale } from './locale';
 import { deviceSuccessPage, userCodePage } from './views/device-pages';
 import { createNonce, securityHeaders } from './views/html';
@@ -72,8 +73,8 @@ export interface DeviceFlowMiddlewareOptions {
   verificationRoute: string;
   authorizationRoute: string;
   frontendOrigins: string[];
-  /** Unknown user codes allowed per client address (default 10 in 15 minutes). */
-  userCodeLimit?: AttemptLimiterOptions;
+  /** Unknown user codes count against the client address's cap, with failed sign-ins. */
+  guard: SignInGuard;
 }
 
 /**
@@ -91,9 +92,8 @@ export function deviceFlowMiddleware({
   verificationRoute,
   authorizationRoute,
   frontendOrigins,
-  userCodeLimit,
+  guard,
 }: DeviceFlowMiddlewareOptions): ProviderMiddleware {
-  const limiter = createAttemptLimiter(userCodeLimit);
   return async (ctx, next) => {
     const raw = ctx.query[LOCALE_PARAM];
     const requested = ctx.method === 'GET' && typeof raw === 'string' ? parseLocale(raw) : undefined;
@@ -117,7 +117,7 @@ export function deviceFlowMiddleware({
 
     const postsCode = ctx.method === 'POST' && ctx.path === verificationRoute;
     const address = `address:${addressKey(ctx.req.socket.remoteAddress)}`;
-    const wait = postsCode ? limiter.retryAfterSeconds([address]) : 0;
+    const wait = postsCode ? (guard.check({ address })?.retryAfterSeconds ?? 0) : 0;
     if (wait > 0) {
       const locale = localeOf(ctx);
       const text = messagesFor(locale).device;
@@ -129,7 +129,7 @@ export function deviceFlowMiddleware({
       return;
     }
     await next();
-    if (postsCode && state[UNKNOWN_CODE_STATE] === true) limiter.fail([address]);
+    if (postsCode && state[UNKNOWN_CODE_STATE] === true) guard.fail({ address });
 
     if (ctx.method === 'POST' && ctx.path === authorizationRoute && ctx.status === 200 && isRecord(ctx.body)) {
       ctx.body.interval = DEVICE_POLLING_INTERVAL_SECONDS;

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
-import { addressKey, type AttemptLimiterOptions, createAttemptLimiter } from './attempt-limiter';
+import { addressKey } from './attempt-limiter';
+import { isRefusal, type SignInGuard } from './brute-force';
 import { DEVICE_PROMPT, type DeviceConfirmResult, type DevicePromptDetails } from './device-flow';
 import { HttpError, readForm, sendHtml } from './http';
 import { DEFAULT_LOCALE, type Locale, localeFromCookieHeader, messagesFor } from './locale';
@@ -23,8 +24,8 @@ export interface InteractionHandlerOptions {
   frontendOrigins: string[];
   logger: Logger;
   users: UserStore;
-  /** Failed sign-ins allowed per account and per client address (default 10 in 15 minutes). */
-  signInLimit?: AttemptLimiterOptions;
+  /** The provider's brute-force detection (per account, per client address). */
+  guard: SignInGuard;
 }
 
 const INTERACTION_ROUTE = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|device))?$/;
@@ -45,9 +46,8 @@ export function createInteractionHandler({
   frontendOrigins,
   logger,
   users,
-  signInLimit,
+  guard,
 }: InteractionHandlerOptions) {
-  const limiter = createAttemptLimiter(signInLimit);
 
   const page = (
     res: ServerResponse,
@@ -191,28 +191,32 @@ export function createInteractionHandler({
     const address = addressKey(req.socket.remoteAddress);
     // Counted by the email as typed (normalised), known or not, so a refusal never tells whether
     // the account exists.
-    const accountKey = `account:${normalizeEmail(email)}`;
-    const keys = [accountKey, `address:${address}`];
-    // Always compared, also when refused below: every answer takes the same path and time. No
-    // await between the check and the count below, so concurrent posts cannot slip between them.
-    const account = await users.verifyCredentials(email, password);
-    const wait = limiter.retryAfterSeconds(keys);
-    if (wait > 0) {
-      logger.warn({ interaction: uid, address }, 'sign-in refused: too many failed attempts');
-      const message = messagesFor(locale).signIn.tooManyAttempts(Math.ceil(wait / 60));
-      page(res, 429, (nonce) => renderSignIn(uid, nonce, locale, email, message), { 'Retry-After': String(wait) });
+    const attempt = guard.begin({ account: `account:${normalizeEmail(email)}`, address: `address:${address}` });
+    if (isRefusal(attempt)) {
+      // Refused before the password is hashed: a locked account or a capped address costs the
+      // provider nothing, so a flood of guesses cannot take its CPU from everyone else.
+      logger.warn({ interaction: uid, address, limit: attempt.reason }, 'sign-in refused: too many failed attempts');
+      const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+      const text = messagesFor(locale).signIn;
+      const message = attempt.reason === 'account' ? text.accountLocked(minutes) : text.tooManyAttempts(minutes);
+      page(res, 429, (nonce) => renderSignIn(uid, nonce, locale, email, message), {
+        'Retry-After': String(attempt.retryAfterSeconds),
+      });
       return;
     }
+    // The attempt already counts as failed (guard.begin), so posts racing this one during the
+    // hash see it; only the right password takes it back.
+    const account = await users.verifyCredentials(email, password);
     if (!account) {
-      limiter.fail(keys);
+      attempt.failed();
       logger.info({ interaction: uid, address }, 'sign-in refused: invalid credentials');
       page(res, 200, (nonce) => renderSignIn(uid, nonce, locale, email, messagesFor(locale).signIn.invalidCredentials));
       return;
     }
     // The owner got in: earlier typos should not shorten their next attempts (Keycloak also
-    // clears a user's failures on success). The address keeps its count: otherwise an attacker
-    // with any account of their own could sign in now and then to keep guessing others' passwords.
-    limiter.forget(accountKey);
+    // clears a user's failures on success). The address keeps its earlier failures: otherwise an
+    // attacker with any account of their own could sign in now and then to keep guessing others'.
+    attempt.succeeded();
     logger.info({ interaction: uid, sub: account.id }, 'user signed in');
     await provider.interactionFinished(req, res, { login: { accountId: account.id } }, {
       mergeWithLastSubmission: false,

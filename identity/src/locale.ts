@@ -43,8 +43,13 @@ export interface Messages {
     password: string;
     submit: string;
     invalidCredentials: string;
-    /** Sign-in refused for a while; says nothing about whether the account exists. */
+    /** Sign-in refused for a while from this address (the per-address cap). */
     tooManyAttempts: (minutes: number) => string;
+    /**
+     * The account typed is locked for a while (Keycloak's brute-force detection). Unknown e-mails
+     * are counted alike, so this says nothing about whether the account exists.
+     */
+    accountLocked: (minutes: number) => string;
   };
   device: {
     title: string;
@@ -106,7 +111,9 @@ const EN: Messages = {
     submit: 'Sign in',
     invalidCredentials: 'Invalid email or password.',
     tooManyAttempts: (minutes) =>
-      `Too many failed sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+      `Too many failed sign-in attempts from your network. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    accountLocked: (minutes) =>
+      `Too many failed sign-in attempts for this account. It is locked for now: try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   },
   device: {
     title: 'Device login',
@@ -177,7 +184,9 @@ const DE: Messages = {
     submit: 'Anmelden',
     invalidCredentials: 'Ungültige E-Mail-Adresse oder ungültiges Passwort.',
     tooManyAttempts: (minutes) =>
-      `Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
+      `Zu viele fehlgeschlagene Anmeldeversuche aus Ihrem Netzwerk. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
+    accountLocked: (minutes) =>
+      `Zu viele fehlgeschlagene Anmeldeversuche für dieses Konto. Es ist vorübergehend gesperrt: Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
   },
   device: {
     title: 'Geräteanmeldung',

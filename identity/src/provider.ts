@@ -8,6 +8,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 
+import { createSignInGuard, type SignInGuard } from './brute-force';
 import { DEVICE_CODE_GRANT_TYPE, DEVICE_CODE_TTL_SECONDS, deviceFlowFeature, deviceFlowMiddleware, devicePrompt } from './device-flow';
 import {
   ACCESS_TOKEN_AUDIENCE,
@@ -82,6 +83,8 @@ export interface ProviderOptions {
    * how the default was sized.
    */
   storeMaxEntriesPerModel?: number;
+  /** Brute-force detection shared with the sign-in and set-password pages; its own otherwise. */
+  guard?: SignInGuard;
 }
 
 /** Whether the logout request carries a hint for the very session it would end. */
@@ -349,6 +352,7 @@ export function createProvider(options: ProviderOptions): Provider {
       verificationRoute: ROUTES.code_verification,
       authorizationRoute: ROUTES.device_authorization,
       frontendOrigins,
+      guard: options.guard ?? createSignInGuard(),
     }),
   );
 

@@ -1,6 +1,7 @@
 import { DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 
 import { DEFAULT_ACTION_LIFESPAN_SECONDS } from './action-tokens';
+import { BRUTE_FORCE } from './brute-force';
 import { CLIENT_ID, SERVICE_CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
 import { DEFAULT_ACCESS_TOKEN_TTL, DEFAULT_PRODUCT_NAME } from './config';
 import { DEVICE_CODE_TTL_SECONDS, DEVICE_POLLING_INTERVAL_SECONDS } from './device-flow';
@@ -67,7 +68,10 @@ export function buildRealmExport() {
       user: '${SMTP_USER}',
       password: '${SMTP_PASSWORD}',
     },
+    // Keycloak's brute-force detection with the local provider's values (brute-force.ts). The
+    // local provider's per-address cap has no realm setting: put a rate limit in front of Keycloak.
     bruteForceProtected: true,
+    ...BRUTE_FORCE,
     accessTokenLifespan: DEFAULT_ACCESS_TOKEN_TTL,
     ssoSessionIdleTimeout: 1800,
     ssoSessionMaxLifespan: SSO_SESSION_MAX_SECONDS,
@@ -137,8 +141,20 @@ export function buildRealmExport() {
         },
       },
     ],
-    users: [serviceAccount, ...demoUsers()],
+    // No people: a production realm starts with no account anyone knows the password of. The
+    // first global administrator is made with `npm run create-admin` (scripts/create-admin.mjs);
+    // the demo users are a separate partial import (buildDemoUsersImport).
+    users: [serviceAccount],
   };
+}
+
+/**
+ * The demo accounts for a Keycloak that should have them (a demo or staging installation, the
+ * counterpart of SEED_DEMO): a partial import, in the admin console (Realm settings → Action →
+ * Partial import) or `POST /admin/realms/main/partialImport`. Existing users are skipped.
+ */
+export function buildDemoUsersImport() {
+  return { ifResourceExists: 'SKIP', users: demoUsers() };
 }
 
 function demoUsers() {
@@ -163,3 +179,4 @@ function demoUsers() {
 }
 
 export const realmExportJson = (): string => `${JSON.stringify(buildRealmExport(), null, 2)}\n`;
+export const demoUsersImportJson = (): string => `${JSON.stringify(buildDemoUsersImport(), null, 2)}\n`;

@@ -23,6 +23,8 @@ const app = await startIdentityApp({
   ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
   mailFrom: config.mailFrom,
   productName: config.productName,
+  devMode: config.devMode,
+  seedDemo: config.seedDemo,
 });
 logger.info(
   {
@@ -31,6 +33,8 @@ logger.info(
     frontendOrigins: config.frontendOrigins,
     dataPersisted: Boolean(config.dataDir),
     adminApi: Boolean(config.serviceClientSecret),
+    devMode: config.devMode,
+    demoAccounts: config.seedDemo,
     // The address only: the URL may carry the SMTP password.
     mail: config.smtpUrl ? `smtp ${new URL(config.smtpUrl).host}` : `outbox ${app.url}${OUTBOX_PATH}`,
   },

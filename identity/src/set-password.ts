@@ -5,13 +5,14 @@ import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 
 import type { ActionToken, ActionTokens } from './action-tokens';
-import { addressKey, type AttemptLimiterOptions, createAttemptLimiter } from './attempt-limiter';
+import { addressKey } from './attempt-limiter';
+import type { SignInGuard } from './brute-force';
 import { readForm, sendHtml } from './http';
 import { DEFAULT_LOCALE, type Locale, LOCALE_PARAM, localeFromCookieHeader, messagesFor, parseLocale } from './locale';
 import type { MemoryStore } from './memory-store';
 import { checkPassword } from './password-policy';
 import { hashPassword } from './passwords';
-import { UPDATE_PASSWORD, type UserRecord, type UserStore, userLocale } from './users';
+import { normalizeEmail, UPDATE_PASSWORD, type UserRecord, type UserStore, userLocale } from './users';
 import { createNonce, securityHeaders } from './views/html';
 import { messagePage } from './views/message-page';
 import { setPasswordPage } from './views/set-password-page';
@@ -30,8 +31,12 @@ export interface SetPasswordHandlerOptions {
   sessionStore: MemoryStore;
   /** How long the provider's sign-in session lasts (provider.ts). */
   sessionTtlSeconds: number;
-  /** Refused posts (bad or used links, forged forms) allowed per address; sign-in's defaults. */
-  limit?: AttemptLimiterOptions;
+  /**
+   * Sign-in's brute-force detection: refused posts (bad or used links, forged forms) count per
+   * client address, and forged forms also per account (under a key of their own, so someone
+   * guessing the user's password cannot lock the user out of their invitation link).
+   */
+  guard: SignInGuard;
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {
@@ -61,9 +66,8 @@ export function createSetPasswordHandler({
   actionTokens,
   sessionStore,
   sessionTtlSeconds,
-  limit,
+  guard,
 }: SetPasswordHandlerOptions) {
-  const limiter = createAttemptLimiter(limit);
   const action = `${mountPath}${ACTION_TOKEN_PATH}`;
   const cookiePath = `${mountPath}/login-actions`;
 
@@ -147,9 +151,12 @@ export function createSetPasswordHandler({
     const resolved = await resolve(key);
     const locale = localeFor(req, url, resolved?.user);
     const text = messagesFor(locale).setPassword;
-    const wait = limiter.retryAfterSeconds([address]);
-    if (wait > 0) {
-      logger.warn({ address }, 'set-password refused: too many failed attempts');
+    const account = resolved ? `set-password:${resolved.user.id}` : undefined;
+    // Checked before anything is hashed; verifying the link's signature above is cheap.
+    const refusal = guard.check({ account, address });
+    if (refusal) {
+      const wait = refusal.retryAfterSeconds;
+      logger.warn({ address, limit: refusal.reason }, 'set-password refused: too many failed attempts');
       const message = text.tooManyAttempts(Math.ceil(wait / 60));
       if (resolved) {
         page(res, 429, (nonce) => setPasswordPage({ action, nonce, key, csrf, email: resolved.user.email, locale, error: message }), {
@@ -161,13 +168,13 @@ export function createSetPasswordHandler({
       return;
     }
     if (!resolved) {
-      limiter.fail([address]);
+      guard.fail({ address });
       logger.info({ address }, 'set-password refused: invalid, expired or used link');
       invalidLink(res, locale);
       return;
     }
     if (!sameSecret(readCookie(req.headers.cookie, CSRF_COOKIE), csrf)) {
-      limiter.fail([address]);
+      guard.fail({ account, address });
       logger.warn({ address, sub: resolved.user.id }, 'set-password refused: form without its cookie');
       page(res, 403, (nonce) => messagePage({ title: text.title, message: text.staleForm, nonce, lang: locale }));
       return;
@@ -191,6 +198,9 @@ export function createSetPasswordHandler({
     }
     // The mailbox owner proved they read the mail, as Keycloak records for action e-mails.
     users.setPasswordHash(user.id, passwordHash, { emailVerified: true });
+    // A new password from the mailbox's owner: guesses at the old one no longer matter.
+    guard.clear(`set-password:${user.id}`);
+    guard.clear(`account:${normalizeEmail(user.email)}`);
     // Whoever held the old password (if any) is signed out everywhere.
     sessionStore.forgetAccount(user.id);
     await startSession(req, res, user);

@@ -172,15 +172,21 @@ export interface UserStoreOptions {
   /** Where `users.json` lives; null keeps users in memory only (tests). */
   dataDir: string | null;
   logger: Logger;
+  /**
+   * Add the demo accounts (known password) that are missing and were not deleted: SEED_DEMO, as
+   * the API's demo data. Off, the store holds only what the admin API created (and what an
+   * earlier start with it on left in users.json).
+   */
+  seedDemo: boolean;
 }
 
 /**
- * The provider's users: the demo accounts with their fixed ids, and everyone created through the
- * admin API. Reads are synchronous from memory (indexed by id and e-mail, for bulk imports of
+ * The provider's users: with `seedDemo` the demo accounts with their fixed ids, and everyone
+ * created through the admin API. Reads are synchronous from memory (indexed by id and e-mail, for bulk imports of
  * thousands); with a data dir every change is written to `users.json` atomically (temporary file
  * + rename, mode 600) and at most one write runs at a time, the last state winning.
  */
-export async function createUserStore({ dataDir, logger }: UserStoreOptions): Promise<UserStore> {
+export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOptions): Promise<UserStore> {
   const byId = new Map<string, UserRecord>();
   const idByEmail = new Map<string, string>();
   const deletedDemoIds = new Set<string>();
@@ -192,7 +198,9 @@ export async function createUserStore({ dataDir, logger }: UserStoreOptions): Pr
     idByEmail.set(user.email, user.id);
   }
   for (const id of stored?.deletedDemoIds ?? []) deletedDemoIds.add(id);
-  const missingDemo = SEEDED_ACCOUNTS.filter((account) => !byId.has(account.sub) && !deletedDemoIds.has(account.sub));
+  const missingDemo = seedDemo
+    ? SEEDED_ACCOUNTS.filter((account) => !byId.has(account.sub) && !deletedDemoIds.has(account.sub))
+    : [];
   if (missingDemo.length > 0) {
     const hash = await demoPasswordHash();
     for (const account of missingDemo) {

@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 describe('attempt limiter', () => {
   it('blocks a key at its 10th failure within 15 minutes, until the oldest leaves the window', () => {
     const clock = testClock();
-    const limiter = createAttemptLimiter({ now: clock.now });
+    const limiter = createAttemptLimiter({ now: clock.now, maxFailures: 10 });
     for (let n = 0; n < 9; n += 1) {
       limiter.fail(['k']);
       clock.advance(MINUTE);
@@ -49,6 +49,29 @@ describe('attempt limiter', () => {
     assert.ok(limiter.retryAfterSeconds(['b']) > 0);
     clock.advance(15 * MINUTE + 1);
     assert.equal(limiter.retryAfterSeconds(['b']), 0);
+  });
+
+  it('defaults to the per-address cap of 100 failures in 15 minutes', () => {
+    const clock = testClock();
+    const limiter = createAttemptLimiter({ now: clock.now });
+    for (let n = 0; n < 99; n += 1) limiter.fail(['k']);
+    assert.equal(limiter.retryAfterSeconds(['k']), 0);
+    limiter.fail(['k']);
+    assert.equal(limiter.retryAfterSeconds(['k']), 15 * 60);
+  });
+
+  it('takes back one failure by its time, and only that one', () => {
+    const clock = testClock();
+    const limiter = createAttemptLimiter({ now: clock.now, maxFailures: 2 });
+    limiter.fail(['k']);
+    clock.advance(1_000);
+    const second = limiter.fail(['k']);
+    assert.ok(limiter.retryAfterSeconds(['k']) > 0);
+    limiter.withdraw(['k'], second);
+    assert.equal(limiter.retryAfterSeconds(['k']), 0);
+    limiter.withdraw(['k'], second);
+    limiter.fail(['k']);
+    assert.ok(limiter.retryAfterSeconds(['k']) > 0, 'the first failure is still counted');
   });
 
   it('remembers at most maxKeys keys', () => {

@@ -8,7 +8,7 @@ import { createUserStore } from '../src/users';
 
 describe('configuration', () => {
   it('defaults to the documented ports, issuer, origins and token lifetime', () => {
-    const config = loadConfig({});
+    const config = loadConfig({ IDENTITY_DEV_MODE: 'true' });
     assert.equal(config.port, 8180);
     assert.equal(config.issuer, 'http://localhost:8180/realms/main');
     // The e2e suite's second host (:8088) is trusted only when the test stack asks for it.
@@ -19,6 +19,19 @@ describe('configuration', () => {
     assert.equal(config.serviceClientSecret, undefined);
     assert.equal(config.smtpUrl, undefined);
     assert.equal(config.productName, 'Simulation Portal');
+    assert.equal(config.devMode, true);
+    assert.equal(config.seedDemo, false, 'no demo accounts unless SEED_DEMO says so');
+  });
+
+  it('refuses to start outside development mode without SMTP (the outbox would hand out set-password links)', () => {
+    assert.throws(
+      () => loadConfig({}),
+      (error: Error) => error instanceof ConfigError && /SMTP_URL: required outside development mode/.test(error.message),
+    );
+    assert.throws(() => loadConfig({ IDENTITY_DEV_MODE: 'false' }), /SMTP_URL: required/);
+    const production = loadConfig({ SMTP_URL: 'smtp://mail.example.com:587' });
+    assert.equal(production.devMode, false);
+    assert.equal(loadConfig({ IDENTITY_DEV_MODE: 'true', SEED_DEMO: 'true' }).seedDemo, true);
   });
 
   it('reads the service client secret and the SMTP server', () => {
@@ -36,6 +49,7 @@ describe('configuration', () => {
 
   it('reads the environment and normalises origins and the issuer', () => {
     const config = loadConfig({
+      IDENTITY_DEV_MODE: 'true',
       IDENTITY_PORT: '9000',
       IDENTITY_ISSUER: 'http://127.0.0.1:9000/realms/main/',
       FRONTEND_ORIGINS: ' http://localhost:3001/ , http://localhost:3001,https://portal.example ',
@@ -73,7 +87,7 @@ describe('configuration', () => {
 
 describe('demo credentials', () => {
   it('accepts the demo password for a demo email only', async () => {
-    const users = await createUserStore({ dataDir: null, logger: pino({ level: 'silent' }) });
+    const users = await createUserStore({ dataDir: null, logger: pino({ level: 'silent' }), seedDemo: true });
     assert.deepEqual((await users.verifyCredentials('Educator@demo.test ', 'demo1234'))?.roles, ['educator']);
     assert.equal(await users.verifyCredentials('educator@demo.test', 'demo12345'), undefined);
     assert.equal(await users.verifyCredentials('educator@demo.test', ''), undefined);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
-import type { IdentityApp } from '../src/app';
+import { type IdentityApp, startIdentityApp } from '../src/app';
 import { admin, createUser, linkIn, outbox, type OutboxEntry, SERVICE_SECRET, serviceToken } from './helpers/admin';
 import { Browser, formBody, formFrom } from './helpers/browser';
 import {
@@ -216,26 +216,70 @@ describe('invitation: execute-actions e-mail, set-password link, sign-in', () =>
 });
 
 describe('set-password rate limit', () => {
-  it('refuses posts from an address after 10 refused ones in 15 minutes (429), like sign-in', async () => {
+  /** A new user's invitation, opened in their browser: the form and where it posts. */
+  async function openInvitation(app: IdentityApp, email: string) {
+    const token = await serviceToken(app);
+    const id = await createUser(app, token, { email, enabled: true, requiredActions: ['UPDATE_PASSWORD'] });
+    assert.equal((await admin(app, token, 'PUT', `/${id}/execute-actions-email`, ['UPDATE_PASSWORD'])).status, 204);
+    const [mail] = await outbox(app);
+    const browser = new Browser(PORTAL);
+    const form = formFrom(await (await browser.fetch(linkIn(mail!))).text());
+    return { id, browser, form, action: new URL(form.action, app.url) };
+  }
+
+  it('refuses posts from an address after 100 refused ones in 15 minutes (429), like sign-in', async () => {
     // Its own provider: the counters of the other tests' refused posts must not count here.
     const app = await startTestProvider({ serviceClientSecret: SERVICE_SECRET });
     try {
-      const token = await serviceToken(app);
-      const id = await createUser(app, token, { email: 'limited@example.test', enabled: true, requiredActions: ['UPDATE_PASSWORD'] });
-      assert.equal((await admin(app, token, 'PUT', `/${id}/execute-actions-email`, ['UPDATE_PASSWORD'])).status, 204);
-      const [mail] = await outbox(app);
-      const browser = new Browser(PORTAL);
-      const form = formFrom(await (await browser.fetch(linkIn(mail!))).text());
-      const action = new URL(form.action, app.url);
-      for (let n = 0; n < 10; n += 1) {
+      const { id, browser, form, action } = await openInvitation(app, 'limited@example.test');
+      for (let n = 0; n < 100; n += 1) {
         const bad = await browser.fetch(action, formBody({ ...form.fields, key: `forged.${n}`, password: PASSWORD, confirmation: PASSWORD }));
         assert.equal(bad.status, 400);
       }
       const blocked = await browser.fetch(action, formBody({ ...form.fields, password: PASSWORD, confirmation: PASSWORD }));
       assert.equal(blocked.status, 429);
-      assert.ok(Number(blocked.headers.get('retry-after')) > 14 * 60);
-      assert.match(await blocked.text(), /Too many failed attempts\. Try again in 15 minutes\./);
+      assert.ok(Number(blocked.headers.get('retry-after')) > 10 * 60);
+      assert.match(await blocked.text(), /Too many failed attempts\. Try again in 1[0-5] minutes\./);
       assert.equal(app.users.get(id)?.passwordHash, undefined);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("locks a link's account after forged posts (the form without its cookie), told when to try again", async () => {
+    const app = await startTestProvider({ serviceClientSecret: SERVICE_SECRET });
+    try {
+      const { id, browser: owner, form, action } = await openInvitation(app, 'forged@example.test');
+      // Another browser posts the real form's fields without its cookie, five times: refused,
+      // then (five failures, or two within a second) the account is locked.
+      for (let n = 0; n < 5; n += 1) {
+        const forged = await new Browser(PORTAL).fetch(action, formBody({ ...form.fields, password: PASSWORD, confirmation: PASSWORD }));
+        assert.ok(n === 0 ? forged.status === 403 : [403, 429].includes(forged.status), `post ${n + 1}: ${forged.status}`);
+      }
+      const blocked = await owner.fetch(action, formBody({ ...form.fields, password: PASSWORD, confirmation: PASSWORD }));
+      assert.equal(blocked.status, 429);
+      const retryAfter = Number(blocked.headers.get('retry-after'));
+      assert.ok(retryAfter > 0 && retryAfter <= 60, String(retryAfter));
+      assert.match(await blocked.text(), /Too many failed attempts\. Try again in 1 minute\./);
+      assert.equal(app.users.get(id)?.passwordHash, undefined);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the local outbox only in development mode', () => {
+  it('does not start outside development mode without SMTP', async () => {
+    await assert.rejects(startIdentityApp({ port: 0, serviceClientSecret: SERVICE_SECRET }), /needs an SMTP server/);
+  });
+
+  it('has no /dev/outbox with SMTP configured, whatever the mode', async () => {
+    // Nothing is sent in this test: nodemailer connects only when a mail goes out.
+    const app = await startIdentityApp({ port: 0, smtpUrl: 'smtp://127.0.0.1:9', devMode: true, seedDemo: true });
+    try {
+      assert.equal(app.outbox, undefined);
+      assert.equal((await fetch(`${app.url}/dev/outbox`)).status, 404);
+      assert.equal((await fetch(`${app.url}/dev/outbox.json`)).status, 404);
     } finally {
       await app.close();
     }

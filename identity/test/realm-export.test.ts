@@ -4,15 +4,36 @@ import { describe, it } from 'node:test';
 
 import { DEMO_ACCOUNTS, DEMO_COHORT } from '@portal/contract/demo-accounts';
 
-import { buildRealmExport, realmExportJson } from '../src/realm-export';
+import { BRUTE_FORCE } from '../src/brute-force';
+import { buildDemoUsersImport, buildRealmExport, demoUsersImportJson, realmExportJson } from '../src/realm-export';
 
 describe('Keycloak realm export', () => {
   it('matches keycloak/realm-main.json (run `pnpm --filter @portal/identity realm-export` after changes)', async () => {
     const committed = await readFile(new URL('../keycloak/realm-main.json', import.meta.url), 'utf8');
     assert.equal(committed, realmExportJson());
+    const demo = await readFile(new URL('../keycloak/demo-users.json', import.meta.url), 'utf8');
+    assert.equal(demo, demoUsersImportJson());
   });
 
-  it('describes a public PKCE S256 client and the demo users and demo learners with their fixed ids', () => {
+  it('imports no people: only the service account, no demo user and no password anyone knows', () => {
+    const realm = buildRealmExport();
+    assert.deepEqual(
+      realm.users.map((user) => user.username),
+      ['service-account-portal-api'],
+    );
+    assert.doesNotMatch(realmExportJson(), /demo1234|@demo\.test|"credentials"/);
+  });
+
+  it('turns on Keycloak brute-force detection with the values the local provider uses', () => {
+    const realm = buildRealmExport();
+    assert.equal(realm.bruteForceProtected, true);
+    assert.equal(realm.permanentLockout, false);
+    // Every setting under Keycloak's own name, from the one place the local provider reads.
+    for (const [name, value] of Object.entries(BRUTE_FORCE)) assert.equal(realm[name as keyof typeof realm], value, name);
+    assert.equal(realm.failureFactor, 5);
+  });
+
+  it('describes a public PKCE S256 client, and the demo users and learners with their fixed ids as a separate import', () => {
     const realm = buildRealmExport();
     const [client] = realm.clients;
     assert.equal(client?.clientId, 'frontend');
@@ -24,12 +45,14 @@ describe('Keycloak realm export', () => {
       realm.roles.realm.map((role) => role.name),
       ['learner', 'educator', 'org admin', 'sys admin'],
     );
-    const demoUsers = realm.users.filter((user) => 'id' in user);
+    const demoImport = buildDemoUsersImport();
+    assert.equal(demoImport.ifResourceExists, 'SKIP');
+    const demoUsers = demoImport.users;
     assert.deepEqual(
-      demoUsers.map((user) => ('id' in user ? user.id : undefined)),
+      demoUsers.map((user) => user.id),
       [...DEMO_ACCOUNTS, ...DEMO_COHORT].map((account) => account.sub),
     );
-    assert.ok(demoUsers.every((user) => 'credentials' in user && user.credentials.every((credential) => credential.temporary)));
+    assert.ok(demoUsers.every((user) => user.credentials.every((credential) => credential.temporary)));
     assert.equal(realm.registrationEmailAsUsername, true);
   });
 

@@ -22,7 +22,7 @@ describe('user store', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   it('starts with the demo accounts at their fixed ids and keeps created users across a restart, in an owner-only file', async () => {
-    const first = await createUserStore({ dataDir, logger });
+    const first = await createUserStore({ dataDir, logger, seedDemo: true });
     assert.deepEqual(
       DEMO_ACCOUNTS.map((account) => first.get(account.sub)?.email),
       DEMO_ACCOUNTS.map((account) => account.email),
@@ -39,15 +39,21 @@ describe('user store', () => {
     assert.equal(text.includes('kept password'), false, 'no password is stored as typed');
     assert.equal(text.includes('demo1234'), false);
 
-    const second = await createUserStore({ dataDir, logger });
+    const second = await createUserStore({ dataDir, logger, seedDemo: true });
     assert.equal(second.findByEmail('kept@example.test')?.id, created.id);
     assert.equal((await second.verifyCredentials('kept@example.test', 'kept password'))?.id, created.id);
     assert.equal(second.get(gone.sub), undefined, 'a deleted demo account stays deleted');
     assert.ok(await second.verifyCredentials('learner@demo.test', 'demo1234'));
   });
 
+  it('holds no demo account without seedDemo (SEED_DEMO off: production)', async () => {
+    const users = await createUserStore({ dataDir: null, logger, seedDemo: false });
+    assert.deepEqual(users.all(), []);
+    assert.equal(await users.verifyCredentials('sysadmin@demo.test', 'demo1234'), undefined);
+  });
+
   it('refuses a second user with the same e-mail, and an e-mail change onto another user', async () => {
-    const users = await createUserStore({ dataDir: null, logger });
+    const users = await createUserStore({ dataDir: null, logger, seedDemo: true });
     const a = users.create({ email: 'a@example.test' });
     users.create({ email: 'b@example.test' });
     assert.throws(() => users.create({ email: ' A@EXAMPLE.TEST' }), UserConflictError);
@@ -56,7 +62,7 @@ describe('user store', () => {
   });
 
   it('signs in nobody without a password, while UPDATE_PASSWORD is pending, or while disabled', async () => {
-    const users = await createUserStore({ dataDir: null, logger });
+    const users = await createUserStore({ dataDir: null, logger, seedDemo: true });
     const user = users.create({ email: 'pending@example.test', enabled: true, requiredActions: ['UPDATE_PASSWORD'] });
     assert.equal(await users.verifyCredentials(user.email, ''), undefined);
     const hash = await hashPassword('long enough');

@@ -44,9 +44,31 @@ export function signedInUser(ctx: LmsContext, request: FastifyRequest): LmsUser 
   return ctx.store.user(ctx.store.sessions.get(cookieOf(request, SESSION_COOKIE)) ?? undefined);
 }
 
-/** Only paths of ours may be a sign-in's destination (never another origin). */
+/** What a return path of our own pages may hold: a path and a query, percent-escaped. */
+const RETURN_PATH = /^\/[A-Za-z0-9/_\-.~?=&%+*]*$/;
+/** Tabs, newlines and other controls: browsers drop them, so `/\t/evil.com` reads as `//evil.com`. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Where sign-in sends the browser back to: one of the stand-in's own relative paths, else
+ * `/course`. An allow-list, not a block-list: `//host`, `/\host`, `https://host` and any
+ * control character fail it. Checked escaped and unescaped, so `/%09/evil.com` or
+ * `/%2F/evil.com` do not pass either (a server or browser decoding once must not leave).
+ */
 export function safeReturnPath(value: unknown): string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/course';
+  const fallback = '/course';
+  if (typeof value !== 'string' || value.length > 4000 || !RETURN_PATH.test(value)) return fallback;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return fallback;
+  }
+  for (const form of [value, decoded]) {
+    if (form.startsWith('//') || form.startsWith('/\\') || CONTROL.test(form)) return fallback;
+  }
+  return value;
 }
 
 export function toSignIn(request: FastifyRequest, reply: FastifyReply) {

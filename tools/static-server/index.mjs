@@ -18,7 +18,9 @@ export { ConfigError, Env, loadOrExit, readEnv, Type } from '@portal/service-kit
 export const LISTEN_ENV = {
   // 'localhost' listens on both 127.0.0.1 and ::1, whichever the browser resolves.
   HOST_LISTEN: Type.String({ minLength: 1, default: 'localhost' }),
-  // Believed for X-Forwarded-Proto (HSTS behind a TLS-terminating proxy); default: no proxy.
+  // Proxies in front of this server whose X-Forwarded-* are believed: for HSTS behind a
+  // TLS-terminating proxy, and for the client address, protocol and host the host's /api proxy
+  // passes on to the API. Default: none (the socket's peer is the client).
   TRUST_PROXY: Env.TrustProxy(),
 };
 
@@ -38,11 +40,53 @@ export const STRICT_CSP = {
 export function inlineScriptHashes(file) {
   const html = readFileSync(file, 'utf8');
   return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
-    ([, body]) => `'sha256-${createHash('sha256').update(body ?? '').digest('base64')}'`,
+    ([, body]) =>
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
   );
 }
 
-const NO_CACHE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.json|silent-check-sso\.html)$|^\/locales\//;
+/** Headers that describe the client to an upstream: only this server may say what they are. */
+const FORWARDED_HEADER = /^(x-forwarded-|forwarded$|x-real-ip$)/;
+
+function withoutForwarded(headers) {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !FORWARDED_HEADER.test(name.toLowerCase())),
+  );
+}
+
+/**
+ * What the upstream (the API) learns about the browser: its address, and the protocol and host it
+ * asked for. Whatever a client sent under these names is replaced, so nobody picks their own
+ * address: X-Forwarded-For is the socket's peer, or, when this server trusts proxies in front of
+ * it (TRUST_PROXY), the chain it believes — the client first, then each trusted proxy, then the
+ * peer — so an upstream that trusts this server and those proxies arrives at the same client.
+ * Protocol and host are as this server believes them (the last trusted proxy's word, or its own).
+ *
+ * @param {import('fastify').FastifyRequest} request
+ */
+export function forwardedHeaders(request) {
+  // Fastify's `ips` (proxy-addr) runs from the socket's peer outwards and ends at the first
+  // address not trusted; without trusted proxies it is unset and `ip` is the peer.
+  const chain = request.ips ?? [request.ip];
+  return {
+    'x-forwarded-for': [...chain].reverse().join(', '),
+    'x-forwarded-proto': request.protocol,
+    'x-forwarded-host': request.host,
+  };
+}
+
+/**
+ * Fastify 5 trusts nobody for a bare hop count (it cannot check the peer), so TRUST_PROXY=2 would
+ * silently mean "no proxy"; as a function it means what it says: the nearest `n` hops.
+ */
+function trustProxyOption(trust) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+const NO_CACHE =
+  /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.json|silent-check-sso\.html)$|^\/locales\//;
 
 /**
  * @param {{
@@ -53,7 +97,8 @@ const NO_CACHE = /(^|\/)(index\.html|remoteEntry\.js|mf-manifest\.json|config\.j
  *   trustProxy?: false | number | string[], logger?: boolean | object,
  *   closeOnSignals?: boolean,
  * }} options `cspByPath` overrides directives of `csp` for single paths (e.g. a page that may be
- *   framed); `trustProxy` (Fastify's) decides whether X-Forwarded-Proto may ask for HSTS.
+ *   framed); `trustProxy` (Fastify's) decides whether X-Forwarded-Proto may ask for HSTS and
+ *   which client address, protocol and host the proxy passes on (forwardedHeaders).
  */
 export async function startStaticServer({
   name,
@@ -71,7 +116,10 @@ export async function startStaticServer({
   logger = { level: process.env.LOG_LEVEL ?? 'info' },
   closeOnSignals: handleSignals = true,
 }) {
-  const app = Fastify({ logger: serverLogOptions(logger === false ? false : { ...logger, name }), trustProxy });
+  const app = Fastify({
+    logger: serverLogOptions(logger === false ? false : { ...logger, name }),
+    trustProxy: trustProxyOption(trustProxy),
+  });
   const absRoot = path.resolve(root);
 
   const headerOptions = (directives) => ({
@@ -82,9 +130,13 @@ export async function startStaticServer({
   });
   const defaultHeaders = securityHeaders(headerOptions(csp));
   const pathHeaders = new Map(
-    Object.entries(cspByPath).map(([urlPath, override]) => [urlPath, securityHeaders(headerOptions({ ...csp, ...override }))]),
+    Object.entries(cspByPath).map(([urlPath, override]) => [
+      urlPath,
+      securityHeaders(headerOptions({ ...csp, ...override })),
+    ]),
   );
-  const proxied = (urlPath) => proxy && (urlPath === proxy.prefix || urlPath.startsWith(`${proxy.prefix}/`));
+  const proxied = (urlPath) =>
+    proxy && (urlPath === proxy.prefix || urlPath.startsWith(`${proxy.prefix}/`));
 
   app.addHook('onSend', async (request, reply, payload) => {
     const urlPath = request.url.split('?')[0] ?? '/';
@@ -121,13 +173,22 @@ export async function startStaticServer({
       upstream: proxy.upstream,
       prefix: proxy.prefix,
       rewritePrefix: proxy.prefix,
-      // The API sees the browser's address for its logs and rate limits.
-      xfwd: true,
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({
+          ...withoutForwarded(headers),
+          ...forwardedHeaders(request),
+        }),
+      },
     });
   }
 
   // Cache headers are ours (above): hashed assets immutable, entry points revalidated.
-  await app.register(fastifyStatic, { root: absRoot, wildcard: true, index: ['index.html'], cacheControl: false });
+  await app.register(fastifyStatic, {
+    root: absRoot,
+    wildcard: true,
+    index: ['index.html'],
+    cacheControl: false,
+  });
 
   app.setNotFoundHandler(async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '/';

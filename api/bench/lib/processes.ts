@@ -28,7 +28,16 @@ export function spawnTs(
   entry: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; nodeArgs?: string[] },
 ): Child {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
+  return spawnNode(name, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], options);
+}
+
+/** Runs this Node with `args` (a plain `.mjs` server such as the host's `server.mjs`). */
+export function spawnNode(
+  name: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Child {
+  const child = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

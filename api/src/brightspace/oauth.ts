@@ -1,10 +1,9 @@
 import type { BrightspaceConfig } from '../config';
 import type { BrightspaceUser } from '../repositories/brightspace-repository';
+import { OutboundError, type OutboundAnswer, type OutboundClient } from '../lib/outbound-http';
 
 /** What whoami needs; D2L scopes are `group:resource:action`. */
 export const BRIGHTSPACE_SCOPE = 'core:*:*';
-/** Brightspace answers within this, or the round trip fails with a clear page instead of hanging. */
-const CALL_TIMEOUT_MS = 10_000;
 
 /**
  * Where the callback may send the browser: a path of our own origin. Only `/…`, never `//host`
@@ -28,6 +27,24 @@ export function safeRedirectPath(value: unknown): string {
 
 export class BrightspaceError extends Error {}
 
+/**
+ * A Brightspace call through the guarded client (https, public addresses, no redirects, 5 s,
+ * 256 kB); its refusals become BrightspaceErrors naming the code, never an answer's body.
+ */
+async function call(
+  outbound: OutboundClient,
+  what: string,
+  url: string,
+  init: Parameters<OutboundClient['request']>[1],
+): Promise<OutboundAnswer> {
+  try {
+    return await outbound.request(url, init);
+  } catch (error) {
+    if (error instanceof OutboundError) throw new BrightspaceError(`${what}: ${error.message}`);
+    throw error;
+  }
+}
+
 /** The authorization request (RFC 6749 §4.1.1). */
 export function authorizationUrl(config: BrightspaceConfig, redirectUri: string, state: string) {
   const url = new URL(config.authUrl);
@@ -47,11 +64,12 @@ export async function exchangeCode(
   config: BrightspaceConfig,
   code: string,
   redirectUri: string,
+  outbound: OutboundClient,
 ): Promise<string> {
   const basic = Buffer.from(
     `${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`,
   ).toString('base64');
-  const res = await fetch(config.tokenUrl, {
+  const res = await call(outbound, 'token endpoint', config.tokenUrl, {
     method: 'POST',
     headers: {
       authorization: `Basic ${basic}`,
@@ -62,10 +80,9 @@ export async function exchangeCode(
       grant_type: 'authorization_code',
       code,
       redirect_uri: redirectUri,
-    }),
-    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    }).toString(),
   });
-  const body = (await res.json().catch(() => null)) as { access_token?: unknown } | null;
+  const body = res.json() as { access_token?: unknown } | undefined;
   if (!res.ok || typeof body?.access_token !== 'string' || body.access_token === '') {
     throw new BrightspaceError(`token endpoint answered ${res.status}`);
   }
@@ -78,12 +95,13 @@ const text = (value: unknown, max = 255) => (typeof value === 'string' ? value.s
 export async function fetchWhoami(
   config: BrightspaceConfig,
   accessToken: string,
+  outbound: OutboundClient,
 ): Promise<BrightspaceUser> {
-  const res = await fetch(`${config.host}/d2l/api/lp/${config.apiVersion}/users/whoami`, {
+  const whoami = `${config.host}/d2l/api/lp/${config.apiVersion}/users/whoami`;
+  const res = await call(outbound, 'whoami', whoami, {
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
-  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  const body = res.json() as Record<string, unknown> | undefined;
   const id = body?.Identifier;
   // Valence documents Identifier as a string; a number is the same user.
   const identifier = typeof id === 'number' && Number.isFinite(id) ? String(id) : id;

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import {
   LTI_MESSAGE_TYPES,
   LTI_TOOL_SCOPES,
@@ -6,6 +5,16 @@ import {
   type LtiRegistrationError,
   type LtiToolConfiguration,
 } from '@portal/contract';
+import {
+  isLoopbackHost,
+  OutboundError,
+  outboundPolicyFor,
+  type OutboundClient,
+  type OutboundErrorCode,
+  type OutboundRequest,
+} from '../lib/outbound-http';
+
+export { isLoopbackHost };
 
 /**
  * The tool's side of LTI Dynamic Registration 1.0 (issue #10 point 1): read the platform's
@@ -16,11 +25,6 @@ import {
 export const PLATFORM_CONFIGURATION_CLAIM =
   'https://purl.imsglobal.org/spec/lti-platform-configuration';
 export const TOOL_CONFIGURATION_CLAIM = 'https://purl.imsglobal.org/spec/lti-tool-configuration';
-
-/** A platform answers within this, or the registration fails (the administrator is waiting). */
-export const PLATFORM_TIMEOUT_MS = 5_000;
-/** An OpenID configuration or a registration answer is a few kB; anything far larger is not one. */
-export const PLATFORM_MAX_BYTES = 256 * 1024;
 
 export class RegistrationRefused extends Error {
   constructor(
@@ -35,19 +39,12 @@ const refuse = (code: LtiRegistrationError, reason: string): never => {
   throw new RegistrationRefused(code, reason);
 };
 
-/** `localhost`, 127.0.0.0/8 and ::1 (a URL's hostname keeps IPv6 in brackets). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
 /**
- * The rule for every URL the tool calls or stores during a registration: https, without
- * credentials. Plain http only for loopback hosts, and only while the portal itself runs on
- * http (a developer's machine with the `lms/` stand-in): a portal served over https never calls
- * or trusts a platform over http, and no install ever calls another host over http.
+ * The rule for every URL the tool stores during a registration: https, without credentials.
+ * Plain http only for loopback hosts, and only while the portal itself runs on http loopback (a
+ * developer's machine with the `lms/` stand-in): a portal served over https never calls or
+ * trusts a platform over http, and no install ever calls another host over http. The calls
+ * themselves go through the guarded client, which checks the addresses too.
  */
 export function platformUrl(raw: unknown, allowLoopbackHttp: boolean): URL | null {
   if (typeof raw !== 'string' || raw.length > LTI_URL_MAX_LENGTH) return null;
@@ -120,46 +117,33 @@ interface JsonAnswer {
   body: unknown;
 }
 
+/** What a refused call means for the registration page. */
+const REFUSAL_OF: Record<OutboundErrorCode, LtiRegistrationError> = {
+  OUTBOUND_BLOCKED_URL: 'INSECURE_URL',
+  OUTBOUND_BLOCKED_HOST: 'INSECURE_URL',
+  OUTBOUND_BLOCKED_ADDRESS: 'INSECURE_URL',
+  REDIRECT_REFUSED: 'CONFIGURATION_UNAVAILABLE',
+  TIMEOUT: 'CONFIGURATION_UNAVAILABLE',
+  NETWORK: 'CONFIGURATION_UNAVAILABLE',
+  TOO_LARGE: 'INVALID_CONFIGURATION',
+};
+
 /**
- * One JSON request to the platform: no redirects (a redirect could lead past the URL rule), a
- * timeout for the whole exchange and a size limit read as the body streams in.
+ * One JSON request to the platform through the guarded client (no redirects, internal
+ * addresses refused, 5 s, 256 kB). The body of an answer that is no JSON reads as undefined.
  */
-async function requestJson(url: URL, init: RequestInit): Promise<JsonAnswer> {
-  const signal = AbortSignal.timeout(PLATFORM_TIMEOUT_MS);
-  let res: Response;
+async function requestJson(
+  outbound: OutboundClient,
+  url: URL,
+  init: OutboundRequest,
+): Promise<JsonAnswer> {
   try {
-    res = await fetch(url, { ...init, redirect: 'error', signal });
+    const answer = await outbound.request(url, init);
+    return { status: answer.status, body: answer.body.length === 0 ? null : answer.json() };
   } catch (error) {
-    return refuse('CONFIGURATION_UNAVAILABLE', `${url.origin}: ${(error as Error).message}`);
+    if (!(error instanceof OutboundError)) throw error;
+    return refuse(REFUSAL_OF[error.code], `${url.origin}: ${error.message}`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    if (res.body) {
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-        size += chunk.byteLength;
-        if (size > PLATFORM_MAX_BYTES) {
-          await res.body.cancel().catch(() => undefined);
-          return refuse(
-            'INVALID_CONFIGURATION',
-            `${url.origin}: answer over ${PLATFORM_MAX_BYTES} bytes`,
-          );
-        }
-        chunks.push(chunk);
-      }
-    }
-  } catch (error) {
-    if (error instanceof RegistrationRefused) throw error;
-    return refuse('CONFIGURATION_UNAVAILABLE', `${url.origin}: ${(error as Error).message}`);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  let body: unknown = null;
-  try {
-    body = text === '' ? null : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, body };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -178,10 +162,12 @@ export function issuerMatches(issuer: string, configurationUrl: string): boolean
 export interface RegistrationOptions {
   portalUrl: string;
   clientName: string;
+  /** The guarded client; its policy is the portal's (`outboundPolicyFor(portalUrl)`). */
+  outbound: OutboundClient;
 }
 
-export function createDynamicRegistration({ portalUrl, clientName }: RegistrationOptions) {
-  const allowLoopbackHttp = new URL(portalUrl).protocol === 'http:';
+export function createDynamicRegistration({ portalUrl, clientName, outbound }: RegistrationOptions) {
+  const allowLoopbackHttp = outboundPolicyFor(portalUrl).development;
   const url = (raw: unknown) => platformUrl(raw, allowLoopbackHttp);
 
   return {
@@ -192,7 +178,7 @@ export function createDynamicRegistration({ portalUrl, clientName }: Registratio
 
     /** Reads and checks the platform's OpenID configuration (§3.4, §3.5.1). */
     async platformConfiguration(configurationUrl: URL): Promise<PlatformEndpoints> {
-      const answer = await requestJson(configurationUrl, {
+      const answer = await requestJson(outbound, configurationUrl, {
         method: 'GET',
         headers: { accept: 'application/json' },
       });
@@ -244,7 +230,7 @@ export function createDynamicRegistration({ portalUrl, clientName }: Registratio
       endpoints: PlatformEndpoints,
       registrationToken: string | undefined,
     ): Promise<RegisteredClient> {
-      const answer = await requestJson(new URL(endpoints.registrationEndpoint), {
+      const answer = await requestJson(outbound, new URL(endpoints.registrationEndpoint), {
         method: 'POST',
         headers: {
           accept: 'application/json',

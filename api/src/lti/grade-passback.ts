@@ -5,6 +5,14 @@ import type { OutboxHandler, ProvisioningLog } from '../identity/provisioning';
 import type { ClaimedItem, OutboxItem } from '../repositories/outbox-repository';
 import { enqueue } from '../repositories/outbox-repository';
 import { recordAudit, SYSTEM_ACTOR } from '../repositories/audit-repository';
+import {
+  hostsOf,
+  OutboundError,
+  type OutboundAnswer,
+  type OutboundClient,
+  type OutboundErrorCode,
+  type OutboundRequest,
+} from '../lib/outbound-http';
 import type { ToolKeys } from './tool-keys';
 
 /**
@@ -22,6 +30,11 @@ import type { ToolKeys } from './tool-keys';
  * assertion signed by the tool key, then the score to `{lineitem}/scores`. Network errors, 5xx
  * and 429 (after its Retry-After) are retried with backoff; any other 4xx is final and recorded.
  * Each posted or refused grade is in the audit log (`lti_score`, actor System).
+ *
+ * Every call goes through the guarded outbound client (issue #20 point 4), and the AGS URLs
+ * (container, line item, scores) must lie on a host of the platform's registration: the launch's
+ * claim and the platform's answers name them, and neither may point the portal elsewhere.
+ * Errors stored and audited name the step, a code and the HTTP status, never the answer's body.
  */
 export const LTI_SCORE_KIND = 'lti.score';
 
@@ -171,16 +184,40 @@ function hashOf(text: string): string {
  */
 export const LTI_SCORE_MAX_ATTEMPTS = 100;
 
-/** A failed platform call. `permanent`: asking again cannot help (a 4xx other than 401/429). */
+/** Why a grade could not be posted: the guarded client's codes and these. */
+export type AgsErrorCode =
+  | OutboundErrorCode
+  /** The platform answered with an error status (the status is kept beside it). */
+  | 'HTTP_STATUS'
+  /** A 2xx answer without what it must hold (access_token, a line item id). */
+  | 'INVALID_ANSWER'
+  | 'PLATFORM_REMOVED'
+  | 'GAVE_UP';
+
+/** Outbound refusals that asking again cannot change (timeouts and network errors can). */
+const PERMANENT_OUTBOUND: ReadonlySet<OutboundErrorCode> = new Set([
+  'OUTBOUND_BLOCKED_URL',
+  'OUTBOUND_BLOCKED_HOST',
+  'OUTBOUND_BLOCKED_ADDRESS',
+  'REDIRECT_REFUSED',
+  'TOO_LARGE',
+]);
+
+/**
+ * A failed platform call. `permanent`: asking again cannot help (a 4xx other than 401/429, a
+ * refused URL). The message is `step: CODE (HTTP status)`: it is stored in the outbox and the
+ * audit log, so it holds nothing the platform wrote.
+ */
 export class AgsCallError extends Error {
   constructor(
-    message: string,
+    readonly step: string,
+    readonly code: AgsErrorCode,
     readonly status: number | null,
     readonly permanent: boolean,
     /** The platform's Retry-After; the worker waits at least this long. */
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    super(`${step}: ${code}${status === null ? '' : ` (HTTP ${status})`}`);
     this.name = 'AgsCallError';
   }
 }
@@ -194,17 +231,15 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
-/** What a failed answer means for the item; a 401 is the caller's to handle (token refresh). */
-async function callError(what: string, res: Response): Promise<AgsCallError> {
-  let detail = '';
-  try {
-    detail = (await res.text()).slice(0, 300);
-  } catch {
-    // The status says enough.
-  }
+/**
+ * What a failed answer means for the item; a 401 is the caller's to handle (token refresh). The
+ * body is not read into the error: platforms put stack traces and tokens there.
+ */
+function callError(what: string, res: OutboundAnswer): AgsCallError {
   const transient = res.status >= 500 || res.status === 429 || res.status === 408;
   return new AgsCallError(
-    `${what}: HTTP ${res.status}${detail ? ` ${detail}` : ''}`,
+    what,
+    'HTTP_STATUS',
     res.status,
     !transient,
     transient ? retryAfterMs(res.headers.get('retry-after')) : undefined,
@@ -215,16 +250,21 @@ interface PlatformRow {
   issuer: string;
   client_id: string;
   access_token_url: string;
+  auth_login_url: string;
+  jwks_url: string;
   organisation_id: number;
 }
+
+/** The hosts AGS URLs may lie on: those the platform's registration names. */
+const platformHosts = (p: PlatformRow) =>
+  hostsOf([p.issuer, p.access_token_url, p.auth_login_url, p.jwks_url]);
 
 export interface LtiScoreHandlerOptions {
   db: Db;
   toolKeys: ToolKeys;
   log: ProvisioningLog;
-  /** Per platform call. */
-  timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** The guarded client every platform call goes through. */
+  outbound: OutboundClient;
 }
 
 /** The `lti.score` handler of the outbox worker. Keeps each platform's tokens until near expiry. */
@@ -232,18 +272,16 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
   /** Tokens fetched so far (for tests: reuse and refresh are observable). */
   tokensFetched: () => number;
 } {
-  const { db, toolKeys, log } = options;
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const doFetch = options.fetch ?? fetch;
+  const { db, toolKeys, log, outbound } = options;
   const tokens = new Map<string, { token: string; until: number }>();
   let fetched = 0;
 
-  async function call(url: string, init: RequestInit, what: string): Promise<Response> {
+  async function call(url: string, init: OutboundRequest, what: string): Promise<OutboundAnswer> {
     try {
-      return await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      return await outbound.request(url, init);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new AgsCallError(`${what}: ${reason}`, null, false);
+      if (!(error instanceof OutboundError)) throw error;
+      throw new AgsCallError(what, error.code, error.status, PERMANENT_OUTBOUND.has(error.code));
     }
   }
 
@@ -280,13 +318,10 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
       'access token',
     );
     // A token refused for our assertion is a registration problem, not a passing one.
-    if (!res.ok) throw await callError('access token', res);
-    const body = (await res.json().catch(() => null)) as {
-      access_token?: unknown;
-      expires_in?: unknown;
-    } | null;
+    if (!res.ok) throw callError('access token', res);
+    const body = res.json() as { access_token?: unknown; expires_in?: unknown } | undefined;
     if (typeof body?.access_token !== 'string' || body.access_token === '') {
-      throw new AgsCallError('access token: the answer holds no access_token', res.status, false);
+      throw new AgsCallError('access token', 'INVALID_ANSWER', res.status, false);
     }
     fetched++;
     const lifetimeMs =
@@ -313,14 +348,14 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
     platform: PlatformRow,
     scopes: readonly string[],
     what: string,
-    request: (token: string) => Promise<Response>,
-  ): Promise<Response> {
+    request: (token: string) => Promise<OutboundAnswer>,
+  ): Promise<OutboundAnswer> {
     let res = await request(await tokenFor(platform, scopes));
     if (res.status === 401) {
       tokens.delete(tokenKey(platform, scopes));
       res = await request(await fetchToken(platform, scopes));
     }
-    if (!res.ok) throw await callError(what, res);
+    if (!res.ok) throw callError(what, res);
     return res;
   }
 
@@ -330,6 +365,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
     payload: LtiScorePayload,
   ): Promise<{ lineItem: string; scoreMaximum: number }> {
     const scopes = [AGS_SCOPES.score, AGS_SCOPES.lineItem];
+    const allowedHosts = platformHosts(platform);
     const container = payload.lineItems as string;
     const query = new URL(container);
     query.searchParams.set('resource_link_id', payload.resourceLinkId as string);
@@ -338,18 +374,19 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
         query.toString(),
         {
           headers: { authorization: `Bearer ${token}`, accept: LINE_ITEM_CONTAINER_MEDIA_TYPE },
+          allowedHosts,
         },
         'line items',
       ),
     );
-    const items = (await found.json().catch(() => [])) as unknown;
+    const items = found.json();
     const existing = (Array.isArray(items) ? items : []).find(
       (i: { id?: unknown; resourceLinkId?: unknown }) =>
         isUrl(i?.id) && (i.resourceLinkId ?? payload.resourceLinkId) === payload.resourceLinkId,
     ) as { id: string; scoreMaximum?: unknown } | undefined;
     const chosen =
       existing ??
-      ((await (
+      ((
         await withToken(platform, scopes, 'create line item', (token) =>
           call(
             container,
@@ -365,15 +402,14 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
                 label: payload.label,
                 resourceLinkId: payload.resourceLinkId,
               }),
+              allowedHosts,
             },
             'create line item',
           ),
         )
-      )
-        .json()
-        .catch(() => null)) as { id?: unknown; scoreMaximum?: unknown } | null);
+      ).json() as { id?: unknown; scoreMaximum?: unknown } | undefined);
     if (!chosen || !isUrl(chosen.id)) {
-      throw new AgsCallError('line item: the platform named no line item id', null, true);
+      throw new AgsCallError('line item', 'INVALID_ANSWER', null, true);
     }
     const max = chosen.scoreMaximum;
     return {
@@ -415,7 +451,11 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
           lineItem: outcome.progress.lineItem ?? payload.lineItem,
           ...outcome.score,
           ...(outcome.error
-            ? { httpStatus: outcome.error.status, error: outcome.error.message }
+            ? {
+                httpStatus: outcome.error.status,
+                errorCode: outcome.error.code,
+                error: outcome.error.message,
+              }
             : {}),
         },
       });
@@ -432,14 +472,14 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
     const payload = item.payload as unknown as LtiScorePayload;
     let progress = { ...item.progress } as LtiScoreProgress;
     const platformRes = await db.query<PlatformRow>(
-      `select issuer, client_id, access_token_url, organisation_id from lti_platforms
-        where id = $1`,
+      `select issuer, client_id, access_token_url, auth_login_url, jwks_url, organisation_id
+         from lti_platforms where id = $1`,
       [payload.platformId],
     );
     const platform = platformRes.rows[0] ?? null;
     try {
       if (!platform) {
-        throw new AgsCallError('the platform registration was removed', null, true);
+        throw new AgsCallError('platform', 'PLATFORM_REMOVED', null, true);
       }
       if (!progress.lineItem) {
         if (payload.lineItem) {
@@ -478,6 +518,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': SCORE_MEDIA_TYPE },
             body: JSON.stringify(score),
+            allowedHosts: platformHosts(platform),
           },
           'post score',
         ),
@@ -496,11 +537,14 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
       if (!refused && item.attempts < LTI_SCORE_MAX_ATTEMPTS) throw error;
       const final = refused
         ? error
-        : new AgsCallError(
-            `gave up after ${item.attempts} attempts; last: ${error instanceof Error ? error.message : String(error)}`,
-            error instanceof AgsCallError ? error.status : null,
-            true,
-          );
+        : error instanceof AgsCallError
+          ? new AgsCallError(
+              `${error.step}, given up after ${item.attempts} attempts`,
+              error.code,
+              error.status,
+              true,
+            )
+          : new AgsCallError(`given up after ${item.attempts} attempts`, 'GAVE_UP', null, true);
       log.error(
         {
           outboxId: item.id,

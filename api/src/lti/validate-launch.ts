@@ -7,6 +7,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { LTI_MESSAGE_TYPES, type LtiErrorCode, type LtiMessageType } from '@portal/contract';
+import { OutboundError } from '../lib/outbound-http';
 
 /**
  * The launch check of the LTI 1.3 tool (1EdTech Security Framework 1.0 §5.1.3, LTI Core 1.3 §5):
@@ -109,6 +110,8 @@ function verifyFailure(error: unknown): LaunchResult {
   }
   if (error instanceof joseErrors.JWKSTimeout)
     return refuse('PLATFORM_UNAVAILABLE', 'jwks_timeout');
+  // The guarded client refused the JWKS URL or its answer (internal address, redirect, size…).
+  if (error instanceof OutboundError) return refuse('PLATFORM_UNAVAILABLE', `jwks_${error.code}`);
   if (error instanceof joseErrors.JOSEError) return refuse('INVALID_TOKEN', error.code);
   // fetch of the platform's JWKS failed (refused, DNS, non-JSON answer).
   return refuse('PLATFORM_UNAVAILABLE', 'jwks_unreachable');

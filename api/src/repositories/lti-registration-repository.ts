@@ -7,6 +7,9 @@ import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit-repository';
 /** 32 random bytes, base64url: what the registration URL carries. */
 export const PORTAL_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/** Tries a registration URL allows; the third failure spends it. */
+export const LTI_REGISTRATION_MAX_ATTEMPTS = 3;
+
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 interface PlatformRow {
@@ -75,12 +78,17 @@ export function createLtiRegistrationRepository(db: Db) {
       return { token, expiresAt: new Date(row.expires_at).toISOString() };
     },
 
-    /** Whether the token is unused and unexpired (checked before calling the platform). */
-    async tokenUsable(token: string): Promise<boolean> {
+    /**
+     * Counts one try of the token before the platform is called; false when the token is
+     * unknown, used, expired or has had its tries. Counted first (not after a failure), so
+     * parallel tries cannot all slip in while the first one is still waiting for the platform.
+     */
+    async claimAttempt(token: string): Promise<boolean> {
       const res = await db.query(
-        `select 1 from lti_registration_tokens
-          where token_hash = $1 and used_at is null and expires_at > now()`,
-        [hashOf(token)],
+        `update lti_registration_tokens set attempts = attempts + 1
+          where token_hash = $1 and used_at is null and expires_at > now()
+            and attempts < $2`,
+        [hashOf(token), LTI_REGISTRATION_MAX_ATTEMPTS],
       );
       return res.rowCount > 0;
     },

@@ -126,6 +126,8 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
     bs.signedIn = brightspaceUser('1001');
     bs.deny = false;
     bs.tokenDown = false;
+    bs.whoamiMoved = false;
+    bs.whoamiRequests = 0;
     bs.tokenRequests.length = 0;
     await t.db.query('delete from brightspace_user_links');
     await t.db.query('delete from lti_launches');
@@ -316,6 +318,14 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
       headers: { cookie: started.cookie },
     });
     assert.equal(errorOf(bad), 'BRIGHTSPACE_FAILED');
+    assert.equal(await linkOf(t, learner.sub), null);
+  });
+
+  test('Brightspace calls go through the guarded client: a redirect is refused, not followed', async () => {
+    bs.whoamiMoved = true;
+    const { res } = await roundTrip(t, learner.sub, '/');
+    assert.equal(errorOf(res), 'BRIGHTSPACE_FAILED');
+    assert.equal(bs.whoamiRequests, 1, 'the redirect was not followed');
     assert.equal(await linkOf(t, learner.sub), null);
   });
 

@@ -26,6 +26,10 @@ export interface TestBrightspace {
   deny: boolean;
   /** Make the token endpoint answer 500 (an outage). */
   tokenDown: boolean;
+  /** Make whoami redirect (to itself, with `?moved=1`, which then answers as usual). */
+  whoamiMoved: boolean;
+  /** whoami requests seen, answered or redirected. */
+  whoamiRequests: number;
   /** Token requests seen, for assertions on the client's authentication. */
   tokenRequests: Array<{ authorization: string | undefined; body: URLSearchParams }>;
   close(): Promise<void>;
@@ -100,6 +104,11 @@ export async function startTestBrightspace(): Promise<TestBrightspace> {
         return json(200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
       }
       if (req.method === 'GET' && url.pathname === '/d2l/api/lp/1.43/users/whoami') {
+        fake.whoamiRequests++;
+        if (fake.whoamiMoved && !url.searchParams.has('moved')) {
+          res.writeHead(302, { location: `${url.pathname}?moved=1` }).end();
+          return;
+        }
         const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
         const user = token ? tokens.get(token) : undefined;
         return user ? json(200, user) : json(401, {});
@@ -124,6 +133,8 @@ export async function startTestBrightspace(): Promise<TestBrightspace> {
     signedIn: brightspaceUser('1001'),
     deny: false,
     tokenDown: false,
+    whoamiMoved: false,
+    whoamiRequests: 0,
     tokenRequests: [],
     close: () =>
       new Promise<void>((resolve) => {

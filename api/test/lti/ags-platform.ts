@@ -185,7 +185,13 @@ export async function startAgsPlatform(options: {
         if (outage) {
           return res
             .writeHead(outage.status, { 'content-type': 'application/json', ...outage.headers })
-            .end(JSON.stringify({ error: `status ${outage.status}` }));
+            .end(
+              // What real platforms put in error bodies: nothing the portal may store or show.
+              JSON.stringify({
+                error: `status ${outage.status}`,
+                trace: 'at ScoreService (internal.lms.example:8443/admin?token=s3cr3t)',
+              }),
+            );
         }
         const bearer = authorised(req, res, 'https://purl.imsglobal.org/spec/lti-ags/scope/score');
         if (!bearer) return;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LtiRegistrationToken, LtiToolConfiguration } from '@portal/contract';
@@ -227,7 +228,8 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
   });
 
   test('a configuration missing a required field is refused', async () => {
-    const made = await newToken(t, demo);
+    // A fresh URL per try: each one is good for three.
+    const fresh = async () => (await newToken(t, demo)).token;
     for (const field of [
       'issuer',
       'authorization_endpoint',
@@ -238,57 +240,99 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
     ]) {
       lms.reset();
       delete lms.configuration[field];
-      await refused(lms.registerQuery(made.token), 'INVALID_CONFIGURATION');
+      await refused(lms.registerQuery(await fresh()), 'INVALID_CONFIGURATION');
     }
     lms.reset();
     lms.configuration.token_endpoint_auth_methods_supported = ['client_secret_basic'];
-    await refused(lms.registerQuery(made.token), 'INVALID_CONFIGURATION');
+    await refused(lms.registerQuery(await fresh()), 'INVALID_CONFIGURATION');
     lms.reset();
     lms.configuration.jwks_uri = 'http://lms.example.test/jwks';
-    await refused(lms.registerQuery(made.token), 'INSECURE_URL');
+    await refused(lms.registerQuery(await fresh()), 'INSECURE_URL');
     lms.reset();
     // A redirect is not followed, even to a page of the same platform: it could lead anywhere.
     lms.configurationAnswer = { status: 302, headers: { location: `${lms.issuer}/moved` } };
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
+    await refused(lms.registerQuery(await fresh()), 'CONFIGURATION_UNAVAILABLE');
     lms.reset();
     lms.configurationAnswer = { body: '<html>not json</html>' };
-    await refused(lms.registerQuery(made.token), 'INVALID_CONFIGURATION');
+    await refused(lms.registerQuery(await fresh()), 'INVALID_CONFIGURATION');
     lms.reset();
     lms.configurationAnswer = { body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) };
-    await refused(lms.registerQuery(made.token), 'INVALID_CONFIGURATION');
+    await refused(lms.registerQuery(await fresh()), 'INVALID_CONFIGURATION');
     assert.equal(lms.registrations.length, 0);
   });
 
   test('a platform that answers 4xx, 5xx, a bad registration or too late: nothing stored', async () => {
-    const made = await newToken(t, demo);
+    const fresh = async () => (await newToken(t, demo)).token;
     lms.configurationAnswer = { status: 404 };
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
+    await refused(lms.registerQuery(await fresh()), 'CONFIGURATION_UNAVAILABLE');
     lms.reset();
     lms.configurationAnswer = { status: 503 };
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
+    await refused(lms.registerQuery(await fresh()), 'CONFIGURATION_UNAVAILABLE');
     lms.reset();
     lms.registrationAnswer = { status: 400, body: { error: 'invalid_client_metadata' } };
-    await refused(lms.registerQuery(made.token), 'REGISTRATION_REFUSED');
+    await refused(lms.registerQuery(await fresh()), 'REGISTRATION_REFUSED');
     lms.reset();
     lms.registrationAnswer = { status: 500, body: {} };
-    await refused(lms.registerQuery(made.token), 'REGISTRATION_REFUSED');
+    await refused(lms.registerQuery(await fresh()), 'REGISTRATION_REFUSED');
     lms.reset();
     // The platform refuses a wrong registration token (401).
     await refused(
-      lms.registerQuery(made.token, { registration_token: 'wrong' }),
+      lms.registerQuery(await fresh(), { registration_token: 'wrong' }),
       'REGISTRATION_REFUSED',
     );
     lms.reset();
     lms.registrationAnswer = { body: { client_name: 'no client id' } };
-    await refused(lms.registerQuery(made.token), 'INVALID_REGISTRATION');
+    await refused(lms.registerQuery(await fresh()), 'INVALID_REGISTRATION');
     lms.reset();
     lms.registrationAnswer = { body: { client_id: 'c', [TOOL_CLAIM]: { deployment_id: 42 } } };
-    await refused(lms.registerQuery(made.token), 'INVALID_REGISTRATION');
+    await refused(lms.registerQuery(await fresh()), 'INVALID_REGISTRATION');
     lms.reset();
     lms.registrationAnswer = { delayMs: 6_000 };
     const started = Date.now();
-    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
+    await refused(lms.registerQuery(await fresh()), 'CONFIGURATION_UNAVAILABLE');
     assert.ok(Date.now() - started < 5_900, 'the tool gave up at its timeout');
+  });
+
+  test('a registration URL is spent after three failed tries, parallel ones included', async () => {
+    const made = await newToken(t, demo);
+    const attempts = async () =>
+      (
+        await t.db.query<{ attempts: number }>(
+          'select attempts from lti_registration_tokens where token_hash = $1',
+          [createHash('sha256').update(made.token).digest('hex')],
+        )
+      ).rows[0]!.attempts;
+    // Probes of internal addresses: each one a failed try, none of them called.
+    for (const target of ['https://10.0.0.1/.well-known/openid-configuration', 'https://169.254.169.254/latest']) {
+      await refused(
+        new URLSearchParams({ openid_configuration: target, portal_token: made.token }).toString(),
+        'INSECURE_URL',
+      );
+    }
+    assert.equal(await attempts(), 2);
+    lms.configurationAnswer = { status: 503 };
+    await refused(lms.registerQuery(made.token), 'CONFIGURATION_UNAVAILABLE');
+    assert.equal(await attempts(), 3);
+    // The platform now works, but the URL is spent: the platform is not even asked.
+    lms.reset();
+    await refused(lms.registerQuery(made.token), 'INVALID_PORTAL_TOKEN');
+    assert.equal(lms.registrations.length, 0);
+    assert.equal(await attempts(), 3);
+
+    // Tries are counted before the platform is called: five at once get three calls at most.
+    const other = await newToken(t, demo);
+    lms.configurationAnswer = { status: 503 };
+    const pages = await Promise.all(
+      Array.from({ length: 5 }, () => register(lms.registerQuery(other.token))),
+    );
+    const codes = pages.map((p) => /<code>([A-Z_]+)<\/code>/.exec(p.body)?.[1]).sort();
+    assert.deepEqual(codes, [
+      'CONFIGURATION_UNAVAILABLE',
+      'CONFIGURATION_UNAVAILABLE',
+      'CONFIGURATION_UNAVAILABLE',
+      'INVALID_PORTAL_TOKEN',
+      'INVALID_PORTAL_TOKEN',
+    ]);
   });
 
   test('the page speaks German to a German browser, English otherwise', async () => {

@@ -179,7 +179,7 @@ describe('LTI grade passback (AGS)', () => {
     let item = await itemOf(uuid);
     assert.equal(item.done, false);
     assert.equal(item.attempts, 1);
-    assert.match(item.last_error ?? '', /post score: HTTP 503/);
+    assert.equal(item.last_error, 'post score: HTTP_STATUS (HTTP 503)');
     // The default backoff: 2 s after the first failure, ±20 %.
     assert.ok(item.wait_s > 1 && item.wait_s <= 2.5, `waits ${item.wait_s} s`);
     // Not due yet: a kick does not retry it.
@@ -223,7 +223,9 @@ describe('LTI grade passback (AGS)', () => {
     assert.equal(item.attempts, LTI_SCORE_MAX_ATTEMPTS);
     assert.match(
       item.last_error ?? '',
-      new RegExp(`^gave up after ${LTI_SCORE_MAX_ATTEMPTS} attempts; last: post score: HTTP 503`),
+      new RegExp(
+        `^post score, given up after ${LTI_SCORE_MAX_ATTEMPTS} attempts: HTTP_STATUS \\(HTTP 503\\)$`,
+      ),
     );
     const before = lms.scoreRequests();
     await retryNow(uuid);
@@ -257,7 +259,8 @@ describe('LTI grade passback (AGS)', () => {
     const item = await itemOf(uuid);
     assert.equal(item.done, true);
     assert.equal(item.attempts, 1);
-    assert.match(item.last_error ?? '', /post score: HTTP 400/);
+    // The status and a code; never the platform's body (its words could be anything).
+    assert.equal(item.last_error, 'post score: HTTP_STATUS (HTTP 400)');
     await retryNow(uuid);
     assert.equal(lms.scoreRequests() - before, 1, 'asked once');
     assert.equal(lms.scores.length, 0);
@@ -266,7 +269,9 @@ describe('LTI grade passback (AGS)', () => {
     assert.equal(audit[0]!.action, 'post_failed');
     assert.equal(audit[0]!.organisation, 'Demo Hospital');
     assert.equal(audit[0]!.after.httpStatus, 400);
-    assert.match(String(audit[0]!.after.error), /HTTP 400/);
+    assert.equal(audit[0]!.after.errorCode, 'HTTP_STATUS');
+    assert.equal(audit[0]!.after.error, 'post score: HTTP_STATUS (HTTP 400)');
+    assert.doesNotMatch(JSON.stringify(audit[0]!.after), /internal\.lms\.example/);
   });
 
   test('the token is reused while valid; a 401 gets a new one once', async () => {
@@ -295,7 +300,7 @@ describe('LTI grade passback (AGS)', () => {
     await settle();
     const item = await itemOf(refused.uuid);
     assert.equal(item.done, true);
-    assert.match(item.last_error ?? '', /access token: HTTP 401/);
+    assert.equal(item.last_error, 'access token: HTTP_STATUS (HTTP 401)');
     assert.equal(lms.scores.length, 3);
   });
 
@@ -423,12 +428,30 @@ describe('LTI grade passback (AGS)', () => {
       await retryNow(uuid);
       const item = await itemOf(uuid);
       assert.equal(item.done, true);
-      assert.match(item.last_error ?? '', /registration was removed/);
+      assert.equal(item.last_error, 'platform: PLATFORM_REMOVED');
       assert.equal(other.scores.length, 0);
       assert.equal((await auditOf(uuid))[0]?.action, 'post_failed');
     } finally {
       await other.close();
     }
+  });
+
+  test('an AGS line item on a host the platform was not registered with is refused and recorded', async () => {
+    // The same server under another name: reachable, so only the host rule can stop the post.
+    const foreign = lms.lineItemUrl.replace('//127.0.0.1:', '//localhost:');
+    assert.notEqual(foreign, lms.lineItemUrl);
+    const before = lms.scoreRequests();
+    const { uuid } = await completedLaunch({ ...scoreOnly, lineitem: foreign });
+    await settle();
+    const item = await itemOf(uuid);
+    assert.equal(item.done, true, 'refused for good: asking again cannot help');
+    assert.equal(item.last_error, 'post score: OUTBOUND_BLOCKED_HOST');
+    assert.equal(lms.scoreRequests(), before, 'nothing was sent');
+    const audit = await auditOf(uuid);
+    assert.deepEqual(
+      audit.map((a) => [a.action, a.after.errorCode, a.after.httpStatus, a.after.lineItem]),
+      [['post_failed', 'OUTBOUND_BLOCKED_HOST', null, foreign]],
+    );
   });
 
   test('without an identity provider the worker sends grades and leaves identity items waiting', async () => {

@@ -1,7 +1,10 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import { createLocalJWKSet } from 'jose';
+import { createOutboundClient } from '../../src/lib/outbound-http';
+import { createPlatformKeys } from '../../src/lti/platform-keys';
 import {
   DEEP_LINKING_CLAIM,
   LTI_CLAIM,
@@ -281,6 +284,38 @@ describe('LTI launch validator', () => {
       );
       assert.deepEqual(r.ok ? 'accepted' : r.error, 'PLATFORM_UNAVAILABLE');
     });
+  });
+
+  describe('the platform keys through the guarded client', () => {
+    /** A resolver that answers `address` for every name, as a hostile DNS would. */
+    const answering =
+      (address: string): LookupFunction =>
+      (_hostname, options, callback) =>
+        options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4);
+
+    for (const address of ['10.0.0.1', '169.254.169.254']) {
+      test(`a JWKS URL whose name resolves to ${address} is refused, not fetched`, async () => {
+        const outbound = createOutboundClient({
+          policy: { development: false },
+          lookup: answering(address),
+        });
+        const stores = memoryStores();
+        const { state, nonce } = stores.login();
+        const idToken = await signLaunch(platform, { nonce });
+        const r = await validateLaunch(
+          { idToken, state },
+          {
+            ...stores,
+            keys: createPlatformKeys(outbound, async () => 'https://keys.lms.test/jwks'),
+          },
+        );
+        await outbound.close();
+        assert.deepEqual(r.ok ? 'accepted' : [r.error, r.reason], [
+          'PLATFORM_UNAVAILABLE',
+          'jwks_OUTBOUND_BLOCKED_ADDRESS',
+        ]);
+      });
+    }
   });
 
   describe('known-good launches', () => {

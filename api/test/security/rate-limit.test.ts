@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Config } from '../../src/config';
 import { RATE_CLASSES, tooManyRequests } from '../../src/plugins/app/rate-limit';
@@ -21,7 +22,8 @@ const LIMITS: Partial<Config> = {
   rateLimitPolling: 6,
   rateLimitSessionCreate: 2,
   rateLimitUpload: 2,
-  rateLimitAddressUsers: 100,
+  rateLimitLtiPerAddress: 100,
+  rateLimitAnonymousPerAddress: 100,
 };
 
 function assertLimited(res: LightMyRequestResponse, max: number) {
@@ -119,43 +121,116 @@ describe('rate limits', () => {
     });
   });
 
-  describe('per address', () => {
-    test('an address spends RATE_LIMIT_ADDRESS_USERS budgets, whoever signs in', async () => {
-      const t = await app({ rateLimitAddressUsers: 2 });
-      const from = (address: string) => ({ 'x-test-address': address });
-      for (const sub of [learner.sub, educator.sub]) {
+  describe('one school behind one address', () => {
+    const school = { 'x-test-address': '198.51.100.7' };
+
+    test('each signed-in user has their own budgets, however many share the address', async () => {
+      // A per-address budget of 3 would stop the second user at once: none applies to them.
+      const t = await app({ rateLimitAnonymousPerAddress: 3, rateLimitLtiPerAddress: 3 });
+      for (const sub of [learner.sub, educator.sub, sysadmin.sub]) {
         for (let i = 0; i < 3; i += 1) {
-          const res = await get(t, '/api/v1/lookup?field=country', sub, from('198.51.100.7'));
-          assert.equal(res.statusCode, 200);
+          const res = await get(t, '/api/v1/lookup?field=country', sub, school);
+          assert.equal(res.statusCode, 200, `${sub} #${i + 1}: ${res.body}`);
+        }
+        assertLimited(await get(t, '/api/v1/product', sub, school), 3);
+      }
+    });
+
+    test('two learners polling from one address each get the whole polling budget', async () => {
+      const t = await app({ rateLimitAnonymousPerAddress: 3 });
+      for (const sub of [learner.sub, educator.sub]) {
+        for (let i = 0; i < 6; i += 1) {
+          assert.equal((await get(t, '/api/v1/user/whoami', sub, school)).statusCode, 200);
         }
       }
-      // 2 × 3 spent from this address: a third user with a full budget of their own is refused.
-      assertLimited(await get(t, '/api/v1/product', sysadmin.sub, from('198.51.100.7')), 6);
+      assertLimited(await get(t, '/api/v1/user/whoami', learner.sub, school), 6);
+      assertLimited(await get(t, '/api/v1/user/whoami', educator.sub, school), 6);
+    });
+    test('a class of 30 learners behind one address all poll at full budget', async () => {
+      // Once an address could spend 20 users' budgets (RATE_LIMIT_ADDRESS_USERS): a school's
+      // 21st learner was refused for their classmates' polling.
+      const t = await app();
+      const learners = Array.from({ length: 30 }, () => randomUUID());
+      for (const sub of learners) {
+        await t.db.query(
+          `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+           values ($1, $2, 'Class', 'Member', (select id from organisations where name = 'Demo Hospital'),
+                   (select id from roles where name = 'learner'))`,
+          [sub, `${sub}@class.test`],
+        );
+      }
+      for (const sub of learners) {
+        const headers = { ...(await authHeader(sub)), ...school };
+        for (let i = 0; i < 6; i += 1) {
+          const res = await t.app.inject({
+            url: '/api/v1/user/whoami',
+            headers,
+            remoteAddress: school['x-test-address'],
+          });
+          assert.equal(res.statusCode, 200, `learner ${learners.indexOf(sub) + 1}, poll ${i + 1}`);
+        }
+      }
+    });
+  });
+
+  describe('per address: what nobody is signed in for', () => {
+    const from = (address: string) => ({ 'x-test-address': address });
+
+    test('requests without a token share one budget per address, checked before authentication', async () => {
+      const t = await app({ rateLimitAnonymousPerAddress: 4 });
+      for (const url of ['/api/v1/user/whoami', '/api/v1/product', '/nowhere', '/healthz']) {
+        const res = await get(t, url, undefined, from('203.0.113.9'));
+        assert.notEqual(res.statusCode, 429, url);
+      }
+      assertLimited(await get(t, '/api/v1/product', undefined, from('203.0.113.9')), 4);
+      assertLimited(await get(t, '/healthz', undefined, from('203.0.113.9')), 4);
+      assert.equal((await get(t, '/healthz', undefined, from('203.0.113.10'))).statusCode, 200);
+    });
+
+    test('refused tokens count once refused; then the address waits before any token is checked', async () => {
+      const t = await app({ rateLimitAnonymousPerAddress: 3 });
+      const bad = { authorization: 'Bearer not-a-token', ...from('203.0.113.20') };
+      for (let i = 0; i < 3; i += 1) {
+        assert.equal((await get(t, '/api/v1/product', undefined, bad)).statusCode, 401);
+      }
+      assertLimited(await get(t, '/api/v1/product', undefined, bad), 3);
+      // Even a good token from that address waits now: its check is what a flood would cost.
+      assertLimited(await get(t, '/api/v1/product', learner.sub, from('203.0.113.20')), 3);
       assert.equal(
-        (await get(t, '/api/v1/product', sysadmin.sub, from('198.51.100.8'))).statusCode,
+        (await get(t, '/api/v1/product', learner.sub, from('203.0.113.21'))).statusCode,
+        200,
+      );
+      // Good tokens never spend the address's budget.
+      const other = from('203.0.113.22');
+      for (let i = 0; i < 3; i += 1) {
+        assert.equal((await get(t, '/api/v1/product', educator.sub, other)).statusCode, 200);
+      }
+      const worse = { ...other, authorization: 'Bearer not-a-token' };
+      for (let i = 0; i < 3; i += 1) {
+        assert.equal((await get(t, '/api/v1/product', undefined, worse)).statusCode, 401);
+      }
+      assertLimited(await get(t, '/api/v1/product', undefined, worse), 3);
+    });
+
+    test('requests without a token do not stop the signed-in users of their address', async () => {
+      const t = await app({ rateLimitAnonymousPerAddress: 2 });
+      for (let i = 0; i < 2; i += 1) await get(t, '/nowhere', undefined, from('203.0.113.30'));
+      assertLimited(await get(t, '/api/v1/product', undefined, from('203.0.113.30')), 2);
+      assert.equal(
+        (await get(t, '/api/v1/product', learner.sub, from('203.0.113.30'))).statusCode,
         200,
       );
     });
 
-    test('requests without a token are counted before authentication', async () => {
-      const t = await app({ rateLimitAddressUsers: 1 });
+    test('the LTI entry points have their own per-address budget', async () => {
+      const t = await app({ rateLimitLtiPerAddress: 3, rateLimitAnonymousPerAddress: 100 });
       for (let i = 0; i < 3; i += 1) {
-        const res = await get(t, '/api/v1/user/whoami', undefined, {
-          'x-test-address': '203.0.113.9',
-        });
-        assert.equal(res.statusCode, 401);
+        assert.equal((await get(t, '/api/lti/jwks', undefined, from('192.0.2.1'))).statusCode, 200);
       }
-      // Polling budget 6: three more, then the address is refused before its token is looked at.
-      for (let i = 0; i < 3; i += 1) {
-        await get(t, '/api/v1/user/whoami', undefined, { 'x-test-address': '203.0.113.9' });
-      }
-      assertLimited(
-        await get(t, '/api/v1/user/whoami', learner.sub, { 'x-test-address': '203.0.113.9' }),
-        6,
-      );
-      for (let i = 0; i < 3; i += 1)
-        await get(t, '/nowhere', undefined, { 'x-test-address': '203.0.113.10' });
-      assertLimited(await get(t, '/nowhere', undefined, { 'x-test-address': '203.0.113.10' }), 3);
+      assertLimited(await get(t, '/api/lti/jwks', undefined, from('192.0.2.1')), 3);
+      assertLimited(await get(t, '/api/lti/login?iss=x', undefined, from('192.0.2.1')), 3);
+      assert.equal((await get(t, '/api/lti/jwks', undefined, from('192.0.2.2'))).statusCode, 200);
+      assert.equal((await get(t, '/healthz', undefined, from('192.0.2.1'))).statusCode, 200);
     });
 
     test('X-Forwarded-For names the address only behind a trusted proxy', async () => {
@@ -165,12 +240,12 @@ describe('rate limits', () => {
           'x-test-address': '127.0.0.1',
         });
       // Untrusted: every request is the proxy's (or attacker's) own address, whatever it claims.
-      const open = await app({ rateLimitAddressUsers: 1 });
+      const open = await app({ rateLimitAnonymousPerAddress: 3 });
       for (let i = 1; i <= 3; i += 1) assert.equal((await spoofed(open, i)).statusCode, 401);
       assertLimited(await spoofed(open, 4), 3);
 
-      // Trusted loopback proxy: each forwarded address has its own budget.
-      const proxied = await app({ rateLimitAddressUsers: 1, trustProxy: ['loopback'] });
+      // Trusted proxy: each forwarded address has its own budget.
+      const proxied = await app({ rateLimitAnonymousPerAddress: 3, trustProxy: ['127.0.0.1'] });
       for (let i = 1; i <= 6; i += 1) assert.equal((await spoofed(proxied, i)).statusCode, 401);
     });
   });

@@ -11,7 +11,15 @@ export const OIDC = '/protocol/openid-connect';
 export const PORTAL_SCOPE = 'openid profile email';
 
 export async function startTestProvider(options: Omit<IdentityAppOptions, 'port' | 'host' | 'frontendOrigins'> = {}): Promise<IdentityApp> {
-  return startIdentityApp({ port: 0, host: '127.0.0.1', frontendOrigins: [PORTAL, 'http://localhost:8088'], ...options });
+  // Development mode (the outbox) with the demo accounts, as `npm start` runs it.
+  return startIdentityApp({
+    port: 0,
+    host: '127.0.0.1',
+    frontendOrigins: [PORTAL, 'http://localhost:8088'],
+    devMode: true,
+    seedDemo: true,
+    ...options,
+  });
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {

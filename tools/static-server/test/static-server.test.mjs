@@ -74,7 +74,11 @@ test('the host serves the shell for client routes, config.json and its assets un
   const silentCsp = silent.headers['content-security-policy'];
   assert.match(silentCsp, /frame-ancestors 'self'/);
   assert.match(silentCsp, /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
-  assert.match(silentCsp, /connect-src 'self' http:\/\/localhost:8180/, 'the rest of the host policy stays');
+  assert.match(
+    silentCsp,
+    /connect-src 'self' http:\/\/localhost:8180/,
+    'the rest of the host policy stays',
+  );
 
   const asset = await app.inject('/main.0123456789ab.js');
   assert.match(String(asset.headers['cache-control']), /immutable/);
@@ -89,7 +93,11 @@ test('the host serves the shell for client routes, config.json and its assets un
 
   const proxied = await app.inject('/api/v1/user/whoami');
   assert.deepEqual(proxied.json(), { proxied: '/api/v1/user/whoami' });
-  assert.equal(proxied.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", "the API's own policy");
+  assert.equal(
+    proxied.headers['content-security-policy'],
+    "default-src 'none'; frame-ancestors 'none'",
+    "the API's own policy",
+  );
   assert.equal(proxied.headers['referrer-policy'], 'no-referrer');
   assert.equal(proxied.headers['x-frame-options'], undefined, 'nothing of the host added');
 });
@@ -97,16 +105,31 @@ test('the host serves the shell for client routes, config.json and its assets un
 test('an inline script hash is the CSP hash of exactly the script text', async () => {
   const root = await makeDist();
   const expected = createHash('sha256').update('\n  parent.postMessage(1);\n').digest('base64');
-  assert.deepEqual(inlineScriptHashes(path.join(root, 'silent-check-sso.html')), [`'sha256-${expected}'`]);
+  assert.deepEqual(inlineScriptHashes(path.join(root, 'silent-check-sso.html')), [
+    `'sha256-${expected}'`,
+  ]);
 });
 
 test('HSTS is sent only when a trusted proxy reports https', async (t) => {
   const root = await makeDist();
-  const direct = await startStaticServer({ name: 'direct', root, port: 0, logger: false, closeOnSignals: false });
+  const direct = await startStaticServer({
+    name: 'direct',
+    root,
+    port: 0,
+    logger: false,
+    closeOnSignals: false,
+  });
   t.after(() => direct.close());
   const forged = await direct.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
   assert.equal(forged.headers['strict-transport-security'], undefined);
-  const behind = await startStaticServer({ name: 'behind', root, port: 0, logger: false, closeOnSignals: false, trustProxy: ['loopback'] });
+  const behind = await startStaticServer({
+    name: 'behind',
+    root,
+    port: 0,
+    logger: false,
+    closeOnSignals: false,
+    trustProxy: ['loopback'],
+  });
   t.after(() => behind.close());
   const https = await behind.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
   assert.match(String(https.headers['strict-transport-security']), /^max-age=\d+/);
@@ -115,7 +138,14 @@ test('HSTS is sent only when a trusted proxy reports https', async (t) => {
 });
 
 test('a remote answers with CORS so any host origin may load it, under a strict CSP', async (t) => {
-  const app = await startStaticServer({ name: 'test-remote', root: await makeDist(), port: 0, cors: true, logger: false, closeOnSignals: false });
+  const app = await startStaticServer({
+    name: 'test-remote',
+    root: await makeDist(),
+    port: 0,
+    cors: true,
+    logger: false,
+    closeOnSignals: false,
+  });
   t.after(() => app.close());
   const res = await app.inject('/main.0123456789ab.js');
   assert.equal(res.headers['access-control-allow-origin'], '*');
@@ -131,12 +161,96 @@ test('a remote answers with CORS so any host origin may load it, under a strict 
 test('bundles are sent compressed to a browser that accepts it', async (t) => {
   const root = await makeDist();
   await fs.writeFile(path.join(root, 'big.0123456789ab.js'), 'console.log("x");\n'.repeat(2000));
-  const app = await startStaticServer({ name: 'test-compress', root, port: 0, logger: false, closeOnSignals: false });
+  const app = await startStaticServer({
+    name: 'test-compress',
+    root,
+    port: 0,
+    logger: false,
+    closeOnSignals: false,
+  });
   t.after(() => app.close());
-  const gz = await app.inject({ url: '/big.0123456789ab.js', headers: { 'accept-encoding': 'gzip' } });
+  const gz = await app.inject({
+    url: '/big.0123456789ab.js',
+    headers: { 'accept-encoding': 'gzip' },
+  });
   assert.equal(gz.headers['content-encoding'], 'gzip');
   assert.ok(gz.rawPayload.length < 2000, `compressed to ${gz.rawPayload.length} bytes`);
-  const plain = await app.inject({ url: '/big.0123456789ab.js', headers: { 'accept-encoding': 'identity' } });
+  const plain = await app.inject({
+    url: '/big.0123456789ab.js',
+    headers: { 'accept-encoding': 'identity' },
+  });
   assert.equal(plain.headers['content-encoding'], undefined);
   assert.equal(plain.body.length, 'console.log("x");\n'.length * 2000);
+});
+
+test('the /api proxy tells the API who asked as this server sees it, never as the client claims', async (t) => {
+  const upstream = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(req.headers));
+  });
+  await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
+  t.after(() => upstream.close());
+  const root = await makeDist();
+  const host = (trustProxy) =>
+    startStaticServer({
+      name: 'test-forwarding',
+      root,
+      port: 0,
+      logger: false,
+      closeOnSignals: false,
+      trustProxy,
+      proxy: { prefix: '/api', upstream: `http://127.0.0.1:${upstream.address().port}` },
+    });
+  const forged = {
+    'x-forwarded-for': '203.0.113.66, 198.51.100.7',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'portal.school.example',
+    'x-forwarded-port': '443',
+    forwarded: 'for=203.0.113.66;proto=https',
+    'x-real-ip': '203.0.113.66',
+    host: 'portal.test',
+  };
+  const seen = async (app, remoteAddress) => {
+    const res = await app.inject({ url: '/api/v1/user/whoami', headers: forged, remoteAddress });
+    const headers = res.json();
+    return {
+      for: headers['x-forwarded-for'],
+      proto: headers['x-forwarded-proto'],
+      host: headers['x-forwarded-host'],
+      others: Object.keys(headers).filter((name) =>
+        /^(forwarded|x-real-ip|x-forwarded-port)$/.test(name),
+      ),
+    };
+  };
+
+  const direct = await host(false);
+  t.after(() => direct.close());
+  assert.deepEqual(await seen(direct, '198.51.100.20'), {
+    for: '198.51.100.20',
+    proto: 'http',
+    host: 'portal.test',
+    others: [],
+  });
+
+  // Behind a load balancer the host trusts: the client it reports, then the balancer.
+  const behind = await host(['10.0.0.5']);
+  t.after(() => behind.close());
+  const balanced = {
+    for: '198.51.100.7, 10.0.0.5',
+    proto: 'https',
+    host: 'portal.school.example',
+    others: [],
+  };
+  assert.deepEqual(await seen(behind, '10.0.0.5'), balanced);
+  // The same headers from anyone else are that client's own say-so.
+  assert.deepEqual(await seen(behind, '198.51.100.20'), {
+    for: '198.51.100.20',
+    proto: 'http',
+    host: 'portal.test',
+    others: [],
+  });
+
+  const oneHop = await host(1);
+  t.after(() => oneHop.close());
+  assert.deepEqual(await seen(oneHop, '10.0.0.5'), balanced);
 });

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { createOutboxWorker } from '../../identity/provisioning';
 import { createLtiScoreHandler, LTI_SCORE_KIND } from '../../lti/grade-passback';
 import { createToolKeys } from '../../lti/tool-keys';
+import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,11 +31,12 @@ export const outboxWorkerPlugin = fp(
       return;
     }
     const toolKeys = createToolKeys(app.db);
+    const outbound = createOutboundClient({ policy: outboundPolicyFor(config.portalUrl) });
     const worker = createOutboxWorker({
       db: app.db,
       identityAdmin,
       handlers: {
-        [LTI_SCORE_KIND]: createLtiScoreHandler({ db: app.db, toolKeys, log: app.log }),
+        [LTI_SCORE_KIND]: createLtiScoreHandler({ db: app.db, toolKeys, log: app.log, outbound }),
       },
       log: app.log,
     });
@@ -77,6 +79,7 @@ export const outboxWorkerPlugin = fp(
       // The database closes after this hook; a run in flight finishes first (its items' leases
       // would otherwise make them wait a minute in the next process).
       await running;
+      await outbound.close();
     });
     app.decorate('outboxWorker', { kick, idle: async () => void (await running) });
   },

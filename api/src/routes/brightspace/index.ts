@@ -9,6 +9,7 @@ import {
   exchangeCode,
   fetchWhoami,
 } from '../../brightspace/oauth';
+import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 import {
   createBrightspaceRepository,
   hashBrowserSecret,
@@ -42,6 +43,9 @@ function sameHash(a: string, b: string): boolean {
 export const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const states = createBrightspaceRepository(app.db);
   const { portalUrl, brightspace } = app.config;
+  // Token and whoami calls go through the guarded client, as every call to a platform does.
+  const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
+  app.addHook('onClose', () => outbound.close());
   const callbackUrl = `${portalUrl}${BRIGHTSPACE_COOKIE_PATH}/callback`;
 
   const toError = (reply: FastifyReply, error: BrightspaceAuthError) =>
@@ -114,11 +118,11 @@ export const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (!code) return toError(reply, 'BRIGHTSPACE_FAILED');
       try {
-        const token = await exchangeCode(brightspace, code, callbackUrl);
-        const user = await fetchWhoami(brightspace, token);
+        const token = await exchangeCode(brightspace, code, callbackUrl, outbound);
+        const user = await fetchWhoami(brightspace, token, outbound);
         if (!(await states.link(started.userId, user))) return toError(reply, 'INVALID_STATE');
       } catch (failure) {
-        if (!(failure instanceof BrightspaceError) && !isNetworkError(failure)) throw failure;
+        if (!(failure instanceof BrightspaceError)) throw failure;
         request.log.warn({ err: failure }, 'Brightspace sign-in failed');
         return toError(reply, 'BRIGHTSPACE_FAILED');
       }
@@ -128,12 +132,3 @@ export const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
-
-/** fetch's own failures: refused connection, DNS, timeout. */
-function isNetworkError(error: unknown): boolean {
-  return (
-    error instanceof TypeError ||
-    (error instanceof DOMException &&
-      (error.name === 'TimeoutError' || error.name === 'AbortError'))
-  );
-}

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { FieldErrors, LTI_MESSAGES, LtiJwks, type LtiErrorCode } from '@portal/contract';
 import { badRequest } from '../../lib/http-errors';
+import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 import { linkPlatformUser } from '../../lti/platform-user';
+import { createPlatformKeys } from '../../lti/platform-keys';
 import { createToolKeys } from '../../lti/tool-keys';
 import {
   STATE_PATTERN,
@@ -67,32 +68,12 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { portalUrl } = app.config;
   const launchUrl = `${portalUrl}/api/lti/launch`;
 
-  // The platform's JWKS per registration, with jose's own caching (keys kept 10 minutes, an
-  // unknown kid refetches at most every 30 s). Rebuilt when the registration's URL changes.
-  const jwksCache = new Map<number, { url: string; keys: JWTVerifyGetKey }>();
+  const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
+  app.addHook('onClose', () => outbound.close());
   const stores: LaunchStores = {
     consumeState: (state) => lti.consumeState(state),
     platform: (id) => lti.registered(id),
-    keys: (platform) => {
-      const getKey: JWTVerifyGetKey = async (header, token) => {
-        const url = await lti.jwksUrlOf(platform.id);
-        if (!url) throw new Error('platform deleted during the launch');
-        let entry = jwksCache.get(platform.id);
-        if (entry?.url !== url) {
-          entry = {
-            url,
-            keys: createRemoteJWKSet(new URL(url), {
-              timeoutDuration: 5_000,
-              cooldownDuration: 30_000,
-              cacheMaxAge: 600_000,
-            }),
-          };
-          jwksCache.set(platform.id, entry);
-        }
-        return entry.keys(header, token);
-      };
-      return getKey;
-    },
+    keys: createPlatformKeys(outbound, (id) => lti.jwksUrlOf(id)),
   };
 
   // Platforms post forms (application/x-www-form-urlencoded); only these routes read them.

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { LtiRegistrationError } from '@portal/contract';
 import { createDynamicRegistration, RegistrationRefused } from '../../lti/dynamic-registration';
 import { escapeHtml } from '../../lib/escape-html';
+import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 import {
   createLtiRegistrationRepository,
   PORTAL_TOKEN_PATTERN,
@@ -40,7 +41,7 @@ const TEXT: Record<
       INVALID_REQUEST:
         'The learning platform did not open this page as LTI Dynamic Registration does: the openid_configuration or the portal token is missing.',
       INVALID_PORTAL_TOKEN:
-        'This registration URL is unknown, has expired or has already been used. Ask a portal administrator for a new one.',
+        'This registration URL is unknown, has expired, has already been used or has failed three times. Ask a portal administrator for a new one.',
       INSECURE_URL: 'The learning platform’s addresses must use https. Nothing was registered.',
       CONFIGURATION_UNAVAILABLE:
         'The learning platform’s configuration could not be read. Try again later. Nothing was registered.',
@@ -63,7 +64,7 @@ const TEXT: Record<
       INVALID_REQUEST:
         'Die Lernplattform hat diese Seite nicht wie bei der LTI Dynamic Registration geöffnet: openid_configuration oder das Portal-Token fehlt.',
       INVALID_PORTAL_TOKEN:
-        'Diese Registrierungs-URL ist unbekannt, abgelaufen oder wurde bereits verwendet. Bitten Sie eine Portal-Administration um eine neue.',
+        'Diese Registrierungs-URL ist unbekannt, abgelaufen, wurde bereits verwendet oder ist dreimal fehlgeschlagen. Bitten Sie eine Portal-Administration um eine neue.',
       INSECURE_URL:
         'Die Adressen der Lernplattform müssen https verwenden. Es wurde nichts registriert.',
       CONFIGURATION_UNAVAILABLE:
@@ -116,7 +117,13 @@ const CLOSE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(CLOSE_SCRIPT).d
 export const ltiRegisterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { portalUrl } = app.config;
   const registrations = createLtiRegistrationRepository(app.db);
-  const dynamic = createDynamicRegistration({ portalUrl, clientName: TOOL_CLIENT_NAME });
+  const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
+  app.addHook('onClose', () => outbound.close());
+  const dynamic = createDynamicRegistration({
+    portalUrl,
+    clientName: TOOL_CLIENT_NAME,
+    outbound,
+  });
   const devPortal = new URL(portalUrl).protocol === 'http:';
   const frameAncestors = devPortal
     ? 'https: http://localhost:* http://127.0.0.1:* http://[::1]:*'
@@ -212,7 +219,7 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
       } = request.query;
       if (
         !PORTAL_TOKEN_PATTERN.test(portalToken) ||
-        !(await registrations.tokenUsable(portalToken))
+        !(await registrations.claimAttempt(portalToken))
       ) {
         return failed(reply, lang, 'INVALID_PORTAL_TOKEN');
       }

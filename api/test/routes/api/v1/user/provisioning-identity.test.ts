@@ -35,7 +35,7 @@ describe('provisioning against the bundled identity provider', () => {
 
   before(async () => {
     const secret = randomBytes(32).toString('hex');
-    identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret });
+    identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true });
     database = await createTestDatabase();
     app = await buildApp({
       config: testConfig({

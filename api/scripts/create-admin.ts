@@ -1,0 +1,84 @@
+// Creates a global administrator: `npm run create-admin -- --email you@example.com` from the
+// repository root (scripts/create-admin.mjs runs this with the API's environment). Reads the same
+// variables as the API: DATABASE_URL or PGLITE_DIR, OIDC_ISSUER, IDENTITY_ADMIN_*, PORTAL_URL.
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@portal/service-kit';
+import { loadConfig } from '../src/config';
+import { createDb } from '../src/db/create-db';
+import { migrate } from '../src/db/migrate';
+import { createGlobalAdmin, CreateAdminError, invitationLinkFromOutbox } from '../src/identity/create-admin';
+import { createKeycloakIdentityAdmin } from '../src/identity/identity-admin';
+import { seedReferenceData } from '../src/seed/seed';
+
+const USAGE = 'usage: npm run create-admin -- --email you@example.com [--first-name Ada] [--last-name Lovelace]';
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let values: { email?: string; 'first-name'?: string; 'last-name'?: string };
+try {
+  ({ values } = parseArgs({
+    options: { email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+  }));
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+if (!values.email) fail(`--email is required\n${USAGE}`);
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message);
+  throw error;
+}
+if (!config.identityAdmin) {
+  fail('IDENTITY_ADMIN_URL, IDENTITY_ADMIN_CLIENT_ID and IDENTITY_ADMIN_CLIENT_SECRET must name the identity provider (as for the API)');
+}
+if (!config.databaseUrl) {
+  // PGlite is one process's database: a second process writing to it would corrupt it.
+  const running = await fetch(`http://localhost:${config.port}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+    (res) => res.ok,
+    () => false,
+  );
+  if (running) {
+    fail(
+      `The API is running on port ${config.port} with its embedded database (${config.pgliteDir}), which only one process may open.\n` +
+        'Stop the portal (Ctrl+C), run this command again, then start the portal. With PostgreSQL (DATABASE_URL) it may keep running.',
+    );
+  }
+}
+
+const db = await createDb(config);
+try {
+  await migrate(db);
+  await seedReferenceData(db);
+  const identity = createKeycloakIdentityAdmin(config.identityAdmin, {
+    invitationClientId: config.oidcClientId,
+    portalUrl: config.portalUrl,
+  });
+  const email = values.email.trim().toLowerCase();
+  const result = await createGlobalAdmin(db, identity, {
+    email,
+    firstName: values['first-name'] ?? 'Portal',
+    lastName: values['last-name'] ?? 'Administrator',
+  });
+  const link = await invitationLinkFromOutbox(config.identityAdmin.baseUrl, email);
+  console.log(
+    [
+      result.created ? `Global administrator ${email} created (user ${result.userId}).` : `${email} is already a global administrator; a new invitation was sent.`,
+      link
+        ? `Set the password once, with this link (it works once and expires; open it while the portal runs):\n  ${link}`
+        : `The identity provider e-mailed the set-password link to ${email} (it works once and expires).`,
+      `Then sign in at ${config.portalUrl}/`,
+    ].join('\n'),
+  );
+} catch (error) {
+  console.error(error instanceof CreateAdminError ? error.message : `Could not create the administrator: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  // Closed before exit: PGlite writes its last pages on close.
+  await db.close();
+}
