@@ -1,4 +1,5 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serverLogOptions } from '@portal/service-kit';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JWTVerifyGetKey } from 'jose';
@@ -76,7 +77,8 @@ function trustProxyOption(trust: Config['trustProxy']) {
 
 export async function buildApp(options: BuildAppOptions) {
   const app = Fastify({
-    logger: options.logger ?? { level: options.config.logLevel },
+    // Query strings and headers carry session tokens, sign-in codes and storage signatures.
+    logger: serverLogOptions(options.logger, { level: options.config.logLevel }),
     // X-Forwarded-* tell us the browser's protocol and address only when they come from a proxy
     // we run (TRUST_PROXY); believed from anyone, they would let a client pick its own address.
     trustProxy: trustProxyOption(options.config.trustProxy),

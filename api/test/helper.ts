@@ -14,7 +14,7 @@ import {
 } from 'jose';
 import { XSRF_COOKIE, XSRF_HEADER } from '@portal/contract';
 import { DEMO_ACCOUNTS, type DemoAccount } from '@portal/contract/demo-accounts';
-import { buildApp, type App } from '../src/app';
+import { buildApp, type App, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { Db } from '../src/db/driver';
 import { createPgDb } from '../src/db/pg-driver';
@@ -242,14 +242,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh seeded database, trusting tokens from `signToken`. */
-export async function buildTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * The real app on a fresh seeded database, trusting tokens from `signToken`; silent unless a test
+ * reads its log (`logger`, e.g. with a capturing stream).
+ */
+export async function buildTestApp(
+  overrides: Partial<Config> = {},
+  { logger = false }: Pick<BuildAppOptions, 'logger'> = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const app = await buildApp({
     config: testConfig(overrides),
     db: database.db,
     jwks: testJwks,
-    logger: false,
+    logger,
   });
   return {
     app,

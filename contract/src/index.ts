@@ -19,3 +19,4 @@ export * from './email-change';
 export * from './product-admin';
 export * from './lti';
 export * from './lti-registration';
+export * from './organisation-deactivated';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import pino, { type Logger } from 'pino';
 import type Provider from 'oidc-provider';
-import { securityHeaders } from '@portal/service-kit';
+import { securityHeaders, serializeRequest } from '@portal/service-kit';
 
 import { createActionTokens } from './action-tokens';
 import { createSignInGuard, type SignInGuard } from './brute-force';
@@ -240,13 +240,13 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   handler = (req, res) => {
     defaultHeaders.middleware(req, res);
     const started = process.hrtime.bigint();
-    // Query strings carry codes and tokens; keep them out of the logs.
-    const path = pathOf(req.url ?? '/');
+    // Serialised now, before a handler rewrites req.url; codes, tokens and the Cookie header are
+    // masked by the portal's one log policy.
+    const request = serializeRequest(req);
     res.on('finish', () => {
       logger.info(
         {
-          method: req.method,
-          path,
+          req: request,
           status: res.statusCode,
           ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
         },

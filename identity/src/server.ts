@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { closeOnSignals, loadOrExit } from '@portal/service-kit';
+import { closeOnSignals, loadOrExit, logOptions } from '@portal/service-kit';
 
 import { OUTBOX_PATH, startIdentityApp } from './app';
 import { loadConfig } from './config';
 import { generateSigningJwks, loadOrCreateSigningJwks } from './signing-keys';
 
 const config = loadOrExit(() => loadConfig());
-const logger = pino({ name: 'identity', level: config.logLevel });
+const logger = pino(logOptions({ name: 'identity', level: config.logLevel }));
 
 const jwks = config.dataDir ? await loadOrCreateSigningJwks(config.dataDir) : await generateSigningJwks();
 const app = await startIdentityApp({

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
-import { securityHeaders } from '@portal/service-kit';
+import { securityHeaders, serverLogOptions } from '@portal/service-kit';
 import { createToolKeys, type LmsContext } from './context';
 import { AUTOSUBMIT_SCRIPT, STYLESHEET } from './html';
 import { dataFile } from './data-file';
@@ -31,23 +31,13 @@ export interface LmsAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Codes and tokens travel in query strings here; none may reach a log file. */
-export function redactSecrets(url: string): string {
-  return url.replace(/([?&](?:code|state|nonce|lti_message_hint|login_hint|id_token)=)[^&#]*/gi, '$1[redacted]');
-}
-
-const requestSerializer = (request: { method: string; url: string; ip?: string }) => ({
-  method: request.method,
-  url: redactSecrets(request.url),
-  remoteAddress: request.ip,
-});
-
 /** A small LTI 1.3 platform: sign-in, the demo course, the gradebook, and the standards' endpoints. */
 export async function buildLmsApp(options: LmsAppOptions) {
   const issuer = options.publicUrl.replace(/\/+$/, '');
   const portalUrl = options.portalUrl.replace(/\/+$/, '');
   const app = Fastify({
-    logger: options.logger === false || options.logger === undefined ? false : { ...(typeof options.logger === 'object' ? options.logger : {}), serializers: { req: requestSerializer } },
+    // Codes, states and tokens travel in query strings here; none may reach a log file.
+    logger: serverLogOptions(options.logger ?? false),
     // Forms and JSON here are small; a deep linking response JWT is a few kB.
     bodyLimit: 64 * 1024,
   });

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
-import { securityHeaders } from '@portal/service-kit';
+import { securityHeaders, serverLogOptions } from '@portal/service-kit';
 import { CaptureStore } from './web/capture-store';
 import { document, html } from './web/html';
 import { launchRoutes } from './web/launch-routes';
@@ -11,18 +11,6 @@ export interface SimulatorAppOptions {
   logger?: FastifyServerOptions['logger'];
   store?: CaptureStore;
 }
-
-/** The launch link's token must not end up in log files. */
-export function redactToken(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
-}
-
-const requestSerializer = (request: { method: string; url: string; hostname?: string; ip?: string }) => ({
-  method: request.method,
-  url: redactToken(request.url),
-  hostname: request.hostname,
-  remoteAddress: request.ip,
-});
 
 /**
  * The simulator's pages run no script: plain HTML forms, our stylesheet and the captured images,
@@ -41,7 +29,8 @@ export const SIMULATOR_CSP = {
 /** The simulator's web side: the launch page the portal opens, and its health check. */
 export async function buildSimulatorApp({ apiUrl, logger = true, store = new CaptureStore() }: SimulatorAppOptions) {
   const app = Fastify({
-    logger: logger === false ? false : { ...(typeof logger === 'object' ? logger : {}), serializers: { req: requestSerializer } },
+    // The launch link's token must not end up in log files.
+    logger: serverLogOptions(logger),
     // Forms are tiny; the largest is three numbers and the token.
     bodyLimit: 16 * 1024,
   });

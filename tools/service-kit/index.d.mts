@@ -13,6 +13,43 @@ export function loadOrExit<T>(load: () => T): T;
 /** Environment variables named by `schema`, decoded; throws ConfigError listing every problem. */
 export function readEnv<T extends TObject>(schema: T, env?: NodeJS.ProcessEnv | Record<string, string | undefined>): StaticDecode<T>;
 
+/** What replaces a secret value in a log line. */
+export const REDACTED: '[redacted]';
+/** Whether a query parameter's value is a secret (token, code, state, X-Amz-*, signature …). */
+export function isSecretParameter(name: string): boolean;
+/** Whether a header's value is a secret (Authorization, Cookie, Set-Cookie …). */
+export function isSecretHeader(name: string): boolean;
+/** The URL (or any text) with the values of secret query parameters masked; the path stays. */
+export function redactUrl<T>(text: T): T;
+/** A copy of the headers with secret values masked. */
+export function redactHeaders<T>(headers: T): T;
+
+export interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  remoteAddress?: string;
+  headers?: Record<string, unknown>;
+}
+/** The request as a log line shows it (Fastify request or Node IncomingMessage). */
+export function serializeRequest(req: { method?: string; url?: string; host?: string; ip?: string; headers?: Record<string, unknown>; socket?: { remoteAddress?: string } }): LoggedRequest;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pino's SerializerFn takes any value; a narrower one is not assignable to it
+type Serializer = (value: any) => unknown;
+
+/** pino options (also Fastify's `logger` option) with the portal's redaction; `options` merged in. */
+export function logOptions<T extends object>(options?: T & { serializers?: Record<string, Serializer>; redact?: { paths?: string[] } }): T & {
+  serializers: Record<string, Serializer>;
+  redact: { paths: string[]; censor: string };
+  hooks: { logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void): void };
+};
+
+/** Fastify's `logger` option with the redaction added: false stays off, true/undefined = `defaults`. */
+export function serverLogOptions<D extends object, O extends object>(
+  option: boolean | O | undefined,
+  defaults?: D,
+): false | ReturnType<typeof logOptions<D & O>>;
+
 type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export const Env: {

@@ -1,10 +1,21 @@
 // What every server process of the portal shares, so that the API, identity, simulator and the
-// static servers read their environment, shut down and protect browsers the same way.
+// static servers read their environment, log, shut down and protect browsers the same way.
 import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import closeWithGrace from 'close-with-grace';
 import helmet from 'helmet';
+
+export {
+  REDACTED,
+  isSecretHeader,
+  isSecretParameter,
+  logOptions,
+  redactHeaders,
+  redactUrl,
+  serializeRequest,
+  serverLogOptions,
+} from './log.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Environment

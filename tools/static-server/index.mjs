@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyCompress from '@fastify/compress';
-import { closeOnSignals, Env, securityHeaders, Type } from '@portal/service-kit';
+import { closeOnSignals, Env, securityHeaders, serverLogOptions, Type } from '@portal/service-kit';
 
 // Host and remotes read their environment with the portal's one mechanism; re-exported because
 // their server files depend on this package only.
@@ -117,7 +117,7 @@ export async function startStaticServer({
   closeOnSignals: handleSignals = true,
 }) {
   const app = Fastify({
-    logger: logger === false ? false : { ...logger, name },
+    logger: serverLogOptions(logger === false ? false : { ...logger, name }),
     trustProxy: trustProxyOption(trustProxy),
   });
   const absRoot = path.resolve(root);

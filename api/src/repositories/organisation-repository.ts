@@ -1,5 +1,7 @@
 import {
   ORGANISATION_MESSAGES as M,
+  ROLE_CODES,
+  type DeactivatedOrganisation,
   type FieldErrors,
   type Organisation,
   type OrganisationInput,
@@ -8,6 +10,7 @@ import {
 import type { Db, Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
+import { ROLES } from '../seed/reference-data';
 import { recordAudit, type AuditActor } from './audit-repository';
 
 interface OrganisationRow {
@@ -66,6 +69,10 @@ function isNameTaken(error: unknown): boolean {
       (typeof e.message === 'string' && e.message.includes('organisations_name_key')))
   );
 }
+
+const ORG_ADMIN_ROLE_ID = ROLES.find((role) => role.code === ROLE_CODES.orgAdmin)!.id;
+/** How many administrators a deactivated organisation's members are shown. */
+const CONTACTS_LISTED = 5;
 
 export function createOrganisationRepository(db: Db) {
   async function validate(tx: Queryable, input: OrganisationInput, exceptId: number | null) {
@@ -149,6 +156,34 @@ export function createOrganisationRepository(db: Db) {
     },
 
     find: (id: number) => findIn(db, id),
+
+    /**
+     * Whom the members of a deactivated organisation can turn to: its main contact and its
+     * active administrators (a few; the page lists them). Read only on that refusal.
+     */
+    async contactsOf(id: number): Promise<DeactivatedOrganisation | null> {
+      const org = await db.query<{ id: number; name: string; main_contact: string | null }>(
+        'select id, name, main_contact from organisations where id = $1',
+        [id],
+      );
+      const row = org.rows[0];
+      if (!row) return null;
+      const admins = await db.query<{ first_name: string; last_name: string; email: string }>(
+        `select u.first_name, u.last_name, u.email from users u
+          where u.organisation_id = $1 and u.role_id = $2 and u.account_status = 'active'
+          order by u.last_name, u.first_name, u.email limit $3`,
+        [id, ORG_ADMIN_ROLE_ID, CONTACTS_LISTED],
+      );
+      return {
+        id: row.id,
+        name: row.name,
+        mainContact: orNull(row.main_contact),
+        administrators: admins.rows.map((a) => ({
+          name: `${a.first_name} ${a.last_name}`.trim(),
+          email: a.email,
+        })),
+      };
+    },
 
     create(input: OrganisationInput, actor: AuditActor): Promise<Organisation> {
       return guardName(() =>

@@ -16,6 +16,8 @@ export interface TokenSession {
   userId: string;
   productId: number;
   status: SessionStatusValue;
+  /** The learner's organisation is active (or they have none). Read on every call, not cached. */
+  organisationActive: boolean;
 }
 
 export interface NewSession {
@@ -252,6 +254,7 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
         user_id: string;
         product_id: number;
         status: SessionStatusValue;
+        organisation_active: boolean | null;
       }>(
         `with hit as (
            select uuid, user_id, product_id, status, last_used_at from simulation_sessions
@@ -259,12 +262,21 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
          touched as (
            update simulation_sessions s set last_used_at = now() from hit
             where s.uuid = hit.uuid and hit.last_used_at < now() - interval '1 minute')
-         select uuid, user_id, product_id, status from hit`,
+         select hit.uuid, hit.user_id, hit.product_id, hit.status,
+                (select o.is_active from users u join organisations o on o.id = u.organisation_id
+                  where u.id = hit.user_id) as organisation_active
+           from hit`,
         [tokenHash, lifetime.maxAgeSeconds, lifetime.idleSeconds],
       );
       const row = res.rows[0];
       return row
-        ? { uuid: row.uuid, userId: row.user_id, productId: row.product_id, status: row.status }
+        ? {
+            uuid: row.uuid,
+            userId: row.user_id,
+            productId: row.product_id,
+            status: row.status,
+            organisationActive: row.organisation_active !== false,
+          }
         : null;
     },
 

@@ -4,8 +4,12 @@ import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 import { LOOKUP_SEED } from '../seed/reference-data';
 
-/** The signed-in user as the API knows them: our row plus the permissions of their role. */
-export type AuthUser = CurrentUser;
+/**
+ * The signed-in user as the API knows them: our row plus the permissions of their role, and
+ * whether their organisation is active (false: the auth hook refuses them). Routes answer the
+ * CurrentUser part; the flag stays inside the API.
+ */
+export type AuthUser = CurrentUser & { organisationActive: boolean };
 
 interface AuthUserRow {
   id: string;
@@ -20,6 +24,7 @@ interface AuthUserRow {
   brightspace_user_mismatch: boolean | null;
   permissions: string[] | null;
   account_status: AccountStatus;
+  organisation_active: boolean | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -79,7 +84,8 @@ const NO_BRIGHTSPACE_FLAGS = `
 
 const authUserQuery = (flags: string) =>
   `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
-          u.organisation_id, o.name as organisation_name, u.account_status, ${flags}
+          u.organisation_id, o.name as organisation_name, o.is_active as organisation_active,
+          u.account_status, ${flags}
           array(select p.codename from role_permissions rp
                   join permissions p on p.id = rp.permission_id
                  where rp.role_id = u.role_id order by p.codename) as permissions
@@ -136,6 +142,8 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
         isBrightspaceAuthRequired: row.is_brightspace_auth_required === true,
         brightspaceUserMismatch: row.brightspace_user_mismatch === true,
         permissions: row.permissions ?? [],
+        // A user without an organisation (a global administrator) has none to be deactivated.
+        organisationActive: row.organisation_active !== false,
       };
     },
 
@@ -209,6 +217,15 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
 
     /** Drops the user from the auth cache after a write elsewhere (role, deletion). */
     forget,
+
+    /**
+     * Drops every cached user, after a change to an organisation (its name, its deactivation or
+     * reactivation) that its members' next request must see at once. Rare, so all of them.
+     */
+    forgetAll() {
+      generation++;
+      cache.clear();
+    },
 
     /** An organisation's users, one page (GET /organisation/{id}/user). */
     listForOrganisation(organisationId: number, query: UserListQuery) {

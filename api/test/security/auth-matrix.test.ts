@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CreatedSession } from '@portal/contract';
+import { ORGANISATION_DEACTIVATED, type CreatedSession } from '@portal/contract';
+import { hashSessionToken, newSessionToken } from '../../src/lib/session-token';
 import type { RouteAccessEntry } from '../../src/plugins/app/access';
 import { createReport, type CreatedReport } from '../factories/reports';
 import {
@@ -66,6 +67,8 @@ interface Ctx {
   /** A real configuration of a product Other College has no licence for. */
   birthingConfiguration: string;
   learnerPermissions: readonly string[];
+  /** A deactivated organisation: a member per role (global administrators are not stopped). */
+  closed: { members: Partial<Record<Account['role'], string>>; sessionToken: string };
 }
 
 let ctx: Ctx;
@@ -556,6 +559,8 @@ interface Attempt {
   /** Bearer token, Session token or nothing, replacing what `req` carries. */
   authorization?: string | null;
   expect: readonly number[];
+  /** The answer's `code` too, where the status alone could come from another refusal. */
+  code?: string;
 }
 
 interface Case {
@@ -632,6 +637,31 @@ const cases: Case[] = [
     async () => `Bearer ${await signToken(ctx.deletedSub)}`,
     { bearer: [403] },
   ),
+  {
+    // Every route stops a deactivated organisation's members, whatever their role; the
+    // simulator's calls of a session launched before the deactivation too.
+    name: 'member of a deactivated organisation',
+    async attempts(_entry, fixture, kind) {
+      if (kind === 'session') {
+        const req = await fixture.build(learner);
+        const authorization = `Session ${ctx.closed.sessionToken}`;
+        return [{ req, authorization, expect: [403], code: ORGANISATION_DEACTIVATED }];
+      }
+      if (kind !== 'bearer') return null;
+      const as = fixture.actor ?? learner;
+      const member = ctx.closed.members[as.role];
+      if (!member) return null;
+      return [
+        {
+          what: `a ${as.role} of Closed Clinic`,
+          req: await fixture.build(as),
+          authorization: `Bearer ${await signToken(member)}`,
+          expect: [403],
+          code: ORGANISATION_DEACTIVATED,
+        },
+      ];
+    },
+  },
   {
     // Bearer routes take it as their control; everywhere else a user's token opens nothing.
     name: 'valid access token on a non-bearer route',
@@ -801,6 +831,54 @@ async function insertUserFile(ownerId: string): Promise<string> {
   return id;
 }
 
+function codeOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { code?: unknown }).code;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * "Closed Clinic": a learner, an educator and an administrator, and a session the learner
+ * launched while it was active; then it is deactivated.
+ */
+async function closedOrganisation(t: TestApp): Promise<Ctx['closed']> {
+  const org = await t.db.query<{ id: number }>(
+    "insert into organisations (name) values ('Closed Clinic') returning id",
+  );
+  const organisationId = org.rows[0]!.id;
+  const members: Ctx['closed']['members'] = {};
+  for (const role of ['learner', 'educator', 'org admin'] as const) {
+    const id = randomUUID();
+    await t.db.query(
+      `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+       values ($1, $2, 'Closed', 'Member', $3, (select id from roles where name = $4))`,
+      [id, `${role.replace(' ', '')}@closed.test`, organisationId, role],
+    );
+    members[role] = id;
+  }
+  const sessionToken = newSessionToken();
+  const product = await t.db.query<{ id: number }>(
+    "select id from products where code = 'radiography'",
+  );
+  const created = await t.app.repos.sessions.create(
+    {
+      userId: members.learner!,
+      productId: product.rows[0]!.id,
+      categoryId: null,
+      configuration: 'radiography.lower-limb.knee',
+      mode: 'Desktop',
+      ltiLaunchId: null,
+      tokenHash: hashSessionToken(sessionToken),
+    },
+    { maxAgeSeconds: 86_400, idleSeconds: 86_400, maxOpen: 10 },
+  );
+  assert.ok(created.ok, 'the Closed Clinic session was created');
+  await t.db.query('update organisations set is_active = false where id = $1', [organisationId]);
+  return { members, sessionToken };
+}
+
 describe('auth matrix', () => {
   before(async () => {
     // Sessions pile up (each cell that needs one creates it); the open-session quota is another test's.
@@ -844,6 +922,7 @@ describe('auth matrix', () => {
       [deletedSub],
     );
     await t.db.query('delete from users where id = $1', [deletedSub]);
+    const closed = await closedOrganisation(t);
 
     Object.assign(ctx, {
       products: {
@@ -860,6 +939,7 @@ describe('auth matrix', () => {
         other: await insertUserFile(otherAdmin),
       },
       deletedSub,
+      closed,
       birthingConfiguration: (
         await one<{ simulation_configuration: string }>(
           `select c.simulation_configuration from product_categories c
@@ -941,7 +1021,9 @@ describe('auth matrix', () => {
                   ? '2xx'
                   : attempt.expect.length > 0 && !attempt.expect.includes(res.statusCode)
                     ? `expected ${attempt.expect.join('/')}`
-                    : null;
+                    : attempt.code && entry.method !== 'HEAD' && codeOf(res.body) !== attempt.code
+                      ? `expected code ${attempt.code}`
+                      : null;
           if (problem)
             failures.push(`${where}: ${problem} (${res.statusCode} ${res.body.slice(0, 200)})`);
         }

@@ -4,6 +4,7 @@ import { RemoteArea, type LoadRemoteRoutes } from '../federation/remote-area';
 import { Layout } from './layout/components/layout';
 import { RouteErrorView } from '../features/errors/components/route-error-view';
 import { PageNotFoundPage } from '../components/page-not-found-page';
+import { OrganisationDeactivatedGate } from '../features/organisation-deactivated/components/organisation-deactivated-gate';
 import { paths } from './paths';
 
 // Screens off the first one are fetched when first visited, keeping the first load small.
@@ -61,9 +62,11 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
         },
         {
           element: (
-            <LoginGate fallback={<PageSpinner />}>
-              <Outlet />
-            </LoginGate>
+            <OrganisationDeactivatedGate>
+              <LoginGate fallback={<PageSpinner />}>
+                <Outlet />
+              </LoginGate>
+            </OrganisationDeactivatedGate>
           ),
           children: [
             { path: paths.ltiSimulation.path, errorElement: ltiError, element: remote('simulation') },

@@ -11,10 +11,13 @@ import {
   hasAnyPermission,
   INVALID_TOKEN,
   NOT_AUTHENTICATED,
+  ORGANISATION_DEACTIVATED,
+  ORGANISATION_DEACTIVATED_DETAIL,
   PERMISSION_DENIED,
   USER_NOT_REGISTERED,
 } from '@portal/contract';
 import { ApiError, forbidden, unauthorized } from '../../lib/http-errors';
+import { isGlobalAdmin } from '../../lib/object-access';
 import type { AuthUser } from '../../repositories/user-repository';
 import { accessOf } from './access';
 
@@ -142,6 +145,25 @@ export const authPlugin = fp<AuthPluginOptions>(
       accepted.set(token, { claims, until });
     };
 
+    /** The 403 every route answers a deactivated organisation's member, saying whom to ask. */
+    const organisationDeactivated = async (user: AuthUser) => {
+      const organisation =
+        user.organisationId === null
+          ? null
+          : await app.repos.organisations.contactsOf(user.organisationId);
+      return new ApiError(403, {
+        detail: ORGANISATION_DEACTIVATED_DETAIL,
+        code: ORGANISATION_DEACTIVATED,
+        organisation: organisation ?? {
+          id: user.organisationId ?? 0,
+          name: user.organisationName ?? '',
+          mainContact: null,
+          administrators: [],
+        },
+        language: user.language,
+      });
+    };
+
     app.addHook('onRequest', async (request, reply) => {
       if (request.is404) return;
       const access = accessOf(request.routeOptions.config);
@@ -183,6 +205,11 @@ export const authPlugin = fp<AuthPluginOptions>(
       // Reused for a few seconds: learners poll whoami and session status every second.
       const user = await app.repos.users.cachedAuthUser(claims.sub);
       if (!user) throw forbidden(USER_NOT_REGISTERED);
+      // A deactivated organisation's members can do nothing until it is reactivated; global
+      // administrators run the portal (and reactivate it), so they are never stopped.
+      if (!user.organisationActive && !isGlobalAdmin(user)) {
+        throw await organisationDeactivated(user);
+      }
       request.user = user;
       request.tokenClaims = claims;
 

@@ -1,6 +1,10 @@
 import fp from 'fastify-plugin';
-import { SESSION_TOKEN_SCHEME } from '@portal/contract';
-import { detailError, unauthorized } from '../../lib/http-errors';
+import {
+  ORGANISATION_DEACTIVATED,
+  ORGANISATION_DEACTIVATED_DETAIL,
+  SESSION_TOKEN_SCHEME,
+} from '@portal/contract';
+import { ApiError, detailError, unauthorized } from '../../lib/http-errors';
 import { hashSessionToken, sessionTokenFrom } from '../../lib/session-token';
 import type { TokenSession } from '../../repositories/session-repository';
 import { accessOf } from './access';
@@ -41,6 +45,15 @@ export const sessionTokenPlugin = fp(
       }
       if (session.status === 'complete' || session.status === 'closed') {
         throw detailError(409, SESSION_NOT_OPEN);
+      }
+      // The learner's organisation was deactivated after the launch: the simulator may not go on
+      // capturing or grading for it (the portal refuses its members the same way). The session
+      // stays open and ends on its own clock, so a reactivation lets the simulator carry on.
+      if (!session.organisationActive) {
+        throw new ApiError(403, {
+          detail: ORGANISATION_DEACTIVATED_DETAIL,
+          code: ORGANISATION_DEACTIVATED,
+        });
       }
       request.simulationSession = session;
     });

@@ -5,6 +5,7 @@ import { Link, NavLink, NewTabLink, useProduct, useTranslation } from '@portal/s
 import { useRuntimeConfig } from '../../runtime-config';
 import { deviceLoginHref, brightspaceHomeHref, paths } from '../../paths';
 import { preloadOnIntent } from '../../../federation/use-remote-preload';
+import { LOGOUT_INTENT_STATE } from '../../../features/logout/lib/logout-intent';
 
 export const SIDEBAR_WIDTH = '260px';
 
@@ -134,7 +135,7 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
             </NewTabLink>
           </li>
           <li>
-            <NavLink to={paths.logout.getHref()}>{t('layout.logout')}</NavLink>
+            <NavLink to={paths.logout.getHref()} state={LOGOUT_INTENT_STATE}>{t('layout.logout')}</NavLink>
           </li>
         </NavList>
       </nav>
@@ -155,7 +156,7 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
       </section>
 
       <Footer>
-        <Link to={paths.logout.getHref()}>{t('layout.logout')}</Link>
+        <Link to={paths.logout.getHref()} state={LOGOUT_INTENT_STATE}>{t('layout.logout')}</Link>
       </Footer>
     </Panel>
   );

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { usePageTitle, useTranslation } from '@portal/shared-ui';
+import { SUPPORT_EMAIL } from '../../../components/support-contact';
 
 const Section = styled.section`
   margin-bottom: ${({ theme }) => theme.space.xl};
@@ -17,8 +18,6 @@ const Section = styled.section`
 
 const FAQ_KEYS = ['launch', 'vrOrDesktop', 'notInstalled', 'reports', 'language'] as const;
 const REQUIREMENT_KEYS = ['os', 'browser', 'vr', 'network'] as const;
-
-export const SUPPORT_EMAIL = 'support@simulation-portal.example';
 
 export function SupportPage() {
   const { t } = useTranslation();

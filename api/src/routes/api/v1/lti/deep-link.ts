@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
-  Detail,
+  Forbidden,
   FieldErrors,
   LtiDeepLinkAnswer,
   LtiDeepLinkInput,
@@ -27,7 +27,7 @@ const config = { permissions: ['global.view_org_reports'] } as const;
 /** A refusal of the launch itself (learner role: 403, answered: 409) names the field too. */
 const responses = {
   ...errorResponses,
-  403: Type.Union([Detail, FieldErrors]),
+  403: Type.Union([Forbidden, FieldErrors]),
   409: FieldErrors,
 } as const;
 

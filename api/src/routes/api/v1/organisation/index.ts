@@ -94,9 +94,16 @@ export const organisationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const user = currentUser(request);
       assertOrganisationInScope(user, request.params.id);
-      return orNotFound(
-        await organisations.update(request.params.id, request.body, user, isGlobalAdmin(user)),
+      const updated = await organisations.update(
+        request.params.id,
+        request.body,
+        user,
+        isGlobalAdmin(user),
       );
+      // Its members' next request must see a (de)activation, or a new name, at once: the auth
+      // hook reuses loaded users for a few seconds.
+      app.repos.users.forgetAll();
+      return orNotFound(updated);
     },
   );
 };
