@@ -44,7 +44,12 @@ async function serve({ banner }) {
         "    it also signs in the portal's Demo Hospital learners and educators once, to link their accounts)",
         '',
         ...(OUTBOX_URL
-          ? [`  Invitation mails (no SMTP_URL set) land in the outbox: ${OUTBOX_URL}`, `    as JSON: ${OUTBOX_URL}.json`, '']
+          ? [
+              `  Invitation mails (no SMTP_URL set) land in the outbox: ${OUTBOX_URL}`,
+              `    as JSON: ${OUTBOX_URL}.json`,
+              `  E-mail change confirmations and notices: ${HOST_URL}/api/dev/outbox.json`,
+              '',
+            ]
           : []),
         '  Press Ctrl+C to stop.',
         '',

@@ -117,7 +117,7 @@ export function serviceDefinitions() {
         API_PORT: String(PORTS.api),
         OIDC_ISSUER: ISSUER,
         // The demo accounts of the README (and of the e2e suite); the API's own default is off.
-        SEED_DEMO: env.SEED_DEMO ?? 'true',
+        SEED_DEMO,
         // Once, on the first start: 56 more learners, a licence expiring within 30 days and ~300
         // reports with images over the last 90 days. Not on the e2e stack, whose specs count on
         // the few reports of the demo accounts.
