@@ -20,7 +20,7 @@ describe('route permission declarations', () => {
     assert.deepEqual(undeclared, []);
   });
 
-  test('only the health check, the OpenAPI document, signed file URLs, the LTI tool and the Brightspace sign-in are public', () => {
+  test('only the health check, the OpenAPI document, signed file URLs, the LTI tool, the Brightspace sign-in, the e-mail change link and the development outbox are public', () => {
     const open = t.app.routeAccess
       .filter((r) => r.access === 'public')
       .map((r) => r.url)
@@ -32,6 +32,8 @@ describe('route permission declarations', () => {
         // signed-in user's own POST /api/v1/user/brightspace-auth handed out.
         '/api/brightspace-auth',
         '/api/brightspace-auth/callback',
+        // The test app has MAIL_DEV_OUTBOX on; without it the route does not exist (next test).
+        '/api/dev/outbox.json',
         '/api/docs/openapi.json',
         // A learning platform and the browser it sends call these without a portal token.
         '/api/lti/deep-link/:launchId/return',
@@ -40,10 +42,27 @@ describe('route permission declarations', () => {
         '/api/lti/login',
         // Authorised by the single-use portal token in its URL (dynamic registration).
         '/api/lti/register',
+        // The e-mail change link: the single-use token in the body is the credential.
+        '/api/v1/email-change/confirm',
+        '/api/v1/email-change/lookup',
         '/api/v1/storage/*',
         '/healthz',
       ],
     );
+  });
+
+  test('the development outbox exists only with MAIL_DEV_OUTBOX', async () => {
+    const production = await buildTestApp({
+      mail: { from: 'portal@example.test', productName: 'Portal', smtpUrl: 'smtp://127.0.0.1:1' },
+    });
+    try {
+      await production.app.ready();
+      assert.ok(!production.app.routeAccess.some((r) => r.url.startsWith('/api/dev/')));
+      const res = await production.app.inject({ method: 'GET', url: '/api/dev/outbox.json' });
+      assert.equal(res.statusCode, 404);
+    } finally {
+      await production.close();
+    }
   });
 
   test('a declaration must be non-empty, known and not contradictory', () => {
