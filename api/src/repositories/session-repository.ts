@@ -7,6 +7,7 @@ import type {
   SimulationMode,
   SimulatorSession,
 } from '@portal/contract';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/driver';
 import { enqueueLtiScore } from '../lti/grade-passback';
 
@@ -64,6 +65,8 @@ export interface SessionRepositoryOptions {
    * exact; with several processes on PostgreSQL another process's change shows after at most this.
    */
   statusCacheMs?: number;
+  /** The status cache's time in milliseconds (the app's clock, which tests move). */
+  now?: () => number;
 }
 
 /** How long a session token lives (config SESSION_TOKEN_*). */
@@ -89,15 +92,21 @@ const live = (a: number, b: number) =>
  */
 export const ABANDONED_LAUNCH_SECONDS = 600;
 
-/** Bounds memory: about one entry per learner with a launch screen open. */
+/** Bounds memory: about one entry per learner with a launch screen open; LRU makes room. */
 const STATUS_CACHE_MAX = 20_000;
 
 export function createSessionRepository(db: Db, options: SessionRepositoryOptions = {}) {
   const statusCacheMs = options.statusCacheMs ?? 0;
-  const statusCache = new Map<
+  const statusCache = new LRUCache<
     string,
-    { key: OwnedSessionKey; status: SessionStatusValue; until: number }
-  >();
+    { key: OwnedSessionKey; status: SessionStatusValue }
+  >({
+    max: STATUS_CACHE_MAX,
+    // Unused when statusCacheMs is 0: polledStatus then reads the database every time.
+    ttl: Math.max(statusCacheMs, 1),
+    ...(options.now ? { perf: { now: options.now } } : {}),
+    ttlResolution: 0,
+  });
   const forget = (uuid: string) => statusCache.delete(uuid);
 
   async function ownedStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
@@ -111,20 +120,13 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
   async function polledStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
     if (statusCacheMs <= 0) return ownedStatus(key);
     const hit = statusCache.get(key.uuid);
-    if (hit && hit.until > Date.now()) {
+    if (hit) {
       const same = hit.key.userId === key.userId && hit.key.productId === key.productId;
       // Another learner's (or product's) uuid is "not found", exactly as the query would say.
       return same ? hit.status : null;
     }
     const status = await ownedStatus(key);
-    if (status !== null) {
-      if (statusCache.size >= STATUS_CACHE_MAX) {
-        const oldest = statusCache.keys().next();
-        if (!oldest.done) statusCache.delete(oldest.value);
-      }
-      statusCache.delete(key.uuid);
-      statusCache.set(key.uuid, { key: { ...key }, status, until: Date.now() + statusCacheMs });
-    }
+    if (status !== null) statusCache.set(key.uuid, { key: { ...key }, status });
     return status;
   }
 

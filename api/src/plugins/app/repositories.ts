@@ -18,9 +18,11 @@ import { createUserRepository } from '../../repositories/user-repository';
 function createRepositories(
   db: Parameters<typeof createUserRepository>[0] & { kind?: 'pglite' | 'postgres' },
   config: { brightspace: unknown } = { brightspace: null },
+  /** The caches' time (`app.clock`, which tests move). */
+  now: () => number = Date.now,
 ) {
   return {
-    users: createUserRepository(db, { brightspace: config.brightspace !== null }),
+    users: createUserRepository(db, { brightspace: config.brightspace !== null, now }),
     lookups: createLookupRepository(db),
     entitlements: createEntitlementRepository(db),
     reports: createReportRepository(db),
@@ -29,7 +31,10 @@ function createRepositories(
     products: createProductRepository(db),
     // PGlite is one process, so every status change passes through this cache and it can live
     // long; on PostgreSQL other API processes may change a status, so it lives under a poll.
-    sessions: createSessionRepository(db, { statusCacheMs: db.kind === 'postgres' ? 800 : 30_000 }),
+    sessions: createSessionRepository(db, {
+      statusCacheMs: db.kind === 'postgres' ? 800 : 30_000,
+      now,
+    }),
     evidence: createEvidenceRepository(db),
     organisations: createOrganisationRepository(db),
     licenses: createLicenseRepository(db),
@@ -50,7 +55,10 @@ declare module 'fastify' {
 
 export const repositoriesPlugin = fp(
   async (app) => {
-    app.decorate('repos', createRepositories(app.db, app.config));
+    app.decorate(
+      'repos',
+      createRepositories(app.db, app.config, () => app.clock.now().getTime()),
+    );
   },
-  { name: 'repositories', dependencies: ['db', 'config'] },
+  { name: 'repositories', dependencies: ['db', 'config', 'clock'] },
 );
