@@ -65,9 +65,6 @@ const layerZones = ({ tests }) =>
           {
             target: `./${app}/src/features`,
             from: `./${app}/src/app`,
-            // The app's one route table (style.md: paths in one paths.ts) and its read-only runtime
-            // configuration are what features may know of the app; its router and providers are not.
-            except: ['./paths.ts', './runtime-config.tsx'],
             message:
               'Features do not import src/app/ (router, providers): data flows shared → features → app.',
           },

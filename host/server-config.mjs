@@ -1,5 +1,15 @@
 // The host's one reader of process.env. A bad value stops the server at start, not in a browser.
 import { Env, LISTEN_ENV, readEnv, Type } from '@portal/static-server';
+import { REMOTES } from '../tools/build/remote-manifest.mjs';
+
+/** REMOTE_{NAME}_URL: where a remote's remoteEntry.js is, by default on its own port of the manifest. */
+const remoteUrlVariable = (name) => `REMOTE_${name.toUpperCase()}_URL`;
+const REMOTE_URL_ENV = Object.fromEntries(
+  Object.entries(REMOTES).map(([name, { devPort }]) => [
+    remoteUrlVariable(name),
+    Env.HttpUrl({ default: `http://localhost:${devPort}/remoteEntry.js` }),
+  ]),
+);
 
 /** @typedef {import('@portal/contract').RuntimeConfig} RuntimeConfig */
 
@@ -9,9 +19,7 @@ export const HostEnvSchema = Type.Object({
   API_URL: Env.HttpUrl({ default: 'http://localhost:3000' }),
   OIDC_ISSUER: Env.HttpUrl({ default: 'http://localhost:8180/realms/main' }),
   OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
-  REMOTE_SIMULATION_URL: Env.HttpUrl({ default: 'http://localhost:8081/remoteEntry.js' }),
-  REMOTE_REPORTS_URL: Env.HttpUrl({ default: 'http://localhost:8082/remoteEntry.js' }),
-  REMOTE_ADMIN_URL: Env.HttpUrl({ default: 'http://localhost:8083/remoteEntry.js' }),
+  ...REMOTE_URL_ENV,
   PRODUCT_NAME: Type.String({ minLength: 1, default: 'Simulation Portal' }),
   APP_VERSION: Type.String({ minLength: 1, default: '1.6.177-test' }),
   BRIGHTSPACE_HOST: Type.Optional(Env.HttpUrl()),
@@ -41,11 +49,7 @@ export function readServerConfig(env = process.env) {
     apiUrl: raw.API_URL,
     oidcIssuer: raw.OIDC_ISSUER,
     oidcClientId: raw.OIDC_CLIENT_ID,
-    remotes: {
-      simulation: raw.REMOTE_SIMULATION_URL,
-      reports: raw.REMOTE_REPORTS_URL,
-      admin: raw.REMOTE_ADMIN_URL,
-    },
+    remotes: Object.fromEntries(Object.keys(REMOTES).map((name) => [name, raw[remoteUrlVariable(name)]])),
     productName: raw.PRODUCT_NAME,
     version: raw.APP_VERSION,
     brightspaceHost: raw.BRIGHTSPACE_HOST ?? null,

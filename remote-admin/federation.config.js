@@ -1,12 +1,5 @@
-// This remote's one federation config; what every app shares is in tools/build/app-config.mjs.
-import { fileURLToPath } from 'node:url';
-import { federationDefaults } from '../tools/build/app-config.mjs';
+// This remote's one federation config: its name is its key in the remote manifest
+// (contract/src/remotes.json); what every remote shares is in tools/build/app-config.mjs.
+import { remoteFederationConfig } from '../tools/build/app-config.mjs';
 
-export const REMOTE_NAME = 'admin';
-
-export const federationConfig = {
-  ...federationDefaults(fileURLToPath(new URL('.', import.meta.url))),
-  name: REMOTE_NAME,
-  filename: 'remoteEntry.js',
-  exposes: { './routes': './src/routes.tsx' },
-};
+export const federationConfig = remoteFederationConfig(import.meta.dirname, 'admin');

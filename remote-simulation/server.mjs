@@ -1,9 +1,13 @@
-// Serves the built remote on its own origin; CORS lets any host page load its remoteEntry.js.
+// Serves the built remote on its own origin (by default on its port in the remote manifest);
+// CORS lets any host page load its remoteEntry.js.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Env, LISTEN_ENV, loadOrExit, readEnv, startStaticServer, Type } from '@portal/static-server';
+import { remoteManifest } from '../tools/build/remote-manifest.mjs';
 
-const env = loadOrExit(() => readEnv(Type.Object({ PORT: Env.Port(8081), ...LISTEN_ENV })));
+const { devPort } = remoteManifest('simulation');
+
+const env = loadOrExit(() => readEnv(Type.Object({ PORT: Env.Port(devPort), ...LISTEN_ENV })));
 
 await startStaticServer({
   name: 'remote-simulation',

@@ -1,12 +1,11 @@
-// Everything but this remote's own facts is in tools/build/app-config.mjs.
+// Everything but this remote's own facts is in tools/build/app-config.mjs; its dev port and
+// namespace are in the remote manifest (contract/src/remotes.json).
 import { remoteWebpackConfig } from '../tools/build/app-config.mjs';
 import { federationConfig } from './federation.config.js';
 
 export default remoteWebpackConfig({
   dir: import.meta.dirname,
   federationConfig,
-  devPort: 8081,
-  namespace: 'simulation',
   // Product and category pictures: the catalogue names them relative to the remote's public path
   // (docs/catalogue.md), so they deploy and version with it.
   copy: [{ from: 'public/images', to: 'images' }],

@@ -5,8 +5,8 @@ import { PortalPage } from '../pages/portal-page';
 import { demoAccount, type DemoEmail } from '../pages/sign-in-page';
 import { SimulationPage } from '../pages/simulation-page';
 import { SimulatorPage } from '../pages/simulator-page';
-import { paths as hostPaths } from '../../host/src/app/paths';
-import { MOUNT_PATHS as SIMULATION_MOUNTS, paths as simulationPaths } from '../../remote-simulation/src/app/paths';
+import { paths as hostPaths } from '../../host/src/config/paths';
+import { MOUNT_PATHS as SIMULATION_MOUNTS, paths as simulationPaths } from '../../remote-simulation/src/config/paths';
 import { paths as reportPaths } from '../../remote-reports/src/config/paths';
 import { paths as adminPaths } from '../../remote-admin/src/config/paths';
 

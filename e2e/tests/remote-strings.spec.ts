@@ -58,7 +58,7 @@ test('a remote redeployed with a changed string shows it after a reload, with no
 }) => {
   const first = await release('reports-release-1');
   const second = await release('reports-release-2', (strings) => {
-    (strings.reports as Record<string, string>).yourReports = 'Your simulation reports';
+    strings.yourReports = 'Your simulation reports';
   });
   let remote: ChildProcess | undefined;
   const loaded: string[] = [];

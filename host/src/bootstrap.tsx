@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { initI18n, RouterProvider } from '@portal/shared-ui';
-import { fetchRuntimeConfig } from './app/runtime-config';
+import { fetchRuntimeConfig } from './config/runtime-config';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
 import { registerPortalRemotes } from './federation/remotes';

@@ -44,9 +44,11 @@ import { EditUserPage } from './features/users/components/edit-user-page';
 import { UsersPage } from './features/users/components/users-page';
 import type { Permission } from '@portal/contract';
 import type { ReactNode } from 'react';
-import { registerRemoteStrings } from './i18n';
+import { remoteStrings } from './config/remote';
 
-registerRemoteStrings();
+// webpack's run-time public path: where remoteEntry.js was loaded from, and so the strings.
+declare const __webpack_public_path__: string | undefined;
+remoteStrings.register(typeof __webpack_public_path__ === 'string' ? __webpack_public_path__ : undefined);
 
 /** A screen the API would refuse anyway is "page not found" here too (spec §2/§6). */
 const gated = (anyOf: readonly Permission[], element: ReactNode) => (

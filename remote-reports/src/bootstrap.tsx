@@ -3,6 +3,6 @@
 import * as sharedAuth from '@portal/shared-auth';
 import { startStandalone } from '@portal/shared-ui/standalone';
 import routes from './routes';
-import { MOUNT_PATH } from './testing/mount-path';
+import { REMOTE } from './config/remote';
 
-void startStandalone({ auth: sharedAuth, routes, mountPaths: [MOUNT_PATH] });
+void startStandalone({ auth: sharedAuth, routes, remote: REMOTE });

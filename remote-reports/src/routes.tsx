@@ -9,9 +9,11 @@ import { NoReportPage } from './features/report/components/no-report-page';
 import { ReportPage } from './features/report/components/report-page';
 import { LearnerReportsPage } from './features/reports/components/learner-reports-page';
 import { YourReportsPage } from './features/reports/components/your-reports-page';
-import { registerRemoteStrings } from './i18n';
+import { remoteStrings } from './config/remote';
 
-registerRemoteStrings();
+// webpack's run-time public path: where remoteEntry.js was loaded from, and so the strings.
+declare const __webpack_public_path__: string | undefined;
+remoteStrings.register(typeof __webpack_public_path__ === 'string' ? __webpack_public_path__ : undefined);
 
 const routes: RouteObject[] = [
   {

@@ -3,7 +3,6 @@
 import * as sharedAuth from '@portal/shared-auth';
 import { startStandalone } from '@portal/shared-ui/standalone';
 import routes from './routes';
-import { LTI_MOUNT_PATH, MOUNT_PATH } from './testing/mount-path';
+import { REMOTE } from './config/remote';
 
-// The host mounts the routes twice: in its layout and, for learning-platform launches, bare.
-void startStandalone({ auth: sharedAuth, routes, mountPaths: [MOUNT_PATH, LTI_MOUNT_PATH] });
+void startStandalone({ auth: sharedAuth, routes, remote: REMOTE });

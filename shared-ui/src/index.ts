@@ -25,8 +25,7 @@ export {
   I18N_LOADER_LIMITS,
   type InitI18nOptions,
 } from './i18n/init-i18n';
-export { registerTranslations } from './i18n/register-translations';
-export { registerNamespace } from './i18n/remote-namespaces';
+export { createRemoteStrings, type RemoteStrings } from './i18n/remote-strings';
 
 // Components (list and detail page widgets: '@portal/shared-ui/widgets')
 export { VisuallyHidden } from './components/visually-hidden';

@@ -14,6 +14,7 @@ import {
   UiProvider,
   type RouteObject,
 } from '@portal/shared-ui';
+import { mountPaths, type RemoteManifest } from '@portal/contract/remotes';
 import sharedDe from '@portal/shared-ui/locales/de.json';
 import sharedEn from '@portal/shared-ui/locales/en.json';
 
@@ -28,8 +29,8 @@ export interface StandaloneAuth {
 export interface StandaloneOptions {
   auth: StandaloneAuth;
   routes: RouteObject[];
-  /** Where the host mounts the routes; '/' goes to the first. */
-  mountPaths: readonly string[];
+  /** The remote's entry in the remote manifest: its routes mount where the host mounts them. */
+  remote: RemoteManifest;
   productName?: string;
   /** '' = this origin; the dev server proxies /api to the API. */
   apiBaseUrl?: string;
@@ -46,11 +47,14 @@ export const STANDALONE_DEFAULTS = {
   oidc: { authority: 'http://localhost:8180/realms/main', clientId: 'frontend' },
 } as const;
 
-/** The route tree of the standalone page: callback, then every mount behind the login gate. */
-export function standaloneRoutes({ auth, routes, mountPaths }: Pick<StandaloneOptions, 'auth' | 'routes' | 'mountPaths'>): RouteObject[] {
+/**
+ * The route tree of the standalone page: '/' goes to the layout mount, then the callback, then
+ * every mount behind the login gate.
+ */
+export function standaloneRoutes({ auth, routes, remote }: Pick<StandaloneOptions, 'auth' | 'routes' | 'remote'>): RouteObject[] {
   const { LoginGate } = auth;
   return [
-    { path: '/', element: <Navigate to={mountPaths[0] ?? '/'} replace /> },
+    { path: '/', element: <Navigate to={remote.mount} replace /> },
     { path: auth.AUTH_CALLBACK_PATH, element: <PageSpinner /> },
     {
       element: (
@@ -58,7 +62,7 @@ export function standaloneRoutes({ auth, routes, mountPaths }: Pick<StandaloneOp
           <Outlet />
         </LoginGate>
       ),
-      children: mountPaths.map((mount) => ({ path: `${mount}/*`, children: routes })),
+      children: mountPaths(remote).map((mount) => ({ path: `${mount}/*`, children: routes })),
     },
   ];
 }

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { remoteManifest } from './remote-manifest.mjs';
 
 /**
  * Libraries that must exist once per page, identical in every app. react-router and react-i18next
@@ -57,6 +58,21 @@ export function federationDefaults(appDir) {
     // Leaner runtime: remotes are always plain remoteEntry.js URLs (never mf-manifest.json, which
     // is all the snapshot plugin serves), and every app runs in a browser only.
     experiments: { optimization: { disableSnapshot: true, target: 'web' } },
+  };
+}
+
+/**
+ * The federation config of the remote `name` (a key of the remote manifest, contract/src/
+ * remotes.json) in `appDir`: every remote exposes one module, its routes (src/routes.tsx), which
+ * the host loads by that name.
+ */
+export function remoteFederationConfig(appDir, name) {
+  remoteManifest(name);
+  return {
+    ...federationDefaults(appDir),
+    name,
+    filename: 'remoteEntry.js',
+    exposes: { './routes': './src/routes.tsx' },
   };
 }
 
@@ -226,17 +242,16 @@ export const apiProxy = () => [
 /**
  * The whole webpack config of a remote: its federation config, the files it ships beside
  * remoteEntry.js, and for `webpack serve` the standalone page (src/bootstrap.tsx, built on
- * `@portal/shared-ui/standalone`) with /api proxied. A remote's webpack.config.js is one call.
+ * `@portal/shared-ui/standalone`) with /api proxied. A remote's webpack.config.js is one call;
+ * its dev port and i18next namespace come from its entry in the remote manifest.
  * @param {{
  *   dir: string,
- *   federationConfig: object,
- *   devPort: number,
- *   namespace: string,
+ *   federationConfig: { name: string, experiments?: object },
  *   copy?: { from: string, to: string }[],
- * }} options `namespace`: the remote's i18next namespace (its `src/i18n.ts`); `copy` paths are
- *   relative to `dir`.
+ * }} options `copy` paths are relative to `dir`.
  */
-export function remoteWebpackConfig({ dir, federationConfig, devPort, namespace, copy = [] }) {
+export function remoteWebpackConfig({ dir, federationConfig, copy = [] }) {
+  const { devPort, namespace } = remoteManifest(federationConfig.name);
   return async (_env, argv) => {
     const production = argv.mode !== 'development';
     const load = remotePluginLoader(dir);
@@ -293,7 +308,7 @@ function remotePluginLoader(dir) {
 /**
  * Emits the remote's `locales/{lng}.json` as `locales/{lng}/{namespace}.json` beside its
  * remoteEntry.js: the page loads a remote's strings from the remote's own origin, so they deploy
- * with it (shared-ui registerNamespace). Invalid JSON fails the build.
+ * with it (shared-ui createRemoteStrings). Invalid JSON fails the build.
  */
 export class RemoteLocalesPlugin {
   /** @param {{ dir: string, namespace: string }} options */

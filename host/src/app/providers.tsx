@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { RuntimeConfig } from '@portal/contract';
 import { AuthProvider, PortalSWRConfig, type UserManagerLike } from '@portal/shared-auth';
 import { UiProvider } from '@portal/shared-ui';
-import { RuntimeConfigProvider } from './runtime-config';
+import { RuntimeConfigProvider } from '../config/runtime-config';
 import { LanguageSync } from './language-sync';
 
 export interface AppProvidersProps {

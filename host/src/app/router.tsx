@@ -1,11 +1,12 @@
 import { LoginGate, RequirePermission } from '@portal/shared-auth';
 import { createBrowserRouter, Navigate, Outlet, PageSpinner, type RouteObject } from '@portal/shared-ui';
 import { RemoteArea, type LoadRemoteRoutes } from '../federation/remote-area';
+import type { RemoteName } from '../federation/remotes';
 import { Layout } from './layout/components/layout';
 import { RouteErrorView } from '../features/errors/components/route-error-view';
 import { PageNotFoundPage } from '../components/page-not-found-page';
 import { OrganisationDeactivatedGate } from '../features/organisation-deactivated/components/organisation-deactivated-gate';
-import { paths } from './paths';
+import { paths } from '../config/paths';
 
 // Screens off the first one are fetched when first visited, keeping the first load small.
 const lazyPage = <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) => async () => ({
@@ -18,7 +19,7 @@ export interface AppRoutesOptions {
 }
 
 export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObject[] {
-  const remote = (name: 'simulation' | 'reports' | 'admin') =>
+  const remote = (name: RemoteName) =>
     loadRemote ? <RemoteArea name={name} load={loadRemote} /> : <RemoteArea name={name} />;
 
   const ltiError = <RouteErrorView ltiHome={paths.ltiLaunch.getHref()} />;

@@ -1,6 +1,6 @@
 import { Link, useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
-import { paths } from '../app/paths';
+import { paths } from '../config/paths';
 
 const Wrapper = styled.section`
   padding: ${({ theme }) => theme.space.lg};

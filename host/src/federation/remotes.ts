@@ -3,9 +3,9 @@
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RouteObject } from '@portal/shared-ui';
 import type { RuntimeConfig } from '@portal/contract';
+import { REMOTE_NAMES, type RemoteName } from '@portal/contract/remotes';
 
-export type RemoteName = keyof RuntimeConfig['remotes'];
-export const REMOTE_NAMES: readonly RemoteName[] = ['simulation', 'reports', 'admin'];
+export { REMOTE_NAMES, type RemoteName };
 
 let entries: RuntimeConfig['remotes'] | undefined;
 /** Route trees already loaded (preloaded or visited), so an area opens without a loading step. */

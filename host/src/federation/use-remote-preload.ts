@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAuth, usePermissions } from '@portal/shared-auth';
 import { preloadRemoteEntriesWhenIdle, preloadRemoteRoutes } from './preload';
-import type { RemoteName } from './remotes';
+import { REMOTE_NAMES, type RemoteName } from './remotes';
 
 const ADMIN_SECTION = 'global.client_access_admin_section';
 
@@ -13,7 +13,8 @@ export function usePreloadRemoteEntries(): void {
   const userId = user?.id;
   useEffect(() => {
     if (!userId) return undefined;
-    return preloadRemoteEntriesWhenIdle(admin ? ['simulation', 'reports', 'admin'] : ['simulation', 'reports']);
+    // The admin area opens only with the admin section permission; every other area to everyone.
+    return preloadRemoteEntriesWhenIdle(REMOTE_NAMES.filter((name) => admin || name !== 'admin'));
   }, [userId, admin]);
 }
 

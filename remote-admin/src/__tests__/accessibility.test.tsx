@@ -15,7 +15,7 @@ import {
   serveOrganisation,
   servePaged,
   serveUser,
-} from '../fixtures/admin-api';
+} from '../testing/admin-api';
 
 const server = setupTestServer();
 // axe walks the whole page once per screen: seconds each on a busy machine.

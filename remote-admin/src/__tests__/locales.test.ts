@@ -1,6 +1,6 @@
 import en from '../../locales/en.json';
 import de from '../../locales/de.json';
-import { REMOTE_NAME } from '../testing/mount-path';
+import { REMOTE, remoteStrings } from '../config/remote';
 
 function keys(value: object, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, v]) =>
@@ -8,13 +8,14 @@ function keys(value: object, prefix = ''): string[] {
   );
 }
 
-describe(`${REMOTE_NAME} translations`, () => {
+describe(`${REMOTE.namespace} translations`, () => {
   it('has the same keys in English and German', () => {
     expect(keys(de).sort()).toEqual(keys(en).sort());
   });
 
-  it(`keeps every key under "${REMOTE_NAME}." so remotes never overwrite each other`, () => {
-    expect(Object.keys(en)).toEqual([REMOTE_NAME]);
-    expect(Object.keys(de)).toEqual([REMOTE_NAME]);
+  it(`are namespaced once: by the manifest's "${REMOTE.namespace}" namespace, not under its name again`, () => {
+    expect(remoteStrings.namespace).toBe(REMOTE.namespace);
+    expect(Object.keys(en)).not.toContain(REMOTE.namespace);
+    expect(Object.keys(de)).not.toContain(REMOTE.namespace);
   });
 });

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { setupTestServer } from '../testing/msw-server';
 import { renderRemote } from '../testing/render-remote';
-import { organisation, paged, servePaged } from '../fixtures/admin-api';
+import { organisation, paged, servePaged } from '../testing/admin-api';
 
 const server = setupTestServer();
 beforeEach(() => {

@@ -9,9 +9,9 @@ import { useAdminBase } from './admin-base';
 
 /** The section tabs, each shown to those who may open it (the routes ask the same). */
 export const ADMIN_SECTIONS = [
-  { href: paths.organisations.getHref, labelKey: 'admin.organisations', anyOf: VIEW_ORGANISATIONS },
-  { href: paths.products.getHref, labelKey: 'admin.products', anyOf: MANAGE_SIM_CONFIG },
-  { href: paths.notifications.getHref, labelKey: 'admin.notifications', anyOf: VIEW_NOTIFICATIONS },
+  { href: paths.organisations.getHref, labelKey: 'organisations', anyOf: VIEW_ORGANISATIONS },
+  { href: paths.products.getHref, labelKey: 'products', anyOf: MANAGE_SIM_CONFIG },
+  { href: paths.notifications.getHref, labelKey: 'notifications', anyOf: VIEW_NOTIFICATIONS },
 ] as const;
 
 export interface AdminPageProps {
@@ -42,7 +42,7 @@ export function AdminPage({
       <Breadcrumbs
         hasPermission={can}
         items={[
-          { label: t('admin.administration'), to: paths.organisations.getHref(base) },
+          { label: t('administration'), to: paths.organisations.getHref(base) },
           ...crumbs,
           { label: title },
         ]}
@@ -50,7 +50,7 @@ export function AdminPage({
       <PageHeading title={title} actions={actions} />
       {sectionTabs && (
         <TabLinks
-          label={t('admin.tabs')}
+          label={t('tabs')}
           hasPermission={can}
           tabs={ADMIN_SECTIONS.map((section) => ({
             to: section.href(base),

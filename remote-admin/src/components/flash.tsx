@@ -23,5 +23,5 @@ export function FlashBanner() {
     setMessage(incoming);
     void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
   }, [incoming, location.pathname, location.search, navigate]);
-  return message ? <SuccessBanner heading={t('admin.successHeading')} messages={[message]} /> : null;
+  return message ? <SuccessBanner heading={t('successHeading')} messages={[message]} /> : null;
 }

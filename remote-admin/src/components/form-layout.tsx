@@ -23,9 +23,9 @@ export const FormActions = styled.div`
  */
 export function SaveBanners({ outcome, fieldLabels }: { outcome: SaveOutcome; fieldLabels: Record<string, string> }) {
   const { t } = useTranslation('admin');
-  if (outcome.kind === 'saved') return <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />;
+  if (outcome.kind === 'saved') return <SuccessBanner heading={t('successHeading')} messages={[outcome.message]} />;
   if (outcome.kind === 'invalid') return <ErrorBanner errors={outcome.errors} fieldLabels={fieldLabels} />;
-  if (outcome.kind === 'failed') return <ErrorBanner errors={[t('admin.saveFailed')]} />;
+  if (outcome.kind === 'failed') return <ErrorBanner errors={[t('saveFailed')]} />;
   return null;
 }
 

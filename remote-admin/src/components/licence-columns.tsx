@@ -10,22 +10,22 @@ export function useLicenceColumns(): DataTableColumn<LicenseBlock>[] {
   const { t } = useTranslation('admin');
   const formatDate = useFormatDate();
   return [
-    { key: 'licenseName', header: t('admin.licence.licenseName'), sortable: true },
+    { key: 'licenseName', header: t('licence.licenseName'), sortable: true },
     {
       key: 'startDate',
-      header: t('admin.licence.startDate'),
+      header: t('licence.startDate'),
       sortable: true,
       render: (row) => formatDate(row.startDate, 'day'),
     },
     {
       key: 'expiryDate',
-      header: t('admin.licence.expiryDate'),
+      header: t('licence.expiryDate'),
       sortable: true,
       render: (row) => formatDate(row.expiryDate, 'day'),
     },
     {
       key: 'isActive',
-      header: t('admin.status'),
+      header: t('status'),
       sortable: true,
       render: (row) => <StatusPill active={row.isActive} />,
     },

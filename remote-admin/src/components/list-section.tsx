@@ -16,7 +16,7 @@ export function useEditColumn<T>(
   const { t } = useTranslation('admin');
   return {
     key: 'edit',
-    header: t('admin.actions'),
+    header: t('actions'),
     render: (row) => (
       <Link to={to(row)}>
         {editable ? t('common.edit') : t('common.view')}

@@ -72,7 +72,7 @@ export function RemovableRowsTable<T>({
 
   const removeColumn: DataTableColumn<T> = {
     key: 'remove',
-    header: t('admin.actions'),
+    header: t('actions'),
     render: (row) => (
       <Button
         variant="secondary"
@@ -80,9 +80,9 @@ export function RemovableRowsTable<T>({
           setRemoval({ kind: 'idle' });
           setChosen(row);
         }}
-        aria-label={t('admin.removeLicense.buttonFor', { name: rowName(row) })}
+        aria-label={t('removeLicense.buttonFor', { name: rowName(row) })}
       >
-        {t('admin.removeLicense.button')}
+        {t('removeLicense.button')}
       </Button>
     ),
   };
@@ -91,10 +91,10 @@ export function RemovableRowsTable<T>({
     <section>
       <PageHeading level={2} title={title} />
       {removal.kind === 'removed' && (
-        <SuccessBanner heading={t('admin.successHeading')} messages={[removal.message]} />
+        <SuccessBanner heading={t('successHeading')} messages={[removal.message]} />
       )}
       {removal.kind === 'failed' && (
-        <ErrorBanner errors={[t('admin.removeLicense.errorMessage')]} />
+        <ErrorBanner errors={[t('removeLicense.errorMessage')]} />
       )}
       <PagedTable
         list={list}
@@ -105,9 +105,9 @@ export function RemovableRowsTable<T>({
       />
       <ConfirmDialog
         open={chosen !== null}
-        title={t('admin.removeLicense.title')}
+        title={t('removeLicense.title')}
         message={chosen === null ? '' : confirmMessage(chosen)}
-        confirmLabel={t('admin.removeLicense.button')}
+        confirmLabel={t('removeLicense.button')}
         onConfirm={() => void confirm()}
         onCancel={() => setChosen(null)}
         busy={busy}

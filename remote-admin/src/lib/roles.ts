@@ -5,7 +5,7 @@ import { useTranslation } from '@portal/shared-ui';
 /** Spec §3: role names are shown through the userRoles translations, the name itself as fallback. */
 export function useRoleLabel(): (roleName: string) => string {
   const { t } = useTranslation('admin');
-  return useCallback((roleName: string) => t(`admin.userRoles.${roleName}`, { defaultValue: roleName }), [t]);
+  return useCallback((roleName: string) => t(`userRoles.${roleName}`, { defaultValue: roleName }), [t]);
 }
 
 /**

@@ -1,7 +1,8 @@
-// This remote's binding of the shared harness: its routes where the host mounts them.
+// This remote's binding of the shared harness: its routes wherever the host mounts them
+// (its entry in the remote manifest).
 import * as authTesting from '@portal/shared-auth/testing';
 import { createRemoteHarness } from '@portal/shared-ui/testing';
 import routes from '../routes';
-import { MOUNT_PATH } from './mount-path';
+import { REMOTE } from '../config/remote';
 
-export const { renderRemote, currentUser } = createRemoteHarness({ routes, mountPaths: [MOUNT_PATH], auth: authTesting });
+export const { renderRemote, currentUser } = createRemoteHarness({ routes, remote: REMOTE, auth: authTesting });

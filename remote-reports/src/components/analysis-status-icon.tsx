@@ -20,12 +20,12 @@ export function AnalysisStatusIcon({ summary }: { summary: AnalysisStatusSummary
   const { t } = useTranslation('reports');
   const label =
     summary === 'completed'
-      ? t('reports.analysisSummary.completed')
+      ? t('analysisSummary.completed')
       : summary === 'partial'
-        ? t('reports.analysisSummary.partial')
+        ? t('analysisSummary.partial')
         : summary === 'not_started'
-          ? t('reports.analysisSummary.notStarted')
-          : t('reports.analysisSummary.unknown');
+          ? t('analysisSummary.notStarted')
+          : t('analysisSummary.unknown');
   const tone = summary === 'completed' ? 'done' : summary === 'partial' ? 'partial' : 'none';
   return (
     <Icon role="img" aria-label={label} title={label} $tone={tone}>

@@ -1,16 +1,7 @@
-// The harness is shared by every remote (`@portal/shared-ui/testing`); tests bundle this remote's
-// namespace, which the page loads over HTTP from the remote's origin.
-import { setupTestServer as setupSharedTestServer } from '@portal/shared-ui/testing';
-import sharedEn from '@portal/shared-ui/locales/en.json';
-import sharedDe from '@portal/shared-ui/locales/de.json';
-import en from '../../locales/en.json';
+// Tests bundle this remote's strings, which the page loads over HTTP from the remote's origin.
+import { setupRemoteTestServer } from '@portal/shared-ui/testing';
 import de from '../../locales/de.json';
-import { NAMESPACE } from '../i18n';
+import en from '../../locales/en.json';
+import { REMOTE } from '../config/remote';
 
-export const setupTestServer = () =>
-  setupSharedTestServer({
-    resources: {
-      en: { translation: sharedEn, [NAMESPACE]: en },
-      de: { translation: sharedDe, [NAMESPACE]: de },
-    },
-  });
+export const setupTestServer = () => setupRemoteTestServer(REMOTE, { en, de });

@@ -9,6 +9,13 @@ import i18next from 'i18next';
 const NAMESPACE_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 const namespaceBases = new Map<string, string>();
 
+/** Throws unless `namespace` can name a remote's strings (a file name, never the host's own). */
+export function assertRemoteNamespace(namespace: string, caller: string): void {
+  if (!NAMESPACE_PATTERN.test(namespace) || namespace === 'translation') {
+    throw new Error(`${caller}: "${namespace}" is not a remote namespace name.`);
+  }
+}
+
 /** Where a namespace was registered from, or undefined for the host's own ('translation'). */
 export function namespaceBaseUrl(namespace: string): string | undefined {
   return namespaceBases.get(namespace);
@@ -31,9 +38,7 @@ export function namespaceLoadPath(hostLoadPath: string) {
  * Resolves when it is loaded (or could not be: the keys then show as the fallback does).
  */
 export function registerNamespace(namespace: string, baseUrl: string): Promise<void> {
-  if (!NAMESPACE_PATTERN.test(namespace) || namespace === 'translation') {
-    throw new Error(`registerNamespace: "${namespace}" is not a remote namespace name.`);
-  }
+  assertRemoteNamespace(namespace, 'registerNamespace');
   const url = new URL(baseUrl, typeof location === 'undefined' ? undefined : location.href);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`registerNamespace: ${namespace} must load over http(s), not "${url.protocol}".`);

@@ -8,6 +8,7 @@ import type { RequestHandler } from 'msw';
 import { setupServer, type SetupServerApi } from 'msw/node';
 import type { Resource } from 'i18next';
 import type { CurrentUser, LaunchSettings } from '@portal/contract';
+import { mountPaths, type RemoteManifest } from '@portal/contract/remotes';
 import {
   initI18n,
   RouterProvider,
@@ -17,6 +18,7 @@ import {
   type RouteObject,
 } from '@portal/shared-ui';
 import { createMemoryRouter } from '@portal/shared-ui/router-testing';
+import sharedDe from '@portal/shared-ui/locales/de.json';
 import sharedEn from '@portal/shared-ui/locales/en.json';
 
 /**
@@ -32,6 +34,23 @@ export function setupTestServer({ resources }: { resources?: Resource } = {}) {
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
   return server;
+}
+
+const SHARED_STRINGS: Record<string, object> = { en: sharedEn, de: sharedDe };
+
+/**
+ * A remote's test server: `setupTestServer` with shared-ui's strings and the remote's own, under
+ * its manifest namespace, bundled in every language of `locales` (the page loads them over HTTP
+ * from the remote's origin), e.g. `setupRemoteTestServer(REMOTES.reports, { en, de })`.
+ */
+export function setupRemoteTestServer(remote: Pick<RemoteManifest, 'namespace'>, locales: Record<string, object>) {
+  const resources: Resource = Object.fromEntries(
+    Object.entries(locales).map(([lng, strings]) => [
+      lng,
+      { translation: SHARED_STRINGS[lng] ?? {}, [remote.namespace]: strings } as Resource[string],
+    ]),
+  );
+  return setupTestServer({ resources });
 }
 
 /**
@@ -53,8 +72,8 @@ export const TEST_LAUNCH_SETTINGS: LaunchSettings = {
 export interface RemoteHarnessOptions {
   /** The remote's exposed `./routes`. */
   routes: RouteObject[];
-  /** Where the host mounts them, e.g. ['/simulation', '/lti/simulation']. */
-  mountPaths: readonly string[];
+  /** Its entry in the remote manifest: the routes are mounted wherever the host mounts them. */
+  remote: RemoteManifest;
   auth: HarnessAuth;
 }
 
@@ -66,7 +85,7 @@ export interface RenderRemoteOptions {
   permissions?: string[];
   /** Other fields of the signed-in user. */
   account?: Partial<CurrentUser>;
-  /** Mounts the routes here too, e.g. '/lti/report' inside a learning-platform launch. */
+  /** Mounts the routes here too, beside the manifest's mounts. */
   mountPath?: string;
   launch?: Partial<LaunchSettings>;
   /** Runs effects twice, as React's StrictMode does in development. */
@@ -86,9 +105,10 @@ function OtherArea() {
  * providers (UiProvider, auth signed in through a fake identity provider, PortalSWRConfig with a
  * fresh cache), whoami answered by MSW, and pages of other areas as stand-ins that name their path.
  */
-export function createRemoteHarness({ routes, mountPaths, auth }: RemoteHarnessOptions) {
+export function createRemoteHarness({ routes, remote, auth }: RemoteHarnessOptions) {
   const { SignedInProviders } = auth;
-  const [defaultPath = '/'] = mountPaths;
+  const remoteMounts = mountPaths(remote);
+  const defaultPath = remote.mount;
   function renderRemote({
     server,
     path = defaultPath,
@@ -100,7 +120,7 @@ export function createRemoteHarness({ routes, mountPaths, auth }: RemoteHarnessO
     advanceTimers,
   }: RenderRemoteOptions) {
     server.use(auth.whoami(auth.currentUser({ ...account, permissions })));
-    const mounts = [...new Set([...(mountPath ? [mountPath] : []), ...mountPaths])];
+    const mounts = [...new Set([...(mountPath ? [mountPath] : []), ...remoteMounts])];
     const router = createMemoryRouter(
       [...mounts.map((mount) => ({ path: `${mount}/*`, children: routes })), { path: '*', Component: OtherArea }],
       { initialEntries: [path] },

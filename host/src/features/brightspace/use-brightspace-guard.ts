@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from '@portal/shared-ui';
 import { useAuth } from '@portal/shared-auth';
-import { paths } from '../../app/paths';
+import { paths } from '../../config/paths';
 import { useStartBrightspaceAuth } from './api/start-brightspace-auth';
 
 const DISMISSED_KEY = 'portal.brightspaceMismatchDismissed';

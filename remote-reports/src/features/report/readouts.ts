@@ -13,35 +13,35 @@ export interface ReadoutSpec {
 }
 
 const L = (name: string, extra: Omit<ReadoutSpec, 'label'> = {}): ReadoutSpec => ({
-  label: `reports.readouts.${name}`,
+  label: `readouts.${name}`,
   ...extra,
 });
 
 export const READOUTS: Readonly<Record<string, ReadoutSpec>> = {
   // Scene settings of an X-ray image.
   configuration: L('configuration'),
-  bodyArea: L('bodyArea', { values: 'reports.readouts.bodyAreas' }),
+  bodyArea: L('bodyArea', { values: 'readouts.bodyAreas' }),
   projection: L('projection'),
-  side: L('side', { values: 'reports.readouts.sides' }),
-  fieldWidthCm: L('fieldWidth', { unit: 'reports.units.cm' }),
-  fieldHeightCm: L('fieldHeight', { unit: 'reports.units.cm' }),
+  side: L('side', { values: 'readouts.sides' }),
+  fieldWidthCm: L('fieldWidth', { unit: 'units.cm' }),
+  fieldHeightCm: L('fieldHeight', { unit: 'units.cm' }),
   imageNumber: L('imageNumber'),
   // Scene settings of a radiation-safety lesson part.
-  lesson: L('lesson', { values: 'reports.readouts.lessons' }),
+  lesson: L('lesson', { values: 'readouts.lessons' }),
   part: L('part'),
-  operatorDistanceM: L('operatorDistance', { unit: 'reports.units.m' }),
+  operatorDistanceM: L('operatorDistance', { unit: 'units.m' }),
   leadApron: L('leadApron'),
   ceilingScreen: L('ceilingScreen'),
   tableSkirt: L('tableSkirt'),
   // Console readouts.
-  kV: L('kV', { unit: 'reports.units.kv' }),
-  mAs: L('mAs', { unit: 'reports.units.mas' }),
-  mA: L('mA', { unit: 'reports.units.ma' }),
-  sidCm: L('sid', { unit: 'reports.units.cm' }),
+  kV: L('kV', { unit: 'units.kv' }),
+  mAs: L('mAs', { unit: 'units.mas' }),
+  mA: L('mA', { unit: 'units.ma' }),
+  sidCm: L('sid', { unit: 'units.cm' }),
   deviationIndex: L('deviationIndex'),
-  exposure: L('exposure', { values: 'reports.readouts.exposures' }),
+  exposure: L('exposure', { values: 'readouts.exposures' }),
   meanPixelValue: L('meanPixelValue'),
-  fluoroscopyTimeS: L('fluoroscopyTime', { unit: 'reports.units.seconds' }),
+  fluoroscopyTimeS: L('fluoroscopyTime', { unit: 'units.seconds' }),
 };
 
 /** "meanPixelValue" → "Mean pixel value": the label of a key no translation knows. */

@@ -2,7 +2,7 @@
 // reducer: the hook performs the calls and timers and reports what happened as events, so every
 // status and every close outcome is decided here and tested without a browser.
 import type { CloseSessionResult, CreatedSession, SessionStatusValue } from '@portal/contract';
-import { paths } from '../../app/paths';
+import { paths } from '../../config/paths';
 import { buildLaunchLink, type LaunchLink, type LaunchLinkSource } from './launch-link';
 
 /** Spec §9: three retries; a status poll that still fails after them ends the screen. */

@@ -54,16 +54,18 @@ const routes: RouteObject[] = [
   { path: 'detail', element: <h1>Detail page</h1> },
 ];
 
-const { renderRemote, currentUser } = createRemoteHarness({ routes, mountPaths: ['/area', '/lti/area'], auth });
+// A remote manifest entry of a made-up remote, mounted as the reports remote is: twice.
+const remote = { mount: '/area', ltiMount: '/lti/area', devPort: 8099, namespace: 'area' };
+const { renderRemote, currentUser } = createRemoteHarness({ routes, remote, auth });
 
 describe('remote harness', () => {
-  it('mounts the routes at the first mount path, signed in with the permissions asked for, in English', async () => {
+  it('mounts the routes at the layout mount path, signed in with the permissions asked for, in English', async () => {
     renderRemote({ server, permissions: ['global.view_org'] });
     expect(await screen.findByRole('heading', { name: 'Lena (global.view_org) Cancel' })).toBeInTheDocument();
     expect(screen.getByText(`simulator ${TEST_LAUNCH_SETTINGS.simulatorUrl}`)).toBeInTheDocument();
   });
 
-  it('mounts them at every mount path and at an extra one, and follows links inside', async () => {
+  it('mounts them at the LTI mount path too and at an extra one, and follows links inside', async () => {
     const { user, router } = renderRemote({ server, path: '/lti/area' });
     await user.click(await screen.findByRole('link', { name: 'Detail' }));
     expect(await screen.findByRole('heading', { name: 'Detail page' })).toBeInTheDocument();

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import styled from 'styled-components';
 import { useAuth } from '@portal/shared-auth';
 import { Outlet, PageSpinner, useTranslation, VisuallyHidden } from '@portal/shared-ui';
-import { useRuntimeConfig } from '../../runtime-config';
+import { useRuntimeConfig } from '../../../config/runtime-config';
 import { useCookiePreference } from '../../../features/cookie-consent/api/get-cookie-preference';
 import { CookieConsent } from '../../../features/cookie-consent/components/cookie-consent';
 import { useBrightspaceGuard } from '../../../features/brightspace/use-brightspace-guard';

@@ -2,8 +2,8 @@ import { forwardRef } from 'react';
 import styled from 'styled-components';
 import { useAuth, usePermissions } from '@portal/shared-auth';
 import { Link, NavLink, NewTabLink, useProduct, useTranslation } from '@portal/shared-ui';
-import { useRuntimeConfig } from '../../runtime-config';
-import { deviceLoginHref, brightspaceHomeHref, paths } from '../../paths';
+import { useRuntimeConfig } from '../../../config/runtime-config';
+import { deviceLoginHref, brightspaceHomeHref, paths } from '../../../config/paths';
 import { preloadOnIntent } from '../../../federation/use-remote-preload';
 import { LOGOUT_INTENT_STATE } from '../../../features/logout/lib/logout-intent';
 

@@ -1,7 +1,7 @@
 import { Link, usePageTitle, useSearchParams, useTranslation } from '@portal/shared-ui';
 import { BRIGHTSPACE_AUTH_ERRORS, type BrightspaceAuthError } from '@portal/contract';
 import { CenteredPage } from '../../../components/centered-page';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 
 const isKnown = (value: string | null): value is BrightspaceAuthError =>
   (BRIGHTSPACE_AUTH_ERRORS as readonly (string | null)[]).includes(value);

@@ -9,8 +9,8 @@ import {
   usePageTitle,
   useTranslation,
 } from '@portal/shared-ui';
-import { useRuntimeConfig } from '../../../app/runtime-config';
-import { brightspaceLogoutHref, paths } from '../../../app/paths';
+import { useRuntimeConfig } from '../../../config/runtime-config';
+import { brightspaceLogoutHref, paths } from '../../../config/paths';
 import { useResetBrightspaceAuth } from '../api/reset-brightspace-auth';
 import { dismissBrightspaceMismatch } from '../use-brightspace-guard';
 

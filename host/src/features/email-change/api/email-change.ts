@@ -6,7 +6,7 @@ import {
   type EmailChangePreview,
   type EmailChangeRefusalCode,
 } from '@portal/contract';
-import { useRuntimeConfig } from '../../../app/runtime-config';
+import { useRuntimeConfig } from '../../../config/runtime-config';
 
 /**
  * The answer of a confirmation-link call: what it shows, or why the link does not work. `failed`:

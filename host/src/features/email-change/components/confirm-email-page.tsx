@@ -9,7 +9,7 @@ import {
   useTranslation,
 } from '@portal/shared-ui';
 import { CenteredPage } from '../../../components/centered-page';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 import { useConfirmEmailChange, useEmailChangePreview, type LinkAnswer } from '../api/email-change';
 
 /** The token of the link: in the fragment, so it never reaches a server log or a Referer. */

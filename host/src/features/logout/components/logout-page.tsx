@@ -3,8 +3,8 @@ import { useAuth } from '@portal/shared-auth';
 import { Button, PageSpinner, useLocation, useNavigate, usePageTitle, useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import { CenteredPage } from '../../../components/centered-page';
-import { useRuntimeConfig } from '../../../app/runtime-config';
-import { brightspaceLogoutHref, paths } from '../../../app/paths';
+import { useRuntimeConfig } from '../../../config/runtime-config';
+import { brightspaceLogoutHref, paths } from '../../../config/paths';
 import { hasLogoutIntent, markLogoutPending, takeLogoutPending } from '../lib/logout-intent';
 
 export const NO_BRIGHTSPACE_MESSAGE = 'No Brightspace address provided';

@@ -10,7 +10,7 @@ import {
   useTranslation,
 } from '@portal/shared-ui';
 import { CenteredPage } from '../../../components/centered-page';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 
 /**
  * Entry from the learning platform (spec §2). The launch itself belongs to the simulation area,

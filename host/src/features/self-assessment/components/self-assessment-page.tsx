@@ -1,6 +1,6 @@
 import { NewTabLink, usePageTitle, useTranslation } from '@portal/shared-ui';
-import { useRuntimeConfig } from '../../../app/runtime-config';
-import { brightspaceHomeHref } from '../../../app/paths';
+import { useRuntimeConfig } from '../../../config/runtime-config';
+import { brightspaceHomeHref } from '../../../config/paths';
 
 export function SelfAssessmentPage() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { Link, usePageTitle, useTranslation } from '@portal/shared-ui';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../config/paths';
 
 export function UnderConstructionPage() {
   const { t } = useTranslation();

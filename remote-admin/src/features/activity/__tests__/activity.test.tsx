@@ -15,7 +15,7 @@ import {
   serveLookups,
   serveOrganisation,
   servePaged,
-} from '../../../fixtures/admin-api';
+} from '../../../testing/admin-api';
 import { changedFields, objectLabel, showValue } from '../components/audit-changes';
 
 const server = setupTestServer();

@@ -64,24 +64,24 @@ export function ActivityPage() {
   const organisationId = useOrganisationId();
   const list = usePagedListState({ ordering: '-at' });
   const result = useOrganisationAudit(organisationId, list.params);
-  useOrganisationCrumbs([{ label: t('admin.activity.title') }]);
+  useOrganisationCrumbs([{ label: t('activity.title') }]);
 
   const nameOf = useLookupNames();
   const how = {
-    empty: t('admin.activity.empty'),
-    count: (n: number) => t('admin.activity.items', { count: n }),
+    empty: t('activity.empty'),
+    count: (n: number) => t('activity.items', { count: n }),
     nameOf,
   };
   const columns: DataTableColumn<AuditEntry>[] = [
     {
       key: 'at',
-      header: t('admin.activity.when'),
+      header: t('activity.when'),
       sortable: true,
       render: (row) => <time dateTime={row.at}>{formatDate(row.at, 'dayTime')}</time>,
     },
     {
       key: 'actorName',
-      header: t('admin.activity.who'),
+      header: t('activity.who'),
       sortable: true,
       render: (row) => (
         <>
@@ -93,24 +93,24 @@ export function ActivityPage() {
     },
     {
       key: 'action',
-      header: t('admin.activity.action'),
+      header: t('activity.action'),
       sortable: true,
-      render: (row) => t(`admin.activity.actions.${row.action}`, { defaultValue: row.action }),
+      render: (row) => t(`activity.actions.${row.action}`, { defaultValue: row.action }),
     },
     {
       key: 'entityType',
-      header: t('admin.activity.what'),
+      header: t('activity.what'),
       sortable: true,
       render: (row) => (
         <>
-          {t(`admin.activity.entities.${row.entityType}`, { defaultValue: row.entityType })}:{' '}
+          {t(`activity.entities.${row.entityType}`, { defaultValue: row.entityType })}:{' '}
           {objectLabel(row)}
         </>
       ),
     },
     {
       key: 'changes',
-      header: t('admin.activity.changes'),
+      header: t('activity.changes'),
       render: (row) => {
         const changes = changedFields(row, how);
         if (changes.length === 0) return null;
@@ -118,9 +118,9 @@ export function ActivityPage() {
           <ul style={{ margin: 0, paddingLeft: '1rem' }}>
             {changes.map((c) => (
               <li key={c.field}>
-                {t(`admin.activity.fields.${c.field}`, { defaultValue: c.field })}:{' '}
+                {t(`activity.fields.${c.field}`, { defaultValue: c.field })}:{' '}
                 <del>{c.before}</del>
-                <VisuallyHidden> {t('admin.activity.changedTo')} </VisuallyHidden>
+                <VisuallyHidden> {t('activity.changedTo')} </VisuallyHidden>
                 <span aria-hidden="true"> → </span>
                 <ins>{c.after}</ins>
               </li>
@@ -133,13 +133,13 @@ export function ActivityPage() {
 
   return (
     <>
-      <PageHeading level={2} title={t('admin.activity.title')} />
+      <PageHeading level={2} title={t('activity.title')} />
       <PagedTable
         list={list}
         result={result}
         columns={columns}
-        caption={t('admin.activity.title')}
-        searchLabel={t('admin.activity.search')}
+        caption={t('activity.title')}
+        searchLabel={t('activity.search')}
       />
     </>
   );

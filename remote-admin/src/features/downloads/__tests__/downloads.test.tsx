@@ -4,7 +4,7 @@ import i18next from 'i18next';
 import { axe } from 'jest-axe';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
-import { invalidPage, ORG_ADMIN_PERMISSIONS, paged, servePaged } from '../../../fixtures/admin-api';
+import { invalidPage, ORG_ADMIN_PERMISSIONS, paged, servePaged } from '../../../testing/admin-api';
 import {
   serveDownload,
   serveInstallerFile,
@@ -12,7 +12,7 @@ import {
   serveUploads,
   simulationDownload,
   SYS_ADMIN_PERMISSIONS,
-} from '../../../fixtures/product-admin-api';
+} from '../../../testing/product-admin-api';
 import { versionErrorsUnderVersion } from '../components/download-form';
 
 const server = setupTestServer();

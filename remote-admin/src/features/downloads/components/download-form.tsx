@@ -110,30 +110,30 @@ export function DownloadForm({
   const isNew = !download;
 
   const labels: Record<string, string> = {
-    product: t('admin.download.product'),
-    version: t('admin.download.version'),
-    majorVersion: t('admin.download.version'),
-    minorVersion: t('admin.download.version'),
-    patchVersion: t('admin.download.version'),
-    operatingSystem: t('admin.download.operatingSystem'),
-    fileUrl: t('admin.download.fileUrl'),
-    file: t('admin.download.file'),
-    fileId: t('admin.download.file'),
-    isActive: t('admin.download.isActive'),
+    product: t('download.product'),
+    version: t('download.version'),
+    majorVersion: t('download.version'),
+    minorVersion: t('download.version'),
+    patchVersion: t('download.version'),
+    operatingSystem: t('download.operatingSystem'),
+    fileUrl: t('download.fileUrl'),
+    file: t('download.file'),
+    fileId: t('download.file'),
+    isActive: t('download.isActive'),
   };
 
   const versionRule: Validator<string> = (value) =>
     typeof value === 'string' && value.trim() !== '' && !versionPattern.test(value.trim())
-      ? t('admin.download.versionFormat')
+      ? t('download.versionFormat')
       : undefined;
   const httpsRule: Validator<string> = (value) => {
     if (typeof value !== 'string' || value.trim() === '') return undefined;
     try {
       return new URL(value.trim()).protocol === 'https:'
         ? undefined
-        : t('admin.download.fileUrlHttps');
+        : t('download.fileUrlHttps');
     } catch {
-      return t('admin.download.fileUrlHttps');
+      return t('download.fileUrlHttps');
     }
   };
 
@@ -152,7 +152,7 @@ export function DownloadForm({
             setOutcome,
             onSaved: (saved) => {
               if (isNew) onCreated?.(saved);
-              else setOutcome({ kind: 'saved', message: t('admin.download.saved') });
+              else setOutcome({ kind: 'saved', message: t('download.saved') });
             },
           },
         );
@@ -161,7 +161,7 @@ export function DownloadForm({
         return errors;
       }}
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t('admin.download.details')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t('download.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <TextControl name="product" label={labels.product} value={product.name} readOnly />
@@ -170,17 +170,17 @@ export function DownloadForm({
               label={labels.version}
               required
               validate={versionRule}
-              help={t('admin.download.versionHelp')}
+              help={t('download.versionHelp')}
               autoComplete="off"
             />
             <SelectField
               name="operatingSystem"
               label={labels.operatingSystem}
               required
-              placeholder={t('admin.select')}
+              placeholder={t('select')}
               options={OPERATING_SYSTEMS.map((os) => ({
                 value: os,
-                label: t(`admin.download.os.${os}`),
+                label: t(`download.os.${os}`),
               }))}
             />
             <TextField
@@ -189,7 +189,7 @@ export function DownloadForm({
               type="url"
               required
               validate={httpsRule}
-              help={t('admin.download.fileUrlHelp')}
+              help={t('download.fileUrlHelp')}
               autoComplete="off"
             />
             <FileUpload
@@ -199,7 +199,7 @@ export function DownloadForm({
               getAccessToken={getAccessToken}
               allowedExtensions={INSTALLER_EXTENSIONS}
               maxBytes={INSTALLER_MAX_BYTES}
-              help={t('admin.download.fileHelp', { extensions: INSTALLER_EXTENSIONS.join(', ') })}
+              help={t('download.fileHelp', { extensions: INSTALLER_EXTENSIONS.join(', ') })}
             />
             <StoredInstaller />
             <CheckboxField name="isActive" label={labels.isActive} />

@@ -17,29 +17,29 @@ export function DownloadsPage() {
   const product = useFramedProduct();
   const list = usePagedListState({ ordering: '-isActive' });
   const result = useDownloads(product.id, list.params);
-  useProductCrumbs([{ label: t('admin.downloads.title'), anyOf: VIEW_DOWNLOADS }]);
+  useProductCrumbs([{ label: t('downloads.title'), anyOf: VIEW_DOWNLOADS }]);
 
   const editColumn = useEditColumn<SimulationDownload>(
     (row) => paths.download.getHref(base, product.id, row.id),
     (row) =>
-      t('admin.download.name', {
+      t('download.name', {
         version: row.version,
-        os: t(`admin.download.os.${row.operatingSystem}`),
+        os: t(`download.os.${row.operatingSystem}`),
       }),
     canChange.update,
   );
   const columns: DataTableColumn<SimulationDownload>[] = [
-    { key: 'id', header: t('admin.download.id'), sortable: true },
-    { key: 'version', header: t('admin.download.version'), sortable: true },
+    { key: 'id', header: t('download.id'), sortable: true },
+    { key: 'version', header: t('download.version'), sortable: true },
     {
       key: 'operatingSystem',
-      header: t('admin.download.operatingSystem'),
+      header: t('download.operatingSystem'),
       sortable: true,
-      render: (row) => t(`admin.download.os.${row.operatingSystem}`),
+      render: (row) => t(`download.os.${row.operatingSystem}`),
     },
     {
       key: 'isActive',
-      header: t('admin.status'),
+      header: t('status'),
       sortable: true,
       render: (row) => <StatusPill active={row.isActive} />,
     },
@@ -48,16 +48,16 @@ export function DownloadsPage() {
 
   return (
     <ListSection
-      title={t('admin.downloads.title')}
+      title={t('downloads.title')}
       create={
         canChange.create
-          ? { label: t('admin.download.add'), to: paths.newDownload.getHref(base, product.id) }
+          ? { label: t('download.add'), to: paths.newDownload.getHref(base, product.id) }
           : null
       }
       list={list}
       result={result}
       columns={columns}
-      searchLabel={t('admin.downloads.search')}
+      searchLabel={t('downloads.search')}
     />
   );
 }

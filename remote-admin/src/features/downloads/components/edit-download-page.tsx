@@ -26,8 +26,8 @@ function EditDownload({ downloadId }: { downloadId: number }) {
   const { data, error } = useDownload(product.id, downloadId);
   const update = useUpdateDownload(product.id, downloadId);
   useProductCrumbs([
-    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: VIEW_DOWNLOADS },
-    { label: data ? t('admin.download.name', { version: data.version, os: t(`admin.download.os.${data.operatingSystem}`) }) : t('admin.download.details') },
+    { label: t('downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: VIEW_DOWNLOADS },
+    { label: data ? t('download.name', { version: data.version, os: t(`download.os.${data.operatingSystem}`) }) : t('download.details') },
   ]);
 
   if (error instanceof NotFoundError) return <NotFoundView />;
@@ -35,7 +35,7 @@ function EditDownload({ downloadId }: { downloadId: number }) {
   if (!data) return <PageSpinner />;
   return (
     <>
-      <PageHeading level={2} title={t('admin.download.details')} />
+      <PageHeading level={2} title={t('download.details')} />
       {/* A save answers the stored version: final-form takes it as new initial values, the message stays. */}
       <DownloadForm
         key={data.id}

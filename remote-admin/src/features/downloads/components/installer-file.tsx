@@ -42,10 +42,10 @@ export function InstallerFile({ fileId, originalName }: { fileId: string; origin
 
   return (
     <div>
-      <Button variant="secondary" onClick={() => void download()} disabled={busy} aria-label={t('admin.download.downloadFile', { name: originalName })}>
-        {t('admin.download.downloadButton')}
+      <Button variant="secondary" onClick={() => void download()} disabled={busy} aria-label={t('download.downloadFile', { name: originalName })}>
+        {t('download.downloadButton')}
       </Button>
-      {failed && <ErrorBanner errors={[t('admin.download.downloadFailed')]} />}
+      {failed && <ErrorBanner errors={[t('download.downloadFailed')]} />}
     </div>
   );
 }

@@ -16,12 +16,12 @@ export function NewDownloadPage() {
   const product = useFramedProduct();
   const create = useCreateDownload(product.id);
   useProductCrumbs([
-    { label: t('admin.downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: VIEW_DOWNLOADS },
-    { label: t('admin.download.add') },
+    { label: t('downloads.title'), to: paths.downloads.getHref(base, product.id), anyOf: VIEW_DOWNLOADS },
+    { label: t('download.add') },
   ]);
   return (
     <>
-      <PageHeading level={2} title={t('admin.download.details')} />
+      <PageHeading level={2} title={t('download.details')} />
       <DownloadForm
         productId={product.id}
         product={product}
@@ -29,7 +29,7 @@ export function NewDownloadPage() {
         onCreated={(download) =>
           void navigate(paths.downloads.getHref(base, product.id), {
             state: flashState(
-              t('admin.download.added', { version: download.version, os: t(`admin.download.os.${download.operatingSystem}`) }),
+              t('download.added', { version: download.version, os: t(`download.os.${download.operatingSystem}`) }),
             ),
           })
         }

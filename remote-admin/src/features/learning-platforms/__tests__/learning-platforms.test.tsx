@@ -14,7 +14,7 @@ import {
   serveLookups,
   serveOrganisation,
   servePaged,
-} from '../../../fixtures/admin-api';
+} from '../../../testing/admin-api';
 
 const server = setupTestServer();
 // Forms typed key by key and axe walking the page: seconds on a busy machine, not a hang.

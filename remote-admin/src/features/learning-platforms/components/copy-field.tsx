@@ -43,14 +43,14 @@ export function CopyField({ label, value, help }: { label: string; value: string
         onFocus={(e) => e.currentTarget.select()}
       />
       <Button variant="secondary" onClick={() => void copy()}>
-        {t('admin.lti.copy')}
+        {t('lti.copy')}
         <VisuallyHidden> {label}</VisuallyHidden>
       </Button>
       <VisuallyHidden role="status">
         {status === 'copied'
-          ? t('admin.lti.copied', { label })
+          ? t('lti.copied', { label })
           : status === 'failed'
-            ? t('admin.lti.copyFailed')
+            ? t('lti.copyFailed')
             : ''}
       </VisuallyHidden>
     </Row>

@@ -37,11 +37,11 @@ function EditPlatform({ platformId }: { platformId: number }) {
   const update = useUpdatePlatform(platformId);
   useOrganisationCrumbs([
     {
-      label: t('admin.lti.title'),
+      label: t('lti.title'),
       to: paths.learningPlatforms.getHref(base, organisationId),
       anyOf: MANAGE_LEARNING_PLATFORMS,
     },
-    { label: data?.issuer ?? t('admin.lti.details') },
+    { label: data?.issuer ?? t('lti.details') },
   ]);
 
   if (error instanceof NotFoundError) return <NotFoundView />;
@@ -89,14 +89,14 @@ function DeletePlatform({
       const result = await remove(platform.id);
       if (result.isSuccess) {
         void navigate(paths.learningPlatforms.getHref(base, organisationId), {
-          state: flashState(t('admin.lti.deleted', { issuer: platform.issuer })),
+          state: flashState(t('lti.deleted', { issuer: platform.issuer })),
         });
         return;
       }
-      setErrors(result.isError && result.error ? result.error : [t('admin.lti.deleteFailed')]);
+      setErrors(result.isError && result.error ? result.error : [t('lti.deleteFailed')]);
     } catch (error) {
       console.error('Deleting the learning platform failed', error);
-      setErrors([t('admin.lti.deleteFailed')]);
+      setErrors([t('lti.deleteFailed')]);
     } finally {
       setBusy(false);
       setOpen(false);
@@ -106,17 +106,17 @@ function DeletePlatform({
   return (
     <>
       <Button variant="danger" onClick={() => setOpen(true)}>
-        {t('admin.lti.delete')}
+        {t('lti.delete')}
       </Button>
       {errors && <ErrorBanner errors={errors} />}
       <ConfirmDialog
         open={open}
-        title={t('admin.lti.deleteTitle')}
-        message={t('admin.lti.deleteMessage', {
+        title={t('lti.deleteTitle')}
+        message={t('lti.deleteMessage', {
           issuer: platform.issuer,
           clientId: platform.clientId,
         })}
-        confirmLabel={t('admin.lti.delete')}
+        confirmLabel={t('lti.delete')}
         onConfirm={() => void confirm()}
         onCancel={() => setOpen(false)}
         busy={busy}

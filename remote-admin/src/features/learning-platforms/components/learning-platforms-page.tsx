@@ -36,24 +36,24 @@ export function LearningPlatformsPage() {
   const organisationId = useOrganisationId();
   const list = usePagedListState({ ordering: 'issuer' });
   const result = usePlatforms(organisationId, list.params);
-  useOrganisationCrumbs([{ label: t('admin.lti.title') }]);
+  useOrganisationCrumbs([{ label: t('lti.title') }]);
 
   const editColumn = useEditColumn<LtiPlatform>(
     (row) => paths.learningPlatform.getHref(base, organisationId, row.id),
     (row) => `${row.issuer} ${row.clientId}`,
   );
   const columns: DataTableColumn<LtiPlatform>[] = [
-    { key: 'issuer', header: t('admin.lti.issuer'), sortable: true },
-    { key: 'clientId', header: t('admin.lti.clientId'), sortable: true },
+    { key: 'issuer', header: t('lti.issuer'), sortable: true },
+    { key: 'clientId', header: t('lti.clientId'), sortable: true },
     {
       key: 'deploymentIds',
-      header: t('admin.lti.deploymentIds'),
+      header: t('lti.deploymentIds'),
       render: (row) =>
-        row.deploymentIds.length > 0 ? row.deploymentIds.join(', ') : t('admin.lti.noDeployments'),
+        row.deploymentIds.length > 0 ? row.deploymentIds.join(', ') : t('lti.noDeployments'),
     },
     {
       key: 'createdAt',
-      header: t('admin.lti.registeredAt'),
+      header: t('lti.registeredAt'),
       render: (row) => formatDate(row.createdAt, 'dayTime'),
     },
     editColumn,
@@ -63,10 +63,10 @@ export function LearningPlatformsPage() {
     <>
       <PageHeading
         level={2}
-        title={t('admin.lti.title')}
+        title={t('lti.title')}
         actions={
           <ButtonLink to={paths.newLearningPlatform.getHref(base, organisationId)}>
-            {t('admin.lti.addManually')}
+            {t('lti.addManually')}
           </ButtonLink>
         }
       />
@@ -75,8 +75,8 @@ export function LearningPlatformsPage() {
         list={list}
         result={result}
         columns={columns}
-        caption={t('admin.lti.title')}
-        searchLabel={t('admin.lti.search')}
+        caption={t('lti.title')}
+        searchLabel={t('lti.search')}
       />
       <RegistrationUrl organisationId={organisationId} />
       <ToolConfiguration />
@@ -110,14 +110,14 @@ function RegistrationUrl({ organisationId }: { organisationId: number }) {
 
   return (
     <section aria-labelledby="lti-registration-heading">
-      <h3 id="lti-registration-heading">{t('admin.lti.registrationTitle')}</h3>
-      <p>{t('admin.lti.registrationIntro')}</p>
-      {failed && <ErrorBanner errors={[t('admin.lti.registrationFailed')]} />}
+      <h3 id="lti-registration-heading">{t('lti.registrationTitle')}</h3>
+      <p>{t('lti.registrationIntro')}</p>
+      {failed && <ErrorBanner errors={[t('lti.registrationFailed')]} />}
       {made && (
         <CopyField
-          label={t('admin.lti.registrationUrl')}
+          label={t('lti.registrationUrl')}
           value={made.url}
-          help={t('admin.lti.registrationExpires', { date: formatDate(made.expiresAt, 'dayTime') })}
+          help={t('lti.registrationExpires', { date: formatDate(made.expiresAt, 'dayTime') })}
         />
       )}
       <Button
@@ -125,7 +125,7 @@ function RegistrationUrl({ organisationId }: { organisationId: number }) {
         onClick={() => void makeUrl()}
         disabled={busy}
       >
-        {t(made ? 'admin.lti.registrationAnother' : 'admin.lti.registrationCreate')}
+        {t(made ? 'lti.registrationAnother' : 'lti.registrationCreate')}
       </Button>
     </section>
   );
@@ -137,23 +137,23 @@ function ToolConfiguration() {
   const { data, error } = useToolConfiguration();
   return (
     <section aria-labelledby="lti-tool-heading">
-      <h3 id="lti-tool-heading">{t('admin.lti.toolTitle')}</h3>
-      <p>{t('admin.lti.toolIntro')}</p>
+      <h3 id="lti-tool-heading">{t('lti.toolTitle')}</h3>
+      <p>{t('lti.toolIntro')}</p>
       {error ? (
-        <ErrorBanner errors={[t('admin.lti.toolFailed')]} />
+        <ErrorBanner errors={[t('lti.toolFailed')]} />
       ) : !data ? (
         <PageSpinner />
       ) : (
         <>
-          <CopyField label={t('admin.lti.loginUrl')} value={data.loginUrl} />
+          <CopyField label={t('lti.loginUrl')} value={data.loginUrl} />
           <CopyField
-            label={t('admin.lti.launchUrl')}
+            label={t('lti.launchUrl')}
             value={data.launchUrl}
-            help={t('admin.lti.launchUrlHelp')}
+            help={t('lti.launchUrlHelp')}
           />
-          <CopyField label={t('admin.lti.deepLinkingUrl')} value={data.deepLinkingUrl} />
-          <CopyField label={t('admin.lti.jwksUrl')} value={data.jwksUrl} />
-          <CopyField label={t('admin.lti.domain')} value={data.domain} />
+          <CopyField label={t('lti.deepLinkingUrl')} value={data.deepLinkingUrl} />
+          <CopyField label={t('lti.jwksUrl')} value={data.jwksUrl} />
+          <CopyField label={t('lti.domain')} value={data.domain} />
         </>
       )}
     </section>

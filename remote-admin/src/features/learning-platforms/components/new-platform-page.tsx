@@ -16,18 +16,18 @@ export function NewPlatformPage() {
   const organisationId = useOrganisationId();
   const create = useCreatePlatform();
   useOrganisationCrumbs([
-    { label: t('admin.lti.title'), to: paths.learningPlatforms.getHref(base, organisationId), anyOf: MANAGE_LEARNING_PLATFORMS },
-    { label: t('admin.lti.new') },
+    { label: t('lti.title'), to: paths.learningPlatforms.getHref(base, organisationId), anyOf: MANAGE_LEARNING_PLATFORMS },
+    { label: t('lti.new') },
   ]);
   return (
     <>
-      <PageHeading level={2} title={t('admin.lti.new')} />
+      <PageHeading level={2} title={t('lti.new')} />
       <PlatformForm
         organisationId={organisationId}
         save={create}
         onCreated={(platform) =>
           void navigate(paths.learningPlatforms.getHref(base, organisationId), {
-            state: flashState(t('admin.lti.added', { issuer: platform.issuer })),
+            state: flashState(t('lti.added', { issuer: platform.issuer })),
           })
         }
       />

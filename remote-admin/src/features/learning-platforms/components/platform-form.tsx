@@ -58,13 +58,13 @@ export function PlatformForm({ organisationId, platform, save, onCreated }: Plat
   const isNew = !platform;
 
   const labels: Record<keyof PlatformFormValues | 'organisationId', string> = {
-    issuer: t('admin.lti.issuer'),
-    clientId: t('admin.lti.clientId'),
-    authLoginUrl: t('admin.lti.authLoginUrl'),
-    accessTokenUrl: t('admin.lti.accessTokenUrl'),
-    jwksUrl: t('admin.lti.platformJwksUrl'),
-    deploymentIds: t('admin.lti.deploymentIds'),
-    organisationId: t('admin.lti.organisation'),
+    issuer: t('lti.issuer'),
+    clientId: t('lti.clientId'),
+    authLoginUrl: t('lti.authLoginUrl'),
+    accessTokenUrl: t('lti.accessTokenUrl'),
+    jwksUrl: t('lti.platformJwksUrl'),
+    deploymentIds: t('lti.deploymentIds'),
+    organisationId: t('lti.organisation'),
   };
 
   return (
@@ -75,20 +75,20 @@ export function PlatformForm({ organisationId, platform, save, onCreated }: Plat
           setOutcome,
           onSaved: (saved) => {
             if (isNew) onCreated?.(saved);
-            else setOutcome({ kind: 'saved', message: t('admin.lti.saved') });
+            else setOutcome({ kind: 'saved', message: t('lti.saved') });
           },
         })
       }
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.lti.new' : 'admin.lti.details')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'lti.new' : 'lti.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={submitting}>
-            <TextField name="issuer" label={labels.issuer} required validate={urlMax} help={t('admin.lti.issuerHelp')} />
+            <TextField name="issuer" label={labels.issuer} required validate={urlMax} help={t('lti.issuerHelp')} />
             <TextField name="clientId" label={labels.clientId} required validate={idMax} />
             <TextField name="authLoginUrl" label={labels.authLoginUrl} required validate={urlMax} />
             <TextField name="accessTokenUrl" label={labels.accessTokenUrl} required validate={urlMax} />
             <TextField name="jwksUrl" label={labels.jwksUrl} required validate={urlMax} />
-            <TextField name="deploymentIds" label={labels.deploymentIds} help={t('admin.lti.deploymentIdsHelp')} />
+            <TextField name="deploymentIds" label={labels.deploymentIds} help={t('lti.deploymentIdsHelp')} />
           </FormFieldset>
           <SaveActions cancelTo={paths.learningPlatforms.getHref(base, organisationId)} submitting={submitting} isNew={isNew} />
         </form>

@@ -14,7 +14,7 @@ import {
   serveOrganisation,
   servePaged,
   serveRemoveLicense,
-} from '../../../fixtures/admin-api';
+} from '../../../testing/admin-api';
 
 const server = setupTestServer();
 // Whole forms filled in key by key: slow on a busy machine, not a hang.

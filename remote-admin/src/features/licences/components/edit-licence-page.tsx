@@ -26,8 +26,8 @@ function EditLicence({ licenseId }: { licenseId: number }) {
   const { data, error } = useLicense(organisationId, licenseId);
   const update = useUpdateLicense(organisationId, licenseId);
   useOrganisationCrumbs([
-    { label: t('admin.licences.title'), to: paths.licences.getHref(base, organisationId), anyOf: VIEW_LICENCES },
-    { label: data?.licenseName ?? t('admin.licence.details') },
+    { label: t('licences.title'), to: paths.licences.getHref(base, organisationId), anyOf: VIEW_LICENCES },
+    { label: data?.licenseName ?? t('licence.details') },
   ]);
 
   if (error instanceof NotFoundError) return <NotFoundView />;

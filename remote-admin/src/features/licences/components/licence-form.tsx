@@ -95,7 +95,7 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
   const entitlements = useLookup('entitlement');
   const isNew = !licence;
 
-  if (durations.error || entitlements.error) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
+  if (durations.error || entitlements.error) return <ErrorBanner errors={[t('lookupFailed')]} />;
   if (!durations.data || !entitlements.data) return <PageSpinner />;
   const entitlementOptions = entitlements.data.map((e) => ({ value: e.id, label: e.name }));
 
@@ -104,14 +104,14 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
   const startLocked = !isNew && inactiveIds.includes(licence.duration);
 
   const labels: Record<keyof LicenceFormValues, string> = {
-    licenseName: t('admin.licence.licenseName'),
-    salesReference: t('admin.licence.salesReference'),
-    duration: t('admin.licence.duration'),
-    startDate: t('admin.licence.startDate'),
-    expiryDate: t('admin.licence.expiryDate'),
-    numberOfSeats: t('admin.licence.numberOfSeats'),
-    isActive: t('admin.licence.isActive'),
-    entitlements: t('admin.licence.entitlements'),
+    licenseName: t('licence.licenseName'),
+    salesReference: t('licence.salesReference'),
+    duration: t('licence.duration'),
+    startDate: t('licence.startDate'),
+    expiryDate: t('licence.expiryDate'),
+    numberOfSeats: t('licence.numberOfSeats'),
+    isActive: t('licence.isActive'),
+    entitlements: t('licence.entitlements'),
   };
 
   return (
@@ -122,12 +122,12 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
           setOutcome,
           onSaved: (saved) => {
             if (isNew) onCreated?.(saved);
-            else setOutcome({ kind: 'saved', message: t('admin.licence.saved') });
+            else setOutcome({ kind: 'saved', message: t('licence.saved') });
           },
         })
       }
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.licence.new' : 'admin.licence.details')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'licence.new' : 'licence.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <Columns>
@@ -138,7 +138,7 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
                   name="duration"
                   label={labels.duration}
                   required
-                  placeholder={t('admin.select')}
+                  placeholder={t('select')}
                   options={lookupOptions(durations.data)}
                 />
                 <DateField
@@ -146,13 +146,13 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
                   label={labels.startDate}
                   required
                   readOnly={startLocked}
-                  help={startLocked ? t('admin.licence.startDateLocked') : undefined}
+                  help={startLocked ? t('licence.startDateLocked') : undefined}
                 />
                 <DateField
                   name="expiryDate"
                   label={labels.expiryDate}
                   validate={notBeforeStart}
-                  help={t('admin.licence.expiryDateHelp')}
+                  help={t('licence.expiryDateHelp')}
                 />
                 <TextField
                   name="numberOfSeats"
@@ -163,7 +163,7 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
                   step={1}
                   required
                   validate={seatsRule}
-                  help={licence ? t('admin.licences.seatsUsed', { used: licence.seatsUsed, total: licence.numberOfSeats }) : undefined}
+                  help={licence ? t('licences.seatsUsed', { used: licence.seatsUsed, total: licence.numberOfSeats }) : undefined}
                 />
                 <CheckboxField name="isActive" label={labels.isActive} />
               </div>

@@ -20,7 +20,7 @@ export function LicencesPage() {
   const organisationId = useOrganisationId();
   const list = usePagedListState({ ordering: 'licenseName' });
   const result = useLicenses(organisationId, list.params);
-  useOrganisationCrumbs([{ label: t('admin.licences.title') }]);
+  useOrganisationCrumbs([{ label: t('licences.title') }]);
 
   const editColumn = useEditColumn<LicenseBlock>(
     (row) => paths.licence.getHref(base, organisationId, row.id),
@@ -30,7 +30,7 @@ export function LicencesPage() {
     ...licenceColumns,
     {
       key: 'seatsUsed',
-      header: t('admin.licences.seats'),
+      header: t('licences.seats'),
       sortable: true,
       render: (row) => <SeatUsage used={row.seatsUsed} total={row.numberOfSeats} />,
     },
@@ -39,16 +39,16 @@ export function LicencesPage() {
 
   return (
     <ListSection
-      title={t('admin.licences.title')}
+      title={t('licences.title')}
       create={
         can(CREATE_LICENCE)
-          ? { label: t('admin.licence.new'), to: paths.newLicence.getHref(base, organisationId) }
+          ? { label: t('licence.new'), to: paths.newLicence.getHref(base, organisationId) }
           : null
       }
       list={list}
       result={result}
       columns={columns}
-      searchLabel={t('admin.licences.search')}
+      searchLabel={t('licences.search')}
     />
   );
 }

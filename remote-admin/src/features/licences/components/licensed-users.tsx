@@ -24,11 +24,11 @@ export function LicensedUsers({
   const roleLabel = useRoleLabel();
 
   const columns: DataTableColumn<LicensedUser>[] = [
-    { key: 'fullName', header: t('admin.user.name'), sortable: true },
-    { key: 'email', header: t('admin.user.email'), sortable: true },
+    { key: 'fullName', header: t('user.name'), sortable: true },
+    { key: 'email', header: t('user.email'), sortable: true },
     {
       key: 'roleName',
-      header: t('admin.user.role'),
+      header: t('user.role'),
       sortable: true,
       render: (row) => roleLabel(row.roleName),
     },
@@ -36,17 +36,17 @@ export function LicensedUsers({
 
   return (
     <RemovableRowsTable
-      title={t('admin.licence.users')}
+      title={t('licence.users')}
       list={list}
       result={result}
       columns={columns}
-      searchLabel={t('admin.users.search')}
+      searchLabel={t('users.search')}
       canRemove={can(UNASSIGN_LICENCE)}
       rowName={(user) => user.fullName}
       confirmMessage={(user) =>
-        t('admin.removeLicense.message', { name: user.fullName, licence: licence.licenseName })
+        t('removeLicense.message', { name: user.fullName, licence: licence.licenseName })
       }
-      doneMessage={(user) => t('admin.removeLicense.done', { name: user.fullName })}
+      doneMessage={(user) => t('removeLicense.done', { name: user.fullName })}
       remove={(user) => remove(user.id, licence.id)}
     />
   );

@@ -16,18 +16,18 @@ export function NewLicencePage() {
   const organisationId = useOrganisationId();
   const create = useCreateLicense(organisationId);
   useOrganisationCrumbs([
-    { label: t('admin.licences.title'), to: paths.licences.getHref(base, organisationId), anyOf: VIEW_LICENCES },
-    { label: t('admin.licence.new') },
+    { label: t('licences.title'), to: paths.licences.getHref(base, organisationId), anyOf: VIEW_LICENCES },
+    { label: t('licence.new') },
   ]);
   return (
     <>
-      <PageHeading level={2} title={t('admin.licence.new')} />
+      <PageHeading level={2} title={t('licence.new')} />
       <LicenceForm
         organisationId={organisationId}
         save={create}
         onCreated={(licence) =>
           void navigate(paths.licences.getHref(base, organisationId), {
-            state: flashState(t('admin.licence.added', { name: licence.licenseName })),
+            state: flashState(t('licence.added', { name: licence.licenseName })),
           })
         }
       />

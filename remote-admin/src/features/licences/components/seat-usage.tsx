@@ -36,7 +36,7 @@ export function SeatUsage({ used, total }: { used: number; total: number }) {
       <Track aria-hidden="true">
         <Fill $full={used >= total} style={{ width: `${percent}%` }} />
       </Track>
-      <span>{t('admin.licences.seatsUsed', { used, total })}</span>
+      <span>{t('licences.seatsUsed', { used, total })}</span>
     </Wrapper>
   );
 }

@@ -3,8 +3,8 @@ import { axe } from 'jest-axe';
 import { HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
-import { ORG_ADMIN_PERMISSIONS, organisation, serveLookups, serveOrganisation } from '../../../fixtures/admin-api';
-import { notification, serveNotifications, SYS_ADMIN_PERMISSIONS } from '../../../fixtures/product-admin-api';
+import { ORG_ADMIN_PERMISSIONS, organisation, serveLookups, serveOrganisation } from '../../../testing/admin-api';
+import { notification, serveNotifications, SYS_ADMIN_PERMISSIONS } from '../../../testing/product-admin-api';
 
 const server = setupTestServer();
 // axe walks the whole page: seconds on a busy machine, not a hang.

@@ -6,9 +6,9 @@ import { NotificationsTable } from './notifications-table';
 export function NotificationsPage() {
   const { t } = useTranslation('admin');
   return (
-    <AdminPage title={t('admin.notifications')}>
-      <p>{t('admin.notification.intro')}</p>
-      <NotificationsTable caption={t('admin.notifications')} />
+    <AdminPage title={t('notifications')}>
+      <p>{t('notification.intro')}</p>
+      <NotificationsTable caption={t('notifications')} />
     </AdminPage>
   );
 }

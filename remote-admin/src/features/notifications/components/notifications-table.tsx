@@ -23,14 +23,14 @@ export function NotificationsTable({
 
   const detail = (row: Notification) =>
     row.kind === 'license_seats_nearly_full'
-      ? t('admin.licences.seatsUsed', { used: row.seatsUsed, total: row.numberOfSeats })
-      : t(`admin.notification.detail.${row.kind}`, { date: formatDate(row.expiryDate, 'day') });
+      ? t('licences.seatsUsed', { used: row.seatsUsed, total: row.numberOfSeats })
+      : t(`notification.detail.${row.kind}`, { date: formatDate(row.expiryDate, 'day') });
 
   // Two columns, each with a second line, so the table fits a phone without scrolling sideways.
   const columns: DataTableColumn<Notification>[] = [
     {
       key: 'licenseName',
-      header: t('admin.notification.licence'),
+      header: t('notification.licence'),
       render: (row) => (
         <>
           <Link to={paths.licence.getHref(base, row.organisation, row.license)}>
@@ -47,10 +47,10 @@ export function NotificationsTable({
     },
     {
       key: 'kind',
-      header: t('admin.notification.kind'),
+      header: t('notification.kind'),
       render: (row) => (
         <>
-          {t(`admin.notification.kinds.${row.kind}`)}
+          {t(`notification.kinds.${row.kind}`)}
           <br />
           <small>{detail(row)}</small>
         </>

@@ -7,12 +7,12 @@ import { NotificationsTable } from './notifications-table';
 export function OrganisationNotificationsPage() {
   const { t } = useTranslation('admin');
   const organisationId = useOrganisationId();
-  useOrganisationCrumbs([{ label: t('admin.notifications') }]);
+  useOrganisationCrumbs([{ label: t('notifications') }]);
   return (
     <>
-      <PageHeading level={2} title={t('admin.notifications')} />
-      <p>{t('admin.notification.intro')}</p>
-      <NotificationsTable organisation={organisationId} caption={t('admin.notifications')} />
+      <PageHeading level={2} title={t('notifications')} />
+      <p>{t('notification.intro')}</p>
+      <NotificationsTable organisation={organisationId} caption={t('notifications')} />
     </>
   );
 }

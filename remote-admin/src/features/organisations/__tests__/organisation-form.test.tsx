@@ -9,7 +9,7 @@ import {
   serveLookups,
   serveOrganisation,
   servePaged,
-} from '../../../fixtures/admin-api';
+} from '../../../testing/admin-api';
 
 const server = setupTestServer();
 // Whole forms filled in key by key: slow on a busy machine, not a hang.

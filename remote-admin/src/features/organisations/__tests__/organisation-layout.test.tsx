@@ -10,7 +10,7 @@ import {
   serveLookups,
   serveOrganisation,
   servePaged,
-} from '../../../fixtures/admin-api';
+} from '../../../testing/admin-api';
 
 const server = setupTestServer();
 

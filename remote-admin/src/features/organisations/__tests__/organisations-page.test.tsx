@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
-import { ALL_ADMIN_PERMISSIONS, invalidPage, organisation, ORG_ADMIN_PERMISSIONS, paged, servePaged } from '../../../fixtures/admin-api';
+import { ALL_ADMIN_PERMISSIONS, invalidPage, organisation, ORG_ADMIN_PERMISSIONS, paged, servePaged } from '../../../testing/admin-api';
 
 const server = setupTestServer();
 const LIST = '/api/v1/organisation';

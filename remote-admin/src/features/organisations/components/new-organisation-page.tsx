@@ -15,15 +15,15 @@ export function NewOrganisationPage() {
   const create = useCreateOrganisation();
   return (
     <AdminPage
-      title={t('admin.organisation.new')}
+      title={t('organisation.new')}
       sectionTabs={false}
-      crumbs={[{ label: t('admin.organisations'), to: paths.organisations.getHref(base), anyOf: VIEW_ORGANISATIONS }]}
+      crumbs={[{ label: t('organisations'), to: paths.organisations.getHref(base), anyOf: VIEW_ORGANISATIONS }]}
     >
       <OrganisationForm
         save={create}
         onCreated={(organisation) =>
           void navigate(paths.organisations.getHref(base), {
-            state: flashState(t('admin.organisation.added', { name: organisation.name })),
+            state: flashState(t('organisation.added', { name: organisation.name })),
           })
         }
       />

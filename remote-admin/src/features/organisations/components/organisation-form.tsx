@@ -95,20 +95,20 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
   const isNew = !organisation;
   const mayActivate = can(ACTIVATE_ORGANISATION);
 
-  if (LOOKUP_FIELDS.some(([name]) => lookups[name].error)) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
+  if (LOOKUP_FIELDS.some(([name]) => lookups[name].error)) return <ErrorBanner errors={[t('lookupFailed')]} />;
   if (LOOKUP_FIELDS.some(([name]) => !lookups[name].data)) return <PageSpinner />;
 
   const labels: Record<keyof OrganisationFormValues, string> = {
-    name: t('admin.organisation.name'),
-    isActive: t('admin.organisation.isActive'),
-    city: t('admin.organisation.city'),
-    country: t('admin.organisation.country'),
-    mainContact: t('admin.organisation.mainContact'),
-    primaryTechnicalContact: t('admin.organisation.primaryTechnicalContact'),
-    learningManagementSystem: t('admin.organisation.learningManagementSystem'),
-    defaultLanguage: t('admin.organisation.defaultLanguage'),
-    radiationUnitSystem: t('admin.organisation.radiationUnitSystem'),
-    measurementStandard: t('admin.organisation.measurementStandard'),
+    name: t('organisation.name'),
+    isActive: t('organisation.isActive'),
+    city: t('organisation.city'),
+    country: t('organisation.country'),
+    mainContact: t('organisation.mainContact'),
+    primaryTechnicalContact: t('organisation.primaryTechnicalContact'),
+    learningManagementSystem: t('organisation.learningManagementSystem'),
+    defaultLanguage: t('organisation.defaultLanguage'),
+    radiationUnitSystem: t('organisation.radiationUnitSystem'),
+    measurementStandard: t('organisation.measurementStandard'),
   };
 
   const lookupSelect = (name: (typeof LOOKUP_FIELDS)[number][0]) => (
@@ -116,7 +116,7 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
       name={name}
       label={labels[name]}
       required
-      placeholder={t('admin.select')}
+      placeholder={t('select')}
       options={lookupOptions(lookups[name].data)}
     />
   );
@@ -129,12 +129,12 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
           setOutcome,
           onSaved: (saved) => {
             if (isNew) onCreated?.(saved);
-            else setOutcome({ kind: 'saved', message: t('admin.organisation.saved') });
+            else setOutcome({ kind: 'saved', message: t('organisation.saved') });
           },
         })
       }
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.organisation.new' : 'admin.organisation.details')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'organisation.new' : 'organisation.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <Columns>
@@ -145,7 +145,7 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
                 <TextField
                   name="mainContact"
                   label={labels.mainContact}
-                  help={t('admin.organisation.mainContactHelp')}
+                  help={t('organisation.mainContactHelp')}
                   required
                   validate={textMax}
                 />

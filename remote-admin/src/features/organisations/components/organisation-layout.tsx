@@ -52,7 +52,7 @@ function OrganisationFrame({
   const can = useCrumbPermissions();
   const { data, error } = useOrganisation(organisationId);
   const lastCrumb = crumbs.at(-1)?.label;
-  usePageTitle(lastCrumb ?? data?.name ?? t('admin.organisation.details'));
+  usePageTitle(lastCrumb ?? data?.name ?? t('organisation.details'));
 
   // 403/404: not an organisation this user may see (the API hides others' as 404).
   if (error instanceof NotFoundError) return <NotFoundView />;
@@ -64,9 +64,9 @@ function OrganisationFrame({
       <Breadcrumbs
         hasPermission={can}
         items={[
-          { label: t('admin.administration'), to: paths.organisations.getHref(base) },
+          { label: t('administration'), to: paths.organisations.getHref(base) },
           {
-            label: t('admin.organisations'),
+            label: t('organisations'),
             to: paths.organisations.getHref(base),
             anyOf: VIEW_ORGANISATIONS,
           },
@@ -84,33 +84,33 @@ function OrganisationFrame({
         </h1>
       )}
       <TabLinks
-        label={t('admin.organisation.tabs')}
+        label={t('organisation.tabs')}
         hasPermission={can}
         tabs={[
           {
             to: paths.organisation.getHref(base, organisationId),
-            label: t('admin.organisation.details'),
+            label: t('organisation.details'),
             end: true,
           },
           {
             to: paths.licences.getHref(base, organisationId),
-            label: t('admin.licences.title'),
+            label: t('licences.title'),
             anyOf: VIEW_LICENCES,
           },
           {
             to: paths.users.getHref(base, organisationId),
-            label: t('admin.users.title'),
+            label: t('users.title'),
             anyOf: VIEW_USERS,
           },
-          { to: paths.activity.getHref(base, organisationId), label: t('admin.activity.title') },
+          { to: paths.activity.getHref(base, organisationId), label: t('activity.title') },
           {
             to: paths.organisationNotifications.getHref(base, organisationId),
-            label: t('admin.notifications'),
+            label: t('notifications'),
             anyOf: VIEW_NOTIFICATIONS,
           },
           {
             to: paths.learningPlatforms.getHref(base, organisationId),
-            label: t('admin.lti.title'),
+            label: t('lti.title'),
             anyOf: MANAGE_LEARNING_PLATFORMS,
           },
         ]}

@@ -24,10 +24,10 @@ export function OrganisationsPage() {
     (row) => row.name,
   );
   const columns: DataTableColumn<Organisation>[] = [
-    { key: 'name', header: t('admin.organisation.name'), sortable: true },
+    { key: 'name', header: t('organisation.name'), sortable: true },
     {
       key: 'isActive',
-      header: t('admin.status'),
+      header: t('status'),
       sortable: true,
       render: (row) => <StatusPill active={row.isActive} />,
     },
@@ -36,11 +36,11 @@ export function OrganisationsPage() {
 
   return (
     <AdminPage
-      title={t('admin.organisations')}
+      title={t('organisations')}
       actions={
         can(CREATE_ORGANISATION) && (
           <ButtonLink to={paths.newOrganisation.getHref(base)}>
-            {t('admin.organisation.new')}
+            {t('organisation.new')}
           </ButtonLink>
         )
       }
@@ -50,8 +50,8 @@ export function OrganisationsPage() {
         list={list}
         result={result}
         columns={columns}
-        caption={t('admin.organisations')}
-        searchLabel={t('admin.organisation.search')}
+        caption={t('organisations')}
+        searchLabel={t('organisation.search')}
       />
     </AdminPage>
   );

@@ -4,8 +4,8 @@ import { axe } from 'jest-axe';
 import { http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
-import { paged, servePaged } from '../../../fixtures/admin-api';
-import { serveProductLookups, SYS_ADMIN_PERMISSIONS } from '../../../fixtures/product-admin-api';
+import { paged, servePaged } from '../../../testing/admin-api';
+import { serveProductLookups, SYS_ADMIN_PERMISSIONS } from '../../../testing/product-admin-api';
 
 const server = setupTestServer();
 jest.setTimeout(30_000);

@@ -5,14 +5,14 @@ import { axe } from 'jest-axe';
 import { http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
-import { ALL_ADMIN_PERMISSIONS, invalidPage, paged, servePaged } from '../../../fixtures/admin-api';
+import { ALL_ADMIN_PERMISSIONS, invalidPage, paged, servePaged } from '../../../testing/admin-api';
 import {
   configuration,
   serveConfiguration,
   serveProductLookups,
   serveUploads,
   SYS_ADMIN_PERMISSIONS,
-} from '../../../fixtures/product-admin-api';
+} from '../../../testing/product-admin-api';
 
 const server = setupTestServer();
 // Whole forms filled in and axe walks: seconds each on a busy machine, not a hang.

@@ -62,15 +62,15 @@ export function ConfigurationForm({ productId, configuration, save, onCreated }:
   const categories = useLookup('practice_view_category', undefined, { productId });
   const isNew = !configuration;
 
-  if (categories.error) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
+  if (categories.error) return <ErrorBanner errors={[t('lookupFailed')]} />;
   if (!categories.data) return <PageSpinner />;
 
   const labels: Record<keyof ConfigurationFormValues, string> = {
-    configurationName: t('admin.configuration.configurationName'),
-    configFile: t('admin.configuration.configFile'),
-    translationFile: t('admin.configuration.translationFile'),
-    practiceViewCategory: t('admin.configuration.practiceViewCategory'),
-    isSelfAssessment: t('admin.configuration.isSelfAssessment'),
+    configurationName: t('configuration.configurationName'),
+    configFile: t('configuration.configFile'),
+    translationFile: t('configuration.translationFile'),
+    practiceViewCategory: t('configuration.practiceViewCategory'),
+    isSelfAssessment: t('configuration.isSelfAssessment'),
   };
 
   return (
@@ -81,12 +81,12 @@ export function ConfigurationForm({ productId, configuration, save, onCreated }:
           setOutcome,
           onSaved: (saved) => {
             if (isNew) onCreated?.(saved);
-            else setOutcome({ kind: 'saved', message: t('admin.configuration.saved') });
+            else setOutcome({ kind: 'saved', message: t('configuration.saved') });
           },
         })
       }
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'admin.configuration.new' : 'admin.configuration.details')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t(isNew ? 'configuration.new' : 'configuration.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={submitting}>
             <TextField name="configurationName" label={labels.configurationName} required validate={nameMax} />
@@ -97,7 +97,7 @@ export function ConfigurationForm({ productId, configuration, save, onCreated }:
               getAccessToken={getAccessToken}
               allowedExtensions={CONFIG_FILE_EXTENSIONS}
               required
-              help={t('admin.configuration.configFileHelp')}
+              help={t('configuration.configFileHelp')}
             />
             <FileUpload
               name="translationFile"
@@ -105,13 +105,13 @@ export function ConfigurationForm({ productId, configuration, save, onCreated }:
               uploadUrl={TRANSLATION_UPLOAD_URL}
               getAccessToken={getAccessToken}
               allowedExtensions={CONFIG_FILE_EXTENSIONS}
-              help={t('admin.configuration.translationFileHelp')}
+              help={t('configuration.translationFileHelp')}
             />
             <SelectField
               name="practiceViewCategory"
               label={labels.practiceViewCategory}
               required
-              placeholder={t('admin.select')}
+              placeholder={t('select')}
               options={lookupOptions(categories.data)}
             />
             <CheckboxField name="isSelfAssessment" label={labels.isSelfAssessment} />

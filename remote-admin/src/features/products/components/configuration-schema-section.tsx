@@ -48,7 +48,7 @@ export function ConfigurationSchemaSection({ productId }: { productId: number })
   return (
     <SchemaFrame>
       {error ? (
-        <ErrorBanner errors={[t('admin.configurationSchema.loadFailed')]} />
+        <ErrorBanner errors={[t('configurationSchema.loadFailed')]} />
       ) : !data ? (
         <Spinner />
       ) : (
@@ -63,7 +63,7 @@ function SchemaFrame({ children }: { children: ReactNode }) {
   const headingId = useId();
   return (
     <Section aria-labelledby={headingId}>
-      <h2 id={headingId}>{t('admin.configurationSchema.title')}</h2>
+      <h2 id={headingId}>{t('configurationSchema.title')}</h2>
       {children}
     </Section>
   );
@@ -82,11 +82,11 @@ function SchemaForm({ productId, schema }: { productId: number; schema: Record<s
     try {
       parsed = JSON.parse(text);
     } catch {
-      setOutcome({ kind: 'invalid', messages: [t('admin.configurationSchema.notJson')] });
+      setOutcome({ kind: 'invalid', messages: [t('configurationSchema.notJson')] });
       return;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      setOutcome({ kind: 'invalid', messages: [t('admin.configurationSchema.notObject')] });
+      setOutcome({ kind: 'invalid', messages: [t('configurationSchema.notObject')] });
       return;
     }
     setSaving(true);
@@ -105,14 +105,14 @@ function SchemaForm({ productId, schema }: { productId: number; schema: Record<s
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label={t('admin.configurationSchema.title')}>
-      {outcome.kind === 'saved' && <SuccessBanner heading={t('admin.configurationSchema.saved')} />}
+    <form onSubmit={submit} noValidate aria-label={t('configurationSchema.title')}>
+      {outcome.kind === 'saved' && <SuccessBanner heading={t('configurationSchema.saved')} />}
       {outcome.kind === 'failed' && (
-        <ErrorBanner errors={[t('admin.configurationSchema.saveFailed')]} />
+        <ErrorBanner errors={[t('configurationSchema.saveFailed')]} />
       )}
       <FieldShell
-        label={t('admin.configurationSchema.label')}
-        help={t('admin.configurationSchema.help')}
+        label={t('configurationSchema.label')}
+        help={t('configurationSchema.help')}
         error={outcome.kind === 'invalid' ? outcome.messages : undefined}
       >
         {(ids) => (
@@ -127,7 +127,7 @@ function SchemaForm({ productId, schema }: { productId: number; schema: Record<s
         )}
       </FieldShell>
       <Button type="submit" disabled={saving}>
-        {t('admin.configurationSchema.save')}
+        {t('configurationSchema.save')}
       </Button>
     </form>
   );

@@ -22,7 +22,7 @@ export function ConfigurationsPage() {
     () => new Map((categories.data ?? []).map((c) => [c.id, c.name])),
     [categories.data],
   );
-  useProductCrumbs([{ label: t('admin.configurations.title') }]);
+  useProductCrumbs([{ label: t('configurations.title') }]);
 
   const editColumn = useEditColumn<ProductConfiguration>(
     (row) => paths.configuration.getHref(base, product.id, row.id),
@@ -31,19 +31,19 @@ export function ConfigurationsPage() {
   const columns: DataTableColumn<ProductConfiguration>[] = [
     {
       key: 'configurationName',
-      header: t('admin.configuration.configurationName'),
+      header: t('configuration.configurationName'),
       sortable: true,
     },
     {
       key: 'practiceViewCategory',
-      header: t('admin.configuration.practiceViewCategory'),
+      header: t('configuration.practiceViewCategory'),
       sortable: true,
       render: (row) =>
         categoryNames.get(row.practiceViewCategory) ?? String(row.practiceViewCategory),
     },
     {
       key: 'isSelfAssessment',
-      header: t('admin.configuration.isSelfAssessmentColumn'),
+      header: t('configuration.isSelfAssessmentColumn'),
       sortable: true,
       render: (row) => t(row.isSelfAssessment ? 'common.yes' : 'common.no'),
     },
@@ -53,15 +53,15 @@ export function ConfigurationsPage() {
   return (
     <>
       <ListSection
-        title={t('admin.configurations.title')}
+        title={t('configurations.title')}
         create={{
-          label: t('admin.configuration.new'),
+          label: t('configuration.new'),
           to: paths.newConfiguration.getHref(base, product.id),
         }}
         list={list}
         result={result}
         columns={columns}
-        searchLabel={t('admin.configurations.search')}
+        searchLabel={t('configurations.search')}
       />
       <ConfigurationSchemaSection productId={product.id} />
     </>

@@ -23,8 +23,8 @@ function EditConfiguration({ configurationId }: { configurationId: number }) {
   const { data, error } = useConfiguration(product.id, configurationId);
   const update = useUpdateConfiguration(product.id, configurationId);
   useProductCrumbs([
-    { label: t('admin.configurations.title'), to: paths.product.getHref(base, product.id) },
-    { label: data?.configurationName ?? t('admin.configuration.details') },
+    { label: t('configurations.title'), to: paths.product.getHref(base, product.id) },
+    { label: data?.configurationName ?? t('configuration.details') },
   ]);
 
   if (error instanceof NotFoundError) return <NotFoundView />;

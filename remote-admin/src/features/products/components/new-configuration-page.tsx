@@ -15,18 +15,18 @@ export function NewConfigurationPage() {
   const product = useFramedProduct();
   const create = useCreateConfiguration(product.id);
   useProductCrumbs([
-    { label: t('admin.configurations.title'), to: paths.product.getHref(base, product.id) },
-    { label: t('admin.configuration.new') },
+    { label: t('configurations.title'), to: paths.product.getHref(base, product.id) },
+    { label: t('configuration.new') },
   ]);
   return (
     <>
-      <PageHeading level={2} title={t('admin.configuration.new')} />
+      <PageHeading level={2} title={t('configuration.new')} />
       <ConfigurationForm
         productId={product.id}
         save={create}
         onCreated={(configuration) =>
           void navigate(paths.product.getHref(base, product.id), {
-            state: flashState(t('admin.configuration.added', { name: configuration.configurationName })),
+            state: flashState(t('configuration.added', { name: configuration.configurationName })),
           })
         }
       />

@@ -51,16 +51,16 @@ function ProductFrame({
   const { t } = useTranslation('admin');
   const base = useAdminBase();
   const can = useCrumbPermissions();
-  usePageTitle(crumbs.at(-1)?.label ?? product?.name ?? t('admin.products'));
+  usePageTitle(crumbs.at(-1)?.label ?? product?.name ?? t('products'));
 
   return (
     <section>
       <Breadcrumbs
         hasPermission={can}
         items={[
-          { label: t('admin.administration'), to: paths.organisations.getHref(base) },
+          { label: t('administration'), to: paths.organisations.getHref(base) },
           {
-            label: t('admin.products'),
+            label: t('products'),
             to: paths.products.getHref(base),
             anyOf: MANAGE_SIM_CONFIG,
           },
@@ -73,17 +73,17 @@ function ProductFrame({
         <>
           <h1>{product.name}</h1>
           <TabLinks
-            label={t('admin.product.tabs')}
+            label={t('product.tabs')}
             hasPermission={can}
             tabs={[
               {
                 to: paths.product.getHref(base, product.id),
-                label: t('admin.configurations.title'),
+                label: t('configurations.title'),
                 end: true,
               },
               {
                 to: paths.downloads.getHref(base, product.id),
-                label: t('admin.downloads.title'),
+                label: t('downloads.title'),
                 anyOf: VIEW_DOWNLOADS,
               },
             ]}

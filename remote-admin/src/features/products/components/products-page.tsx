@@ -18,21 +18,21 @@ export function ProductsPage() {
   const columns: DataTableColumn<LookupItem>[] = [
     {
       key: 'name',
-      header: t('admin.product.name'),
+      header: t('product.name'),
       render: (row) => <Link to={paths.product.getHref(base, row.id)}>{row.name}</Link>,
     },
     {
       key: 'description',
-      header: t('admin.product.description'),
+      header: t('product.description'),
       render: (row) => row.description ?? '',
     },
   ];
 
   return (
-    <AdminPage title={t('admin.products')}>
-      <p>{t('admin.productsIntro')}</p>
+    <AdminPage title={t('products')}>
+      <p>{t('productsIntro')}</p>
       <DataTable
-        caption={t('admin.product.list')}
+        caption={t('product.list')}
         columns={columns}
         rows={data ?? []}
         loading={isLoading && !data}

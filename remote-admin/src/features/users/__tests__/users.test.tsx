@@ -18,7 +18,7 @@ import {
   servePaged,
   serveRemoveLicense,
   serveUser,
-} from '../../../fixtures/admin-api';
+} from '../../../testing/admin-api';
 
 const server = setupTestServer();
 // Whole forms filled in key by key: slow on a busy machine, not a hang.

@@ -29,8 +29,8 @@ export function AccountState({ user, canResend }: { user: AdminUser; canResend: 
         setOutcome({
           kind: 'sent',
           message: queued
-            ? t('admin.invitation.sent', { email: user.email })
-            : t('admin.invitation.alreadySent', {
+            ? t('invitation.sent', { email: user.email })
+            : t('invitation.alreadySent', {
                 email: user.email,
                 time: formatDate(queuedAt, 'dayTime'),
                 minutes: INVITATION_RESEND_MINUTES,
@@ -39,12 +39,12 @@ export function AccountState({ user, canResend }: { user: AdminUser; canResend: 
       } else {
         setOutcome({
           kind: 'refused',
-          errors: result.isError && result.error ? result.error : [t('admin.invitation.failed')],
+          errors: result.isError && result.error ? result.error : [t('invitation.failed')],
         });
       }
     } catch (error) {
       console.error('Resending the invitation failed', error);
-      setOutcome({ kind: 'refused', errors: [t('admin.invitation.failed')] });
+      setOutcome({ kind: 'refused', errors: [t('invitation.failed')] });
     } finally {
       setBusy(false);
     }
@@ -52,20 +52,20 @@ export function AccountState({ user, canResend }: { user: AdminUser; canResend: 
 
   return (
     <section aria-labelledby="account-state-heading" style={{ margin: '1rem 0' }}>
-      <h3 id="account-state-heading">{t('admin.invitation.heading')}</h3>
+      <h3 id="account-state-heading">{t('invitation.heading')}</h3>
       <p>
-        {t('admin.user.account')}: <strong>{t(`admin.accountStatus.${user.accountStatus}`)}</strong>
-        {user.accountStatus === 'invited' && <> – {t('admin.invitation.invitedHint')}</>}
+        {t('user.account')}: <strong>{t(`accountStatus.${user.accountStatus}`)}</strong>
+        {user.accountStatus === 'invited' && <> – {t('invitation.invitedHint')}</>}
       </p>
       {outcome.kind === 'sent' && (
-        <SuccessBanner heading={t('admin.successHeading')} messages={[outcome.message]} />
+        <SuccessBanner heading={t('successHeading')} messages={[outcome.message]} />
       )}
       {outcome.kind === 'refused' && (
-        <ErrorBanner heading={t('admin.invitation.errorHeading')} errors={outcome.errors} />
+        <ErrorBanner heading={t('invitation.errorHeading')} errors={outcome.errors} />
       )}
       {canResend && user.accountStatus === 'invited' && (
         <Button variant="secondary" onClick={() => void send()} disabled={busy} aria-busy={busy}>
-          {t('admin.invitation.resend')}
+          {t('invitation.resend')}
         </Button>
       )}
     </section>

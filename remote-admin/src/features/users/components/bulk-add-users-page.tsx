@@ -65,27 +65,27 @@ export function BulkAddUsersPage() {
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
   useOrganisationCrumbs([
     {
-      label: t('admin.users.title'),
+      label: t('users.title'),
       to: paths.users.getHref(base, organisationId),
       anyOf: VIEW_USERS,
     },
-    { label: t('admin.users.add') },
+    { label: t('users.add') },
   ]);
 
-  if (licences.error || roles.error) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
+  if (licences.error || roles.error) return <ErrorBanner errors={[t('lookupFailed')]} />;
   if (!licences.data || !roles.data) return <PageSpinner />;
   const licenceChoices = licences.data;
   const roleChoices = roles.data;
 
   const labels = {
-    file: t('admin.bulkAdd.file'),
-    license: t('admin.bulkAdd.licence'),
-    role: t('admin.bulkAdd.role'),
+    file: t('bulkAdd.file'),
+    license: t('bulkAdd.licence'),
+    role: t('bulkAdd.role'),
   };
 
   const submit = async (values: BulkAddValues): Promise<SubmissionErrors | undefined> => {
     setOutcome({ kind: 'idle' });
-    if (!values.file) return { file: t('admin.bulkAdd.fileMissing') };
+    if (!values.file) return { file: t('bulkAdd.fileMissing') };
     try {
       const result = await bulkAdd({
         file: values.file.id,
@@ -94,7 +94,7 @@ export function BulkAddUsersPage() {
       });
       if (result.isSuccess) {
         void navigate(paths.users.getHref(base, organisationId), {
-          state: flashState(t('admin.bulkAdd.added', { count: result.data.count })),
+          state: flashState(t('bulkAdd.added', { count: result.data.count })),
         });
         return undefined;
       }
@@ -112,16 +112,16 @@ export function BulkAddUsersPage() {
 
   return (
     <>
-      <PageHeading level={2} title={t('admin.users.add')} />
+      <PageHeading level={2} title={t('users.add')} />
       <Form<BulkAddValues>
         initialValues={{ file: null, license: '', role: '' }}
         onSubmit={submit}
         render={({ handleSubmit, submitting }) => (
-          <form onSubmit={handleSubmit} noValidate aria-label={t('admin.users.add')}>
+          <form onSubmit={handleSubmit} noValidate aria-label={t('users.add')}>
             {outcome.kind === 'invalid' && (
               <ErrorBanner errors={outcome.errors} fieldLabels={labels} />
             )}
-            {outcome.kind === 'failed' && <ErrorBanner errors={[t('admin.saveFailed')]} />}
+            {outcome.kind === 'failed' && <ErrorBanner errors={[t('saveFailed')]} />}
             <FormFieldset disabled={submitting}>
               <FileUpload
                 name="file"
@@ -130,14 +130,14 @@ export function BulkAddUsersPage() {
                 getAccessToken={getAccessToken}
                 allowedExtensions={USER_FILE_EXTENSIONS}
                 required
-                help={t('admin.bulkAdd.fileHelp')}
+                help={t('bulkAdd.fileHelp')}
               />
               {licenceChoices.length > 0 ? (
                 <SelectField
                   name="license"
                   label={labels.license}
                   required
-                  placeholder={t('admin.select')}
+                  placeholder={t('select')}
                   options={licenceChoices.map((l) => ({
                     value: String(l.id),
                     label: l.description ? `${l.name} (${l.description})` : l.name,
@@ -151,8 +151,8 @@ export function BulkAddUsersPage() {
                   required
                   disabled
                   options={[]}
-                  placeholder={t('admin.bulkAdd.noLicences')}
-                  help={t('admin.bulkAdd.noLicencesHelp')}
+                  placeholder={t('bulkAdd.noLicences')}
+                  help={t('bulkAdd.noLicencesHelp')}
                 />
               )}
               <RoleSelectField name="role" label={labels.role} roles={roleChoices} />
@@ -162,7 +162,7 @@ export function BulkAddUsersPage() {
                 {t('common.cancel')}
               </ButtonLink>
               <Button type="submit" disabled={submitting || licenceChoices.length === 0}>
-                {t('admin.bulkAdd.submit')}
+                {t('bulkAdd.submit')}
               </Button>
             </FormActions>
             {outcome.kind === 'invalid' && <CsvRowErrors rows={outcome.rows} />}

@@ -12,13 +12,13 @@ export function CsvRowErrors({ rows }: { rows: readonly CsvRowError[] }) {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
   return (
     <section role="alert" aria-labelledby="csv-row-errors-heading">
-      <h2 id="csv-row-errors-heading">{t('admin.bulkAdd.rowErrorsHeading', { count: rows.length })}</h2>
+      <h2 id="csv-row-errors-heading">{t('bulkAdd.rowErrorsHeading', { count: rows.length })}</h2>
       <ul>
         {sorted.map((error, i) => (
           <li key={`${error.row}-${error.field}-${i}`}>
-            {t('admin.bulkAdd.rowError', {
+            {t('bulkAdd.rowError', {
               row: error.row,
-              field: t(`admin.bulkAdd.columns.${error.field}`, { defaultValue: error.field }),
+              field: t(`bulkAdd.columns.${error.field}`, { defaultValue: error.field }),
               message: translate(error.message),
             })}
           </li>

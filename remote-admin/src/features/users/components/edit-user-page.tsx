@@ -37,18 +37,18 @@ export function EditUserPage() {
   const roles = useLookup('roles');
   useOrganisationCrumbs([
     {
-      label: t('admin.users.title'),
+      label: t('users.title'),
       to: paths.users.getHref(base, organisationId),
       anyOf: VIEW_USERS,
     },
-    { label: user?.fullName ?? t('admin.user.details') },
+    { label: user?.fullName ?? t('user.details') },
   ]);
 
   // A user of another organisation is not found here either.
   if (error instanceof NotFoundError || (user && user.organisation !== organisationId))
     return <NotFoundView />;
   if (error) return <SomethingWentWrongView />;
-  if (roles.error) return <ErrorBanner errors={[t('admin.lookupFailed')]} />;
+  if (roles.error) return <ErrorBanner errors={[t('lookupFailed')]} />;
   if (!user || !roles.data) return <PageSpinner />;
 
   return (
@@ -89,14 +89,14 @@ function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId:
       const result = await remove(user.id);
       if (result.isSuccess) {
         void navigate(paths.users.getHref(base, organisationId), {
-          state: flashState(t('admin.deleteUser.done', { name: user.fullName })),
+          state: flashState(t('deleteUser.done', { name: user.fullName })),
         });
         return;
       }
-      setErrors(result.isError && result.error ? result.error : [t('admin.deleteUser.failed')]);
+      setErrors(result.isError && result.error ? result.error : [t('deleteUser.failed')]);
     } catch (error) {
       console.error('Deleting the user failed', error);
-      setErrors([t('admin.deleteUser.failed')]);
+      setErrors([t('deleteUser.failed')]);
     } finally {
       setBusy(false);
       setOpen(false);
@@ -106,18 +106,18 @@ function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId:
   return (
     <>
       <Button variant="danger" onClick={() => setOpen(true)}>
-        {t('admin.deleteUser.button')}
+        {t('deleteUser.button')}
       </Button>
       {errors && (
         <div style={{ marginTop: '0.5rem' }}>
-          <ErrorBanner heading={t('admin.deleteUser.errorHeading')} errors={errors} />
+          <ErrorBanner heading={t('deleteUser.errorHeading')} errors={errors} />
         </div>
       )}
       <ConfirmDialog
         open={open}
-        title={t('admin.deleteUser.title')}
-        message={t('admin.deleteUser.message', { name: user.fullName, email: user.email })}
-        confirmLabel={t('admin.deleteUser.button')}
+        title={t('deleteUser.title')}
+        message={t('deleteUser.message', { name: user.fullName, email: user.email })}
+        confirmLabel={t('deleteUser.button')}
         onConfirm={() => void confirm()}
         onCancel={() => setOpen(false)}
         busy={busy}

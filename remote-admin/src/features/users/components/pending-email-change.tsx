@@ -31,8 +31,8 @@ export function PendingEmailChange({ user, canCancel }: { user: AdminUser; canCa
 
   const cancelled = outcome.kind === 'cancelled' && (
     <SuccessBanner
-      heading={t('admin.successHeading')}
-      messages={[t('admin.emailChange.cancelled', { email: outcome.email })]}
+      heading={t('successHeading')}
+      messages={[t('emailChange.cancelled', { email: outcome.email })]}
     />
   );
   // Until the reload after the cancel arrives, the cancelled change is not shown as pending.
@@ -42,12 +42,12 @@ export function PendingEmailChange({ user, canCancel }: { user: AdminUser; canCa
   return (
     <section aria-labelledby="pending-email-heading" style={{ margin: '1rem 0' }}>
       {cancelled}
-      <h3 id="pending-email-heading">{t('admin.emailChange.heading')}</h3>
-      <p>{t('admin.emailChange.pending', { email: pending, current: user.email })}</p>
+      <h3 id="pending-email-heading">{t('emailChange.heading')}</h3>
+      <p>{t('emailChange.pending', { email: pending, current: user.email })}</p>
       {outcome.kind === 'failed' && (
         <ErrorBanner
-          heading={t('admin.emailChange.errorHeading')}
-          errors={[t('admin.emailChange.failed')]}
+          heading={t('emailChange.errorHeading')}
+          errors={[t('emailChange.failed')]}
         />
       )}
       {canCancel && (
@@ -57,7 +57,7 @@ export function PendingEmailChange({ user, canCancel }: { user: AdminUser; canCa
           disabled={busy}
           aria-busy={busy}
         >
-          {t('admin.emailChange.cancel')}
+          {t('emailChange.cancel')}
         </Button>
       )}
     </section>

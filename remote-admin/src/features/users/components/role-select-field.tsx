@@ -33,7 +33,7 @@ export function RoleSelectField({ name, label, roles }: RoleSelectFieldProps) {
         {...input}
         label={label}
         required
-        placeholder={t('admin.select')}
+        placeholder={t('select')}
         options={roles.map((role) => ({ value: String(role.id), label: roleLabel(role.name) }))}
         value={input.value ?? ''}
         onChange={(event) => choose(event.target.value)}
@@ -41,11 +41,11 @@ export function RoleSelectField({ name, label, roles }: RoleSelectFieldProps) {
       />
       <ConfirmDialog
         open={pending !== null}
-        title={t('admin.sysAdminConfirm.title')}
-        message={t('admin.sysAdminConfirm.message', {
+        title={t('sysAdminConfirm.title')}
+        message={t('sysAdminConfirm.message', {
           role: pending ? roleLabel(pending.name) : '',
         })}
-        confirmLabel={t('admin.sysAdminConfirm.confirm')}
+        confirmLabel={t('sysAdminConfirm.confirm')}
         onConfirm={() => {
           if (pending) input.onChange(String(pending.id));
           setPending(null);

@@ -38,10 +38,10 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
   const update = useUpdateUser(user.id);
   const [outcome, setOutcome] = useState<SaveOutcome>({ kind: 'idle' });
   const labels = {
-    firstName: t('admin.user.firstName'),
-    lastName: t('admin.user.lastName'),
-    email: t('admin.user.email'),
-    userRole: t('admin.user.role'),
+    firstName: t('user.firstName'),
+    lastName: t('user.lastName'),
+    email: t('user.email'),
+    userRole: t('user.role'),
   };
   return (
     <Form<UserFormValues>
@@ -63,14 +63,14 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
                 // A new e-mail is only pending: say where the confirmation link went.
                 message:
                   saved.pendingEmail !== null && saved.pendingEmail === values.email.trim().toLowerCase()
-                    ? t('admin.emailChange.requested', { email: saved.pendingEmail })
-                    : t('admin.user.saved'),
+                    ? t('emailChange.requested', { email: saved.pendingEmail })
+                    : t('user.saved'),
               }),
           },
         )
       }
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t('admin.user.details')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t('user.details')}>
           <SaveBanners outcome={outcome} fieldLabels={labels} />
           <FormFieldset disabled={readOnly || submitting}>
             <TextField name="firstName" label={labels.firstName} required validate={nameRule} autoComplete="off" />
@@ -82,7 +82,7 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
               required
               validate={emailRules}
               autoComplete="off"
-              help={t('admin.emailChange.help')}
+              help={t('emailChange.help')}
             />
             <RoleSelectField name="userRole" label={labels.userRole} roles={roles} />
           </FormFieldset>

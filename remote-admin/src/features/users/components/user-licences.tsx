@@ -20,16 +20,16 @@ export function UserLicences({ user }: { user: AdminUser }) {
 
   return (
     <RemovableRowsTable
-      title={t('admin.user.licences')}
+      title={t('user.licences')}
       list={list}
       result={result}
       columns={columns}
       canRemove={can(UNASSIGN_LICENCE)}
       rowName={(licence) => licence.licenseName}
       confirmMessage={(licence) =>
-        t('admin.removeLicense.message', { name: user.fullName, licence: licence.licenseName })
+        t('removeLicense.message', { name: user.fullName, licence: licence.licenseName })
       }
-      doneMessage={() => t('admin.removeLicense.done', { name: user.fullName })}
+      doneMessage={() => t('removeLicense.done', { name: user.fullName })}
       remove={(licence) => remove(user.id, licence.id)}
     />
   );

@@ -19,7 +19,7 @@ export function UsersPage() {
   const roleLabel = useRoleLabel();
   const list = usePagedListState({ ordering: 'lastName' });
   const result = useOrganisationUsers(organisationId, list.params);
-  useOrganisationCrumbs([{ label: t('admin.users.title') }]);
+  useOrganisationCrumbs([{ label: t('users.title') }]);
 
   const editColumn = useEditColumn<AdminUser>(
     (row) => paths.user.getHref(base, organisationId, row.id),
@@ -28,20 +28,20 @@ export function UsersPage() {
   const columns: DataTableColumn<AdminUser>[] = [
     {
       key: 'lastName',
-      header: t('admin.user.name'),
+      header: t('user.name'),
       sortable: true,
       render: (row) => row.fullName,
     },
     {
       key: 'email',
-      header: t('admin.user.email'),
+      header: t('user.email'),
       sortable: true,
       render: (row) =>
         row.pendingEmail ? (
           <>
             {row.email}
             <br />
-            <small>{t('admin.emailChange.pendingShort', { email: row.pendingEmail })}</small>
+            <small>{t('emailChange.pendingShort', { email: row.pendingEmail })}</small>
           </>
         ) : (
           row.email
@@ -49,36 +49,36 @@ export function UsersPage() {
     },
     {
       key: 'roleName',
-      header: t('admin.user.role'),
+      header: t('user.role'),
       sortable: true,
       render: (row) => roleLabel(row.roleName),
     },
     {
       key: 'licenseNames',
-      header: t('admin.user.licences'),
+      header: t('user.licences'),
       render: (row) => row.licenseNames.join(', '),
     },
     {
       key: 'accountStatus',
-      header: t('admin.user.account'),
+      header: t('user.account'),
       sortable: true,
-      render: (row) => t(`admin.accountStatus.${row.accountStatus}`),
+      render: (row) => t(`accountStatus.${row.accountStatus}`),
     },
     editColumn,
   ];
 
   return (
     <ListSection
-      title={t('admin.users.title')}
+      title={t('users.title')}
       create={
         can(CREATE_USERS)
-          ? { label: t('admin.users.add'), to: paths.newUsers.getHref(base, organisationId) }
+          ? { label: t('users.add'), to: paths.newUsers.getHref(base, organisationId) }
           : null
       }
       list={list}
       result={result}
       columns={columns}
-      searchLabel={t('admin.users.search')}
+      searchLabel={t('users.search')}
     />
   );
 }

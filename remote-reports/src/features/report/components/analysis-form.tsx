@@ -68,15 +68,15 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
           .flatMap(([key, messages]) =>
             NON_FIELD_KEYS.includes(key) ? messages : messages.map((m) => `${key}: ${m}`),
           )
-      : [t('reports.analysis.saveFailed')]
+      : [t('analysis.saveFailed')]
     : [];
 
   const validate = (values: AnalysisFormValues) => {
     const errors: Partial<Record<keyof AnalysisFormValues, string>> = {};
-    if (!values.analysisStatus) errors.analysisStatus = t('reports.analysis.required');
-    if (!values.analysis?.trim()) errors.analysis = t('reports.analysis.required');
+    if (!values.analysisStatus) errors.analysisStatus = t('analysis.required');
+    if (!values.analysis?.trim()) errors.analysis = t('analysis.required');
     else if (values.analysis.length > ANALYSIS_MAX_LENGTH)
-      errors.analysis = t('reports.analysis.tooLong', { max: ANALYSIS_MAX_LENGTH });
+      errors.analysis = t('analysis.tooLong', { max: ANALYSIS_MAX_LENGTH });
     return errors;
   };
 
@@ -100,14 +100,14 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
       initialValues={initialValues}
       validate={validate}
       render={({ handleSubmit, submitting, pristine }) => (
-        <form onSubmit={handleSubmit} noValidate aria-label={t('reports.analysis.formLabel')}>
+        <form onSubmit={handleSubmit} noValidate aria-label={t('analysis.formLabel')}>
           {pristine && general.length > 0 && <ErrorBanner errors={general} />}
           <Field<string> name="analysisStatus">
             {({ input, meta }) => (
               <SelectField
                 {...input}
-                label={t('reports.analysis.status')}
-                placeholder={t('reports.analysis.selectStatus')}
+                label={t('analysis.status')}
+                placeholder={t('analysis.selectStatus')}
                 options={options}
                 required
                 // eslint-disable-next-line jsx-a11y/no-autofocus -- the form opens on the user's own click (or the analysis route): focus follows them into it
@@ -120,9 +120,9 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
             {({ input, meta }) => (
               <TextAreaField
                 {...input}
-                label={t('reports.analysis.reason')}
+                label={t('analysis.reason')}
                 required
-                help={t('reports.analysis.counter', {
+                help={t('analysis.counter', {
                   count: input.value.length,
                   max: ANALYSIS_MAX_LENGTH,
                 })}
@@ -132,10 +132,10 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
           </Field>
           <Actions>
             <Button type="submit" disabled={submitting}>
-              {t('reports.analysis.save')}
+              {t('analysis.save')}
             </Button>
             <Button variant="secondary" onClick={onClose} disabled={submitting}>
-              {t('reports.analysis.cancel')}
+              {t('analysis.cancel')}
             </Button>
           </Actions>
         </form>

@@ -88,5 +88,5 @@ function SaveAnalysis({
     })();
   }, [evidenceId, navigate, reportHref, save, submission]);
 
-  return <PageSpinner label={t('reports.analysis.saving')} />;
+  return <PageSpinner label={t('analysis.saving')} />;
 }

@@ -67,24 +67,24 @@ export function AnalysisSection({ reportId, evidence, isOwner, statuses, editing
 
   return (
     <Section ref={section} aria-labelledby={headingId}>
-      <h4 id={headingId}>{t('reports.analysis.heading')}</h4>
+      <h4 id={headingId}>{t('analysis.heading')}</h4>
       {canEdit ? (
         <AnalysisForm reportId={reportId} evidence={evidence} statuses={statuses} onClose={onClose} />
       ) : (
         <>
           <dl>
-            <dt>{t('reports.analysis.status')}</dt>
+            <dt>{t('analysis.status')}</dt>
             <dd>{statusLabel(evidence.analysisStatus)}</dd>
             {!notAnalysed && evidence.analysis && (
               <>
-                <dt>{t('reports.analysis.reason')}</dt>
+                <dt>{t('analysis.reason')}</dt>
                 <dd>{evidence.analysis}</dd>
               </>
             )}
           </dl>
           {isOwner && (
             <Button variant={notAnalysed ? 'primary' : 'secondary'} onClick={onEdit}>
-              {notAnalysed ? t('reports.analysis.analyse') : t('reports.analysis.edit')}
+              {notAnalysed ? t('analysis.analyse') : t('analysis.edit')}
             </Button>
           )}
         </>

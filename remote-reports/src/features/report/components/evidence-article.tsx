@@ -96,7 +96,7 @@ function useReadoutEntries() {
     Object.entries(readouts).map(([key, value]) => {
       const spec = Object.hasOwn(READOUTS, key) ? READOUTS[key] : undefined;
       const label = spec ? t(spec.label) : wordsOf(key);
-      if (typeof value === 'boolean') return [label, t(value ? 'reports.evidence.yes' : 'reports.evidence.no')];
+      if (typeof value === 'boolean') return [label, t(value ? 'evidence.yes' : 'evidence.no')];
       if (typeof value === 'number') {
         const number = formatNumber(value, i18n.language);
         return [label, spec?.unit ? `${number} ${t(spec.unit)}` : number];
@@ -126,18 +126,18 @@ export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: Evi
   const readoutEntries = useReadoutEntries();
   const num = (value: number) => formatNumber(value, i18n.language);
   const { tube, dose, settings, console: consoleReadouts } = evidence.evidenceData;
-  const title = t('reports.evidence.heading', { number, activity: evidence.practiceActivity });
+  const title = t('evidence.heading', { number, activity: evidence.practiceActivity });
 
   const tubeEntries: [string, ReactNode][] = [
-    [t('reports.evidence.kv'), `${num(tube.kV)} ${t('reports.units.kv')}`],
-    [t('reports.evidence.mas'), `${num(tube.mAs)} ${t('reports.units.mas')}`],
-    [t('reports.evidence.sid'), `${num(tube.sidCm)} ${t('reports.units.cm')}`],
+    [t('evidence.kv'), `${num(tube.kV)} ${t('units.kv')}`],
+    [t('evidence.mas'), `${num(tube.mAs)} ${t('units.mas')}`],
+    [t('evidence.sid'), `${num(tube.sidCm)} ${t('units.cm')}`],
   ];
   const doseEntries: [string, ReactNode][] = [
-    [t('reports.evidence.dap'), `${num(dose.dapMGyCm2)} ${t('reports.units.dap')}`],
+    [t('evidence.dap'), `${num(dose.dapMGyCm2)} ${t('units.dap')}`],
   ];
   if (dose.entranceDoseUGy !== undefined)
-    doseEntries.push([t('reports.evidence.entranceDose'), `${num(dose.entranceDoseUGy)} ${t('reports.units.microGray')}`]);
+    doseEntries.push([t('evidence.entranceDose'), `${num(dose.entranceDoseUGy)} ${t('units.microGray')}`]);
 
   return (
     <Article aria-labelledby={headingId}>
@@ -146,23 +146,23 @@ export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: Evi
         {evidence.hasImage && (
           <Picture>
             {imageUrl ? (
-              <img src={imageUrl} alt={t('reports.evidence.imageAlt', { number, activity: evidence.practiceActivity })} />
+              <img src={imageUrl} alt={t('evidence.imageAlt', { number, activity: evidence.practiceActivity })} />
             ) : imageUrl === null ? (
-              <p role="alert">{t('reports.evidence.imageFailed')}</p>
+              <p role="alert">{t('evidence.imageFailed')}</p>
             ) : (
-              <p>{t('reports.evidence.imageLoading')}</p>
+              <p>{t('evidence.imageLoading')}</p>
             )}
           </Picture>
         )}
         <Readouts>
-          <ReadoutList title={t('reports.evidence.tubeSettings')} entries={tubeEntries} />
-          <ReadoutList title={t('reports.evidence.dose')} entries={doseEntries} />
+          <ReadoutList title={t('evidence.tubeSettings')} entries={tubeEntries} />
+          <ReadoutList title={t('evidence.dose')} entries={doseEntries} />
           <ReadoutList
-            title={t('reports.evidence.settings')}
+            title={t('evidence.settings')}
             entries={readoutEntries(settings)}
           />
           <ReadoutList
-            title={t('reports.evidence.console')}
+            title={t('evidence.console')}
             entries={readoutEntries(consoleReadouts)}
           />
         </Readouts>

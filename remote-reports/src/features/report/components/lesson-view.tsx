@@ -50,11 +50,11 @@ export function LessonView({ lesson, renderPart }: LessonViewProps) {
   const { t, i18n } = useTranslation('reports');
   const headingId = useId();
   const num = (value: number) => formatNumber(value, i18n.language);
-  const unit = t('reports.units.microSievert');
-  const locationLabel = (location: DoseLocation) => t(`reports.lesson.location.${location}`);
-  const partLabel = (index: number) => t('reports.lesson.part', { number: index + 1 });
+  const unit = t('units.microSievert');
+  const locationLabel = (location: DoseLocation) => t(`lesson.location.${location}`);
+  const partLabel = (index: number) => t('lesson.part', { number: index + 1 });
   const dose = (part: LessonPart | null, location: DoseLocation) => (part ? num(part.doses[location]) : '–');
-  const difference = (value: number | null) => (value === null ? '–' : t('reports.lesson.percent', { value: num(value) }));
+  const difference = (value: number | null) => (value === null ? '–' : t('lesson.percent', { value: num(value) }));
 
   const series = lesson.parts.map((part, index) => ({
     label: partLabel(index),
@@ -72,18 +72,18 @@ export function LessonView({ lesson, renderPart }: LessonViewProps) {
 
   return (
     <Section aria-labelledby={headingId}>
-      <h2 id={headingId}>{t('reports.lesson.heading', { number: lesson.index + 1 })}</h2>
+      <h2 id={headingId}>{t('lesson.heading', { number: lesson.index + 1 })}</h2>
       <Table>
-        <caption>{t('reports.lesson.caption', { seconds: FLUOROSCOPY_SECONDS, unit })}</caption>
+        <caption>{t('lesson.caption', { seconds: FLUOROSCOPY_SECONDS, unit })}</caption>
         <thead>
           <tr>
-            <th scope="col">{t('reports.lesson.location.heading')}</th>
+            <th scope="col">{t('lesson.location.heading')}</th>
             {lesson.parts.map((_, index) => (
               <th key={index} scope="col">
                 {partLabel(index)}
               </th>
             ))}
-            <th scope="col">{t('reports.lesson.difference')}</th>
+            <th scope="col">{t('lesson.difference')}</th>
           </tr>
         </thead>
         <tbody>
@@ -99,7 +99,7 @@ export function LessonView({ lesson, renderPart }: LessonViewProps) {
         </tbody>
       </Table>
       <DoseChart
-        title={t('reports.lesson.chartTitle', { number: lesson.index + 1 })}
+        title={t('lesson.chartTitle', { number: lesson.index + 1 })}
         description={description}
         categories={DOSE_LOCATIONS.map(locationLabel)}
         series={series}

@@ -19,12 +19,12 @@ const Wrapper = styled.section`
 export function NoReportPage() {
   const { t } = useTranslation('reports');
   const base = useReportsBase();
-  usePageTitle(t('reports.noReport.heading'));
+  usePageTitle(t('noReport.heading'));
   return (
     <Wrapper>
-      <h1>{t('reports.noReport.heading')}</h1>
-      <p>{t('reports.noReport.message')}</p>
-      <ButtonLink to={paths.yourReports.getHref(base)}>{t('reports.noReport.toReports')}</ButtonLink>
+      <h1>{t('noReport.heading')}</h1>
+      <p>{t('noReport.message')}</p>
+      <ButtonLink to={paths.yourReports.getHref(base)}>{t('noReport.toReports')}</ButtonLink>
     </Wrapper>
   );
 }

@@ -15,8 +15,8 @@ export function ReportBreadcrumbs({ report }: { report: Pick<Report, 'isOwner' |
   const base = useReportsBase();
   const can = usePermissions();
   const root: BreadcrumbItem & { anyOf: readonly Permission[] } = report.isOwner
-    ? { label: t('reports.yourReports'), to: paths.yourReports.getHref(base), anyOf: OWN_REPORTS_PERMISSIONS }
-    : { label: t('reports.learnerReports'), to: paths.learnerReports.getHref(base), anyOf: LEARNER_REPORTS_PERMISSIONS };
+    ? { label: t('yourReports'), to: paths.yourReports.getHref(base), anyOf: OWN_REPORTS_PERMISSIONS }
+    : { label: t('learnerReports'), to: paths.learnerReports.getHref(base), anyOf: LEARNER_REPORTS_PERMISSIONS };
   const items: BreadcrumbItem[] = [
     ...(can(root.anyOf) ? [{ label: root.label, to: root.to }] : []),
     { label: report.description },

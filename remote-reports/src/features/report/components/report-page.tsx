@@ -75,7 +75,7 @@ function LoadingReport() {
   const { t } = useTranslation('reports');
   return (
     <Loading>
-      <Spinner label={t('reports.report.loading')} />
+      <Spinner label={t('report.loading')} />
     </Loading>
   );
 }
@@ -124,15 +124,15 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
       <ReportBreadcrumbs report={report} />
       <h1>{report.description}</h1>
       <Summary>
-        <dt>{t('reports.report.simulation')}</dt>
+        <dt>{t('report.simulation')}</dt>
         <dd>{report.simulation}</dd>
-        <dt>{t('reports.report.mode')}</dt>
-        <dd>{t(`reports.report.modes.${report.mode}`, { defaultValue: report.mode })}</dd>
-        <dt>{t('reports.report.learner')}</dt>
+        <dt>{t('report.mode')}</dt>
+        <dd>{t(`report.modes.${report.mode}`, { defaultValue: report.mode })}</dd>
+        <dt>{t('report.learner')}</dt>
         <dd>{report.userName}</dd>
-        <dt>{t('reports.report.recorded')}</dt>
+        <dt>{t('report.recorded')}</dt>
         <dd>{formatReportTime(report.recorded, i18n.language)}</dd>
-        <dt>{t('reports.report.analysis')}</dt>
+        <dt>{t('report.analysis')}</dt>
         <dd>
           <AnalysisStatusIcon summary={report.analysisStatusSummary} />
         </dd>
@@ -140,20 +140,20 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
 
       {details && (
         <Details aria-labelledby={detailsId}>
-          <h2 id={detailsId}>{t('reports.report.details')}</h2>
+          <h2 id={detailsId}>{t('report.details')}</h2>
           {details.summary && <p>{details.summary}</p>}
           <Summary>
             {details.score !== undefined && (
               <>
-                <dt>{t('reports.report.score')}</dt>
-                <dd>{t('reports.report.scoreValue', { score: formatNumber(details.score, i18n.language) })}</dd>
+                <dt>{t('report.score')}</dt>
+                <dd>{t('report.scoreValue', { score: formatNumber(details.score, i18n.language) })}</dd>
               </>
             )}
             {details.durationSeconds !== undefined && (
               <>
-                <dt>{t('reports.report.duration')}</dt>
+                <dt>{t('report.duration')}</dt>
                 <dd>
-                  {t('reports.report.durationValue', {
+                  {t('report.durationValue', {
                     minutes: Math.floor(details.durationSeconds / 60),
                     seconds: details.durationSeconds % 60,
                   })}
@@ -170,11 +170,11 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
 
       {others.length > 0 && (
         <section aria-labelledby={imagesId}>
-          <h2 id={imagesId}>{t('reports.report.images')}</h2>
+          <h2 id={imagesId}>{t('report.images')}</h2>
           {others.map(({ evidence, index }) => renderEvidence(evidence, index))}
         </section>
       )}
-      {report.evidence.length === 0 && <p>{t('reports.report.noEvidence')}</p>}
+      {report.evidence.length === 0 && <p>{t('report.noEvidence')}</p>}
     </article>
   );
 }

@@ -4,9 +4,9 @@ import type { LookupItem } from '@portal/contract';
 import { ANALYSIS_STATUS } from '../../../config/constants';
 
 const KEYS: Readonly<Record<number, string>> = {
-  [ANALYSIS_STATUS.notAnalysed]: 'reports.analysisStatus.notAnalysed',
-  [ANALYSIS_STATUS.accepted]: 'reports.analysisStatus.accepted',
-  [ANALYSIS_STATUS.rejected]: 'reports.analysisStatus.rejected',
+  [ANALYSIS_STATUS.notAnalysed]: 'analysisStatus.notAnalysed',
+  [ANALYSIS_STATUS.accepted]: 'analysisStatus.accepted',
+  [ANALYSIS_STATUS.rejected]: 'analysisStatus.rejected',
 };
 
 /**

@@ -47,7 +47,7 @@ function LearnerReportsList() {
     content = (
       <Suspense fallback={skeleton}>
         <LearnerReportsGrid
-          label={t('reports.learnerReports')}
+          label={t('learnerReports')}
           columns={columns}
           rows={data.results}
           ordering={params.ordering}
@@ -70,11 +70,11 @@ function LearnerReportsList() {
 /** /report/learner: reports of the learners the user may see (spec §2). */
 export function LearnerReportsPage() {
   const { t } = useTranslation('reports');
-  usePageTitle(t('reports.learnerReports'));
+  usePageTitle(t('learnerReports'));
   return (
     <RequirePermission anyOf={LEARNER_REPORTS_PERMISSIONS} fallback={<NotFoundView />}>
       <section>
-        <h1>{t('reports.learnerReports')}</h1>
+        <h1>{t('learnerReports')}</h1>
         <ReportTabs />
         <LearnerReportsList />
       </section>

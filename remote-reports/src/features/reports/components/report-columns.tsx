@@ -28,7 +28,7 @@ export function ViewReportLink({ row }: { row: ReportRow }) {
   const { t } = useTranslation('reports');
   const base = useReportsBase();
   if (!row.hasReportDetails) return null;
-  return <Link to={paths.report.getHref(base, row.uuid)}>{t('reports.list.viewReport')}</Link>;
+  return <Link to={paths.report.getHref(base, row.uuid)}>{t('list.viewReport')}</Link>;
 }
 
 export function useReportColumns(): ReportColumn<ReportRow>[];
@@ -38,12 +38,12 @@ export function useReportColumns({ withUser = false }: { withUser?: boolean } = 
   const language = i18n.language;
   return useMemo(() => {
     const columns: (ReportColumn<LearnerReportRow> | false)[] = [
-      { key: 'simulation', header: t('reports.list.simulation'), sortable: true, minWidth: 160, render: (row) => row.simulation },
-      { key: 'session', header: t('reports.list.session'), sortable: true, minWidth: 160, render: (row) => row.session },
-      withUser && { key: 'user', header: t('reports.list.user'), sortable: true, minWidth: 180, render: (row) => row.user },
+      { key: 'simulation', header: t('list.simulation'), sortable: true, minWidth: 160, render: (row) => row.simulation },
+      { key: 'session', header: t('list.session'), sortable: true, minWidth: 160, render: (row) => row.session },
+      withUser && { key: 'user', header: t('list.user'), sortable: true, minWidth: 180, render: (row) => row.user },
       {
         key: 'recorded',
-        header: t('reports.list.recorded'),
+        header: t('list.recorded'),
         sortable: true,
         // "25/12/2026 14:05pm" with the sort arrow.
         minWidth: 190,
@@ -51,14 +51,14 @@ export function useReportColumns({ withUser = false }: { withUser?: boolean } = 
       },
       {
         key: 'analysisStatusSummary',
-        header: t('reports.list.analysisStatus'),
+        header: t('list.analysisStatus'),
         sortable: false,
         minWidth: 150,
         render: (row) => <AnalysisStatusIcon summary={row.analysisStatusSummary} />,
       },
       {
         key: 'report',
-        header: t('reports.list.report'),
+        header: t('list.report'),
         sortable: false,
         render: (row) => <ViewReportLink row={row} />,
       },

@@ -6,8 +6,8 @@ export function ReportListSearch({ onChange }: { onChange: (filter: string) => v
   const { t } = useTranslation('reports');
   return (
     <SearchInput
-      label={t('reports.list.search')}
-      placeholder={t('reports.list.searchPlaceholder')}
+      label={t('list.search')}
+      placeholder={t('list.searchPlaceholder')}
       onChange={onChange}
     />
   );

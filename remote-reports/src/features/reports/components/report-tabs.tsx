@@ -33,16 +33,16 @@ export function ReportTabs() {
   const can = usePermissions();
   const base = useReportsBase();
   return (
-    <nav aria-label={t('reports.tabs')}>
+    <nav aria-label={t('tabs')}>
       <Tabs>
         <li>
           <NavLink to={paths.yourReports.getHref(base)} end>
-            {t('reports.yourReports')}
+            {t('yourReports')}
           </NavLink>
         </li>
         {can(LEARNER_REPORTS_PERMISSIONS) && (
           <li>
-            <NavLink to={paths.learnerReports.getHref(base)}>{t('reports.learnerReports')}</NavLink>
+            <NavLink to={paths.learnerReports.getHref(base)}>{t('learnerReports')}</NavLink>
           </li>
         )}
       </Tabs>

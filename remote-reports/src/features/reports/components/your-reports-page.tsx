@@ -14,7 +14,7 @@ import { ReportTabs } from './report-tabs';
 /** /report: the signed-in user's own reports. */
 export function YourReportsPage() {
   const { t } = useTranslation('reports');
-  usePageTitle(t('reports.yourReports'));
+  usePageTitle(t('yourReports'));
   const { params, setPage, setOrdering, setFilter } = usePagedListState({
     ordering: DEFAULT_REPORT_ORDERING,
   });
@@ -24,11 +24,11 @@ export function YourReportsPage() {
 
   return (
     <section>
-      <h1>{t('reports.yourReports')}</h1>
+      <h1>{t('yourReports')}</h1>
       <ReportTabs />
       <ReportListSearch onChange={setFilter} />
       <DataTable
-        caption={t('reports.yourReports')}
+        caption={t('yourReports')}
         columns={columns}
         rows={data?.results ?? []}
         ordering={params.ordering}

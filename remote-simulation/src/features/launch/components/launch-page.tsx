@@ -13,7 +13,7 @@ import {
   useTranslation,
   VisuallyHidden,
 } from '@portal/shared-ui';
-import { isLtiPath, paths } from '../../../app/paths';
+import { isLtiPath, paths } from '../../../config/paths';
 import { readLaunchRequest, type LaunchRequest } from '../../../lib/launch-request';
 import { useProducts } from '../../../api/get-products';
 import { useLaunchSession } from '../hooks/use-launch-session';
@@ -52,7 +52,7 @@ function StartOver({ lti }: { lti: boolean }) {
   if (lti) return null;
   return (
     <ButtonLink to={paths.products.getHref()} variant="secondary">
-      {t('simulation.launch.startOver')}
+      {t('launch.startOver')}
     </ButtonLink>
   );
 }
@@ -62,8 +62,8 @@ export function ProblemStartingView({ lti, message }: { lti: boolean; message?: 
   const { t } = useTranslation('simulation');
   return (
     <MessageScreen>
-      <h1>{t('simulation.launch.problemHeading')}</h1>
-      {message ?? <p>{t('simulation.launch.problemText')}</p>}
+      <h1>{t('launch.problemHeading')}</h1>
+      {message ?? <p>{t('launch.problemText')}</p>}
       <StartOver lti={lti} />
     </MessageScreen>
   );
@@ -72,13 +72,13 @@ export function ProblemStartingView({ lti, message }: { lti: boolean; message?: 
 type ProblemReason = LaunchFailure | 'products' | 'unknownProduct';
 
 const FAILURE_MESSAGES: Record<ProblemReason, string> = {
-  create: 'simulation.launch.errors.create',
-  link: 'simulation.launch.errors.link',
-  products: 'simulation.launch.errors.products',
-  unknownProduct: 'simulation.launch.errors.unknownProduct',
-  status: 'simulation.launch.errors.status',
-  complete: 'simulation.launch.errors.complete',
-  close: 'simulation.launch.errors.close',
+  create: 'launch.errors.create',
+  link: 'launch.errors.link',
+  products: 'launch.errors.products',
+  unknownProduct: 'launch.errors.unknownProduct',
+  status: 'launch.errors.status',
+  complete: 'launch.errors.complete',
+  close: 'launch.errors.close',
 };
 
 function ProblemView({ lti, reason }: { lti: boolean; reason: ProblemReason }) {
@@ -95,9 +95,9 @@ function PreparingView() {
   const { t } = useTranslation('simulation');
   return (
     <MessageScreen aria-live="polite">
-      <h1>{t('simulation.launch.launchingHeading')}</h1>
+      <h1>{t('launch.launchingHeading')}</h1>
       <SpinnerRow>
-        <Spinner label={t('simulation.launch.creating')} />
+        <Spinner label={t('launch.creating')} />
       </SpinnerRow>
     </MessageScreen>
   );
@@ -116,7 +116,7 @@ function LaunchSession({
 }) {
   const { t } = useTranslation('simulation');
   const { state, finish } = useLaunchSession({ request, lti, search, link });
-  const mode = t(`simulation.modes.${request.mode}`);
+  const mode = t(`modes.${request.mode}`);
 
   switch (state.phase) {
     case 'failed':
@@ -125,18 +125,18 @@ function LaunchSession({
       const web = state.launchLink.kind === 'web';
       return (
         <MessageScreen aria-live="polite">
-          <h1>{t('simulation.launch.launchingHeading')}</h1>
-          <p>{t('simulation.launch.launchingText', { mode })}</p>
+          <h1>{t('launch.launchingHeading')}</h1>
+          <p>{t('launch.launchingText', { mode })}</p>
           <Steps>
-            <li>{t(web ? 'simulation.launch.stepWeb' : 'simulation.launch.stepApp')}</li>
-            <li>{t('simulation.launch.stepOpenLink')}</li>
-            <li>{t('simulation.launch.stepStayHere')}</li>
+            <li>{t(web ? 'launch.stepWeb' : 'launch.stepApp')}</li>
+            <li>{t('launch.stepOpenLink')}</li>
+            <li>{t('launch.stepStayHere')}</li>
           </Steps>
           <ButtonAnchor
             href={state.launchLink.href}
             {...(web ? { target: '_blank', rel: 'noopener' } : {})}
           >
-            {t('simulation.launch.openSimulator')}
+            {t('launch.openSimulator')}
             {web && <VisuallyHidden> ({t('common.opensInNewTab')})</VisuallyHidden>}
           </ButtonAnchor>
         </MessageScreen>
@@ -145,14 +145,14 @@ function LaunchSession({
     case 'in_progress':
       return (
         <MessageScreen aria-live="polite">
-          <h1>{t('simulation.launch.inProgressHeading')}</h1>
+          <h1>{t('launch.inProgressHeading')}</h1>
           <SpinnerRow>
-            <Spinner label={t('simulation.launch.waiting')} />
+            <Spinner label={t('launch.waiting')} />
           </SpinnerRow>
-          <p>{t('simulation.launch.inProgressText')}</p>
-          <p>{t('simulation.launch.finishedHint')}</p>
+          <p>{t('launch.inProgressText')}</p>
+          <p>{t('launch.finishedHint')}</p>
           <Button type="button" variant="secondary" onClick={finish}>
-            {t('simulation.launch.finished')}
+            {t('launch.finished')}
           </Button>
         </MessageScreen>
       );
@@ -161,9 +161,9 @@ function LaunchSession({
     case 'redirect':
       return (
         <MessageScreen aria-live="polite">
-          <h1>{t('simulation.launch.completeHeading')}</h1>
+          <h1>{t('launch.completeHeading')}</h1>
           <SpinnerRow>
-            <Spinner label={t('simulation.launch.closing')} />
+            <Spinner label={t('launch.closing')} />
           </SpinnerRow>
         </MessageScreen>
       );
@@ -213,7 +213,7 @@ function ProductLaunch({
  */
 export function LaunchPage() {
   const { t } = useTranslation('simulation');
-  usePageTitle(t('simulation.launch.pageTitle'));
+  usePageTitle(t('launch.pageTitle'));
   const { pathname, search, state, key } = useLocation();
   const lti = isLtiPath(pathname);
   const request = useMemo(() => readLaunchRequest({ lti, search, state }), [lti, search, state]);

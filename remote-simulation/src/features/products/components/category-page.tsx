@@ -9,7 +9,7 @@ import {
   useParams,
   useTranslation,
 } from '@portal/shared-ui';
-import { isLtiPath, paths } from '../../../app/paths';
+import { isLtiPath, paths } from '../../../config/paths';
 import { LoadErrorView } from '../../../components/load-error-view';
 import { SimulationImage } from '../../../components/simulation-image';
 import { useProductCategories } from '../api/get-product-categories';
@@ -64,7 +64,7 @@ function CategoryView({ product, trail, ids, roots, lti }: ViewProps) {
   usePageTitle(current?.displayName ?? product.name);
 
   const crumbs: BreadcrumbItem[] = [
-    { label: t('simulation.breadcrumbs.simulations'), to: paths.products.getHref(lti) },
+    { label: t('breadcrumbs.simulations'), to: paths.products.getHref(lti) },
     { label: product.name, to: paths.category.getHref(product.id, [], lti) },
     ...trail.map((category, i) => ({
       label: category.displayName,
@@ -81,7 +81,7 @@ function CategoryView({ product, trail, ids, roots, lti }: ViewProps) {
           <SimulationImage path={current.image} />
           <div>
             <h1>{current.displayName}</h1>
-            <p>{product.selectionMessage || t('simulation.leaf.selectMode')}</p>
+            <p>{product.selectionMessage || t('leaf.selectMode')}</p>
             <ModeButtons product={product} leaf={current} />
           </div>
         </Leaf>
@@ -94,9 +94,9 @@ function CategoryView({ product, trail, ids, roots, lti }: ViewProps) {
       <h1>{current?.displayName ?? product.name}</h1>
       {!current && product.description ? <Intro>{product.description}</Intro> : null}
       {children.length === 0 ? (
-        <Intro>{t('simulation.categories.empty')}</Intro>
+        <Intro>{t('categories.empty')}</Intro>
       ) : (
-        <CardGrid aria-label={t('simulation.categories.listLabel')}>
+        <CardGrid aria-label={t('categories.listLabel')}>
           {children.map((child) => (
             <CatalogueCard
               key={child.id}

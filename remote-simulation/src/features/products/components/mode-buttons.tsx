@@ -2,7 +2,7 @@ import styled from 'styled-components';
 import type { Product, ProductCategory, SimulationMode } from '@portal/contract';
 import { useAuth } from '@portal/shared-auth';
 import { Button, Spinner, useLocation, useNavigate, useTranslation } from '@portal/shared-ui';
-import { isLtiPath, paths } from '../../../app/paths';
+import { isLtiPath, paths } from '../../../config/paths';
 import { MODES, toLtiLaunchSearch, type LaunchNavigationState } from '../../../lib/launch-request';
 import { useEntitlementModes } from '../api/get-entitlement-modes';
 
@@ -26,11 +26,11 @@ export function ModeButtons({ product, leaf }: { product: Product; leaf: Product
   const lti = isLtiPath(pathname);
   const { data, error } = useEntitlementModes(user?.id, product.id);
 
-  if (error) return <Notice role="alert">{t('simulation.modes.loadError')}</Notice>;
-  if (!data) return <Spinner size={24} label={t('simulation.modes.loading')} />;
+  if (error) return <Notice role="alert">{t('modes.loadError')}</Notice>;
+  if (!data) return <Spinner size={24} label={t('modes.loading')} />;
 
   const modes = MODES.filter((mode) => data.modes.includes(mode));
-  if (modes.length === 0) return <Notice>{t('simulation.modes.none')}</Notice>;
+  if (modes.length === 0) return <Notice>{t('modes.none')}</Notice>;
 
   const launch = (mode: SimulationMode) => {
     const state: LaunchNavigationState = {
@@ -46,10 +46,10 @@ export function ModeButtons({ product, leaf }: { product: Product; leaf: Product
   };
 
   return (
-    <Group role="group" aria-label={t('simulation.modes.label')}>
+    <Group role="group" aria-label={t('modes.label')}>
       {modes.map((mode) => (
         <Button key={mode} onClick={() => launch(mode)}>
-          {t(`simulation.modes.${mode}`)}
+          {t(`modes.${mode}`)}
         </Button>
       ))}
     </Group>

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { useLocation, usePageTitle, useTranslation } from '@portal/shared-ui';
-import { isLtiPath, paths } from '../../../app/paths';
+import { isLtiPath, paths } from '../../../config/paths';
 import { LoadErrorView } from '../../../components/load-error-view';
 import { useProducts } from '../../../api/get-products';
 import { CardGrid, CardGridSkeleton, CatalogueCard } from './catalogue-card';
@@ -21,21 +21,21 @@ const Empty = styled.p`
 /** /simulation: one card per product the user may launch. */
 export function ProductsPage() {
   const { t } = useTranslation('simulation');
-  usePageTitle(t('simulation.pageTitle'));
+  usePageTitle(t('pageTitle'));
   const lti = isLtiPath(useLocation().pathname);
   const { data: products, error, mutate } = useProducts();
 
   if (error) return <LoadErrorView error={error} onRetry={() => void mutate()} />;
   return (
     <section>
-      <h1>{t('simulation.heading')}</h1>
-      <Intro>{t('simulation.intro')}</Intro>
+      <h1>{t('heading')}</h1>
+      <Intro>{t('intro')}</Intro>
       {!products ? (
         <CardGridSkeleton />
       ) : products.length === 0 ? (
-        <Empty>{t('simulation.products.empty')}</Empty>
+        <Empty>{t('products.empty')}</Empty>
       ) : (
-        <CardGrid aria-label={t('simulation.products.listLabel')}>
+        <CardGrid aria-label={t('products.listLabel')}>
           {products.map((product) => (
             <CatalogueCard
               key={product.id}

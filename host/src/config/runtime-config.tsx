@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { RuntimeConfig } from '@portal/contract';
+import { REMOTE_NAMES } from '@portal/contract/remotes';
 
 export const RUNTIME_CONFIG_PATH = '/config.json';
 
@@ -23,7 +24,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
     str(value.oidc.clientId, 'oidc.clientId');
   }
   if (!isObject(value.remotes)) problems.push('remotes must be an object');
-  else for (const name of ['simulation', 'reports', 'admin']) str(value.remotes[name], `remotes.${name}`);
+  else for (const name of REMOTE_NAMES) str(value.remotes[name], `remotes.${name}`);
   if (!isObject(value.launch)) problems.push('launch must be an object');
   else {
     if (value.launch.simulatorUrl !== null) str(value.launch.simulatorUrl, 'launch.simulatorUrl');

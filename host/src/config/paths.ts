@@ -1,4 +1,9 @@
 import { EMAIL_CHANGE_CONFIRM_PATH } from '@portal/contract';
+import { REMOTES } from '@portal/contract/remotes';
+
+const { simulation, reports, admin } = REMOTES;
+/** A remote's area: its routes below the mount (contract/src/remotes.json), linked at `href`. */
+const remoteArea = (mount: string, href = mount) => ({ path: `${mount}/*`, getHref: () => href });
 
 // Every route path of the host, with the one way to build each link. Components never
 // string-build URLs.
@@ -8,16 +13,19 @@ export const paths = {
   logout: { path: '/logout', getHref: () => '/logout' },
   ltiLaunch: { path: '/lti/launch', getHref: () => '/lti/launch' },
   ltiDeepLink: { path: '/lti/deep-link', getHref: () => '/lti/deep-link' },
-  ltiSimulation: { path: '/lti/simulation/*', getHref: () => '/lti/simulation' },
-  ltiSimulationLaunch: { path: '/lti/simulation/launch', getHref: () => '/lti/simulation/launch' },
-  ltiReport: { path: '/lti/report/*', getHref: () => '/lti/report' },
+  ltiSimulation: remoteArea(simulation.ltiMount),
+  ltiSimulationLaunch: {
+    path: `${simulation.ltiMount}/launch`,
+    getHref: () => `${simulation.ltiMount}/launch`,
+  },
+  ltiReport: remoteArea(reports.ltiMount),
   ltiError: {
     path: '/lti/error',
     getHref: (error?: string) => (error ? `/lti/error?${new URLSearchParams({ error })}` : '/lti/error'),
   },
-  simulation: { path: '/simulation/*', getHref: () => '/simulation' },
-  report: { path: '/report/*', getHref: () => '/report' },
-  admin: { path: '/admin/*', getHref: () => '/admin/organisation' },
+  simulation: remoteArea(simulation.mount),
+  report: remoteArea(reports.mount),
+  admin: remoteArea(admin.mount, `${admin.mount}/organisation`),
   support: { path: '/support', getHref: () => '/support' },
   downloads: {
     path: '/user/:userId/downloads',
@@ -35,9 +43,6 @@ export const paths = {
   /** Where the API's Brightspace sign-in ends when it fails (`?error=`). */
   brightspaceAuthError: { path: '/brightspace-auth/error', getHref: () => '/brightspace-auth/error' },
 } as const;
-
-/** Mount paths of the remotes (docs/architecture.md). */
-export const REMOTE_MOUNTS = { simulation: '/simulation', reports: '/report', admin: '/admin' } as const;
 
 /** The identity provider's device login page (realm based, Keycloak's path), in the user's language. */
 export function deviceLoginHref(authority: string, language: string | undefined): string {

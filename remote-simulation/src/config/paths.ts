@@ -2,10 +2,12 @@
 // link. `path` is relative to the mount point (the host mounts the remote's routes under
 // /simulation and /lti/simulation); `getHref` gives the absolute URL. Components never string-build URLs.
 
-/** Where the host mounts the remote; the LTI mount mirrors the normal one without the layout. */
-export const MOUNT_PATHS = { main: '/simulation', lti: '/lti/simulation' } as const;
+import { REMOTES } from '@portal/contract/remotes';
 
-const LTI_PREFIX = '/lti';
+const { simulation, reports } = REMOTES;
+
+/** Where the host mounts the remote; the LTI mount mirrors the normal one without the layout. */
+export const MOUNT_PATHS = { main: simulation.mount, lti: simulation.ltiMount } as const;
 
 /** True on the learning-platform (LTI) mirror of the simulation routes. */
 export function isLtiPath(pathname: string): boolean {
@@ -13,6 +15,8 @@ export function isLtiPath(pathname: string): boolean {
 }
 
 const base = (lti: boolean) => (lti ? MOUNT_PATHS.lti : MOUNT_PATHS.main);
+/** The reports remote, where the launch screen hands over; under LTI its bare mount. */
+const reportsBase = (lti: boolean) => (lti ? reports.ltiMount : reports.mount);
 /** `search` as given by useLocation(): '' or starting with '?'. */
 const withSearch = (path: string, search = '') =>
   search && search !== '?' ? `${path}${search}` : path;
@@ -40,14 +44,14 @@ export const paths = {
   // Pages of the reports remote the launch screen hands over to (spec §4 "Closing a session").
   report: {
     getHref: (reportId: string, lti = false, search = '') =>
-      withSearch(`${lti ? LTI_PREFIX : ''}/report/${encodeURIComponent(reportId)}`, search),
+      withSearch(`${reportsBase(lti)}/${encodeURIComponent(reportId)}`, search),
   },
   reports: {
-    getHref: (lti = false, search = '') => withSearch(`${lti ? LTI_PREFIX : ''}/report`, search),
+    getHref: (lti = false, search = '') => withSearch(reportsBase(lti), search),
   },
   noReport: {
     getHref: (lti = false, search = '') =>
-      withSearch(`${lti ? LTI_PREFIX : ''}/report/no-report`, search),
+      withSearch(`${reportsBase(lti)}/no-report`, search),
   },
   // A page of the host.
   downloads: {

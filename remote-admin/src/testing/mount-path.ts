@@ -1,2 +1,0 @@
-export const MOUNT_PATH = '/admin';
-export const REMOTE_NAME = 'admin';

@@ -1,2 +1,0 @@
-export const MOUNT_PATH = '/report';
-export const REMOTE_NAME = 'reports';
