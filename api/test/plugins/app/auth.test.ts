@@ -17,7 +17,7 @@ import {
   account,
   authHeader,
   buildTestApp,
-  createTestDatabase,
+  createMigratedTestDatabase,
   hs256WithPublicKey,
   publicJwk,
   signIdentityAccessToken,
@@ -275,7 +275,7 @@ describe('authentication of a deleted user', () => {
 describe('ES256 tokens', () => {
   let database: TestDatabase;
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   after(() => database.dispose());
 
