@@ -66,15 +66,24 @@ async function serve({ banner }) {
   }
 }
 
+/** Runs one step of `npm test` and says how long it took, so a slow step shows in the log. */
+async function timed(name, step) {
+  const started = performance.now();
+  await step();
+  console.log(`npm test: ${name} took ${Math.round((performance.now() - started) / 1000)} s`);
+}
+
 async function test() {
-  await install();
+  await timed('install', install);
   // Static checks first: they are the fastest to fail.
-  await runPnpm(['-r', '--workspace-concurrency=2', 'check-types']);
-  await runPnpm(['lint']);
+  await timed('types', () => runPnpm(['-r', '--workspace-concurrency=2', 'check-types']));
+  await timed('lint', () => runPnpm(['lint']));
   // Unit, component and API tests of every package except e2e.
-  await runPnpm(['-r', '--workspace-concurrency=1', '--filter', '!@portal/e2e', 'test']);
-  await buildFrontEnds();
-  await runPnpm(['--filter', '@portal/e2e', 'test']);
+  await timed('package tests', () =>
+    runPnpm(['-r', '--workspace-concurrency=1', '--filter', '!@portal/e2e', 'test']),
+  );
+  await timed('front-end builds', buildFrontEnds);
+  await timed('e2e', () => runPnpm(['--filter', '@portal/e2e', 'test']));
 }
 
 const command = process.argv[2];

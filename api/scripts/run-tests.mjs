@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts one file at a time (each file builds its own app and database;
-// in parallel they would fight over the two cores and, with PostgreSQL, over connections).
+// Runs test/**/*.test.ts, each file in its own process with its own database: a copy of one
+// template migrated once per run (test/database/template.ts). API_TEST_CONCURRENCY files run at
+// once (default 2: the suite is CPU-bound and CI has two cores).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,9 +29,46 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', ...files],
-  { cwd: root, stdio: 'inherit' },
+const concurrency = process.env.API_TEST_CONCURRENCY ?? '2';
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+// PGlite writes its files on every commit: a RAM disk where there is one.
+const runDir = mkdtempSync(
+  path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'portal-api-run-'),
 );
-process.exit(result.status ?? 1);
+const template = onPostgres
+  ? `test_template_${path.basename(runDir).replace(/\W/g, '_').toLowerCase()}`
+  : path.join(runDir, 'template');
+const env = {
+  ...process.env,
+  [onPostgres ? 'API_TEST_PG_TEMPLATE' : 'API_TEST_PGLITE_TEMPLATE']: template,
+};
+
+function prepareTemplate(command) {
+  const started = performance.now();
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'test/database/prepare-template.ts', command, template],
+    { cwd: root, stdio: 'inherit', env },
+  );
+  if (result.status !== 0) throw new Error(`test database template: ${command} failed`);
+  if (command === 'prepare') {
+    console.log(
+      `# migrated test database template in ${Math.round(performance.now() - started)} ms`,
+    );
+  }
+}
+
+let status = 1;
+try {
+  prepareTemplate('prepare');
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files],
+    { cwd: root, stdio: 'inherit', env },
+  );
+  status = result.status ?? 1;
+} finally {
+  if (onPostgres) prepareTemplate('drop');
+  rmSync(runDir, { recursive: true, force: true });
+}
+process.exit(status);

@@ -19,6 +19,7 @@ import { loadConfig, type Config } from '../src/config';
 import type { Db } from '../src/db/driver';
 import { createPgDb } from '../src/db/pg-driver';
 import { createPgliteDb } from '../src/db/pglite-driver';
+import { createMigratedTestDatabase, type TestDatabase } from './database/template';
 
 /** One scratch directory per test process for stored files. */
 export const TEST_STORAGE_DIR = mkdtempSync(join(tmpdir(), 'portal-api-test-'));
@@ -201,15 +202,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export interface TestDatabase {
-  db: Db;
-  /** Drops what the database was created in (no-op for in-memory PGlite). */
-  dispose(): Promise<void>;
-}
+export { createMigratedTestDatabase, type TestDatabase };
 
 /**
- * A fresh, empty database: in-memory PGlite, or with TEST_DATABASE_URL a new schema of that
- * PostgreSQL, so parallel or repeated runs never see each other's rows.
+ * A fresh, empty database (for tests of the migrations themselves): in-memory PGlite, or with
+ * TEST_DATABASE_URL a new schema of that PostgreSQL, so parallel or repeated runs never see each
+ * other's rows. Everything else starts from `createMigratedTestDatabase`.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
@@ -250,7 +248,7 @@ export async function buildTestApp(
   overrides: Partial<Config> = {},
   { logger = false, clock }: Pick<BuildAppOptions, 'logger' | 'clock'> = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createMigratedTestDatabase();
   const app = await buildApp({
     config: testConfig(overrides),
     db: database.db,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startIdentityApp, type IdentityApp } from '@portal/identity/src/app';
 import { buildApp } from '../src/app';
-import { createTestDatabase, testConfig, testJwks, type TestApp } from './helper';
+import { createMigratedTestDatabase, testConfig, testJwks, type TestApp } from './helper';
 
 export interface IdentityStack extends TestApp {
   /** The bundled identity provider, in process, with its user store and dev outbox. */
@@ -16,7 +16,7 @@ export interface IdentityStack extends TestApp {
 export async function startIdentityStack(): Promise<IdentityStack> {
   const secret = randomBytes(32).toString('hex');
   const identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true });
-  const database = await createTestDatabase();
+  const database = await createMigratedTestDatabase();
   const app = await buildApp({
     config: testConfig({
       identityAdmin: {

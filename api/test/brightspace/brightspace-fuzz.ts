@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { account, authHeader, xsrfHeaders } from '../helper';
+import { anyJson, hostileText } from '../security/fuzz-arbitraries';
 import { fuzzer, type Fuzzer } from '../security/suite-shapes';
 
 /**
@@ -13,22 +14,18 @@ const actor = fc.constantFrom(
   account('sys admin').sub,
   account('learner', 'Other College').sub,
 );
-const hostile = fc.oneof(
-  fc.string({ maxLength: 30 }),
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom(
-    '',
-    '/',
-    '//evil.test',
-    '/\\evil.test',
-    'https://evil.test',
-    'javascript:alert(1)',
-    '/\u0000',
-    '/%2f%2fevil.test',
-    `/${'x'.repeat(2100)}`,
-  ),
-);
-const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostile, fc.integer(), fc.constant(null));
+const hostile = hostileText([
+  '',
+  '/',
+  '//evil.test',
+  '/\\evil.test',
+  'https://evil.test',
+  'javascript:alert(1)',
+  '/\u0000',
+  '/%2f%2fevil.test',
+  `/${'x'.repeat(2100)}`,
+]);
+const json = anyJson(hostile);
 /** A JSON body, a body that is no JSON, or none. */
 const body = (shaped: fc.Arbitrary<unknown>) =>
   fc.oneof(
@@ -53,10 +50,7 @@ export const brightspaceFuzzers: Record<string, Fuzzer> = {
     input: fc.record({
       sub: actor,
       body: body(
-        fc.oneof(
-          fc.record({ redirectPath: fc.oneof(hostile, anyJson) }, { requiredKeys: [] }),
-          anyJson,
-        ),
+        fc.oneof(fc.record({ redirectPath: fc.oneof(hostile, json) }, { requiredKeys: [] }), json),
       ),
     }),
     request: async (_ctx, { sub, body: b }) => ({
@@ -67,7 +61,7 @@ export const brightspaceFuzzers: Record<string, Fuzzer> = {
     }),
   }),
   'POST /api/v1/user/brightspace-auth-reset': fuzzer({
-    input: fc.record({ sub: actor, body: body(anyJson) }),
+    input: fc.record({ sub: actor, body: body(json) }),
     request: async (_ctx, { sub, body: b }) => ({
       method: 'POST',
       url: '/api/v1/user/brightspace-auth-reset',

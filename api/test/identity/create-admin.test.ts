@@ -12,7 +12,7 @@ import {
 import { createKeycloakIdentityAdmin, type IdentityAdmin } from '../../src/identity/identity-admin';
 import { createUserRepository } from '../../src/repositories/user-repository';
 import { seedDemoData, seedReferenceData } from '../../src/seed/seed';
-import { createTestDatabase, type TestDatabase } from '../helper';
+import { createMigratedTestDatabase, type TestDatabase } from '../helper';
 
 /**
  * `npm run create-admin` (scripts/create-admin.mjs → api/scripts/create-admin.ts) against the real
@@ -27,7 +27,7 @@ describe('create-admin: the first global administrator of a new installation', (
   before(async () => {
     const secret = randomBytes(32).toString('hex');
     identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true, seedDemo: false });
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     await migrate(database.db);
     await seedReferenceData(database.db);
     admin = createKeycloakIdentityAdmin(

@@ -4,7 +4,7 @@ import { ApiError } from '../../src/lib/http-errors';
 import { escapeLike, orderByClause, pagedList, type PagedListSpec } from '../../src/lib/paged-list';
 import { migrate } from '../../src/db/migrate';
 import { seedReferenceData } from '../../src/seed/seed';
-import { createTestDatabase, type TestDatabase } from '../helper';
+import { createMigratedTestDatabase, type TestDatabase } from '../helper';
 
 interface Row {
   id: number;
@@ -43,7 +43,7 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 describe('pagedList', () => {
   let database: TestDatabase;
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     await migrate(database.db);
     await seedReferenceData(database.db);
     for (const [name, city] of NAMES) {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { CreatedSession } from '@portal/contract';
 import type { Db } from '../../src/db/driver';
 import { createReport, type CreatedReport } from '../factories/reports';
-import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../helper';
+import { account, buildTestApp, type TestApp } from '../helper';
 import {
   imagePart,
   JPEG,
@@ -29,6 +29,7 @@ import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
 import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
+import { adminActor, writeHeaders } from './fuzz-arbitraries';
 import { fuzzer as anyFuzzer, type Fuzzer as FuzzerOf } from './suite-shapes';
 import {
   userWithEmailChange,
@@ -263,8 +264,8 @@ interface Ctx {
 type Fuzzer<T = unknown> = FuzzerOf<T, Ctx>;
 const fuzzer = <T>(f: Fuzzer<T>): Fuzzer => anyFuzzer<T, Ctx>(f);
 
-async function userHeaders(sub = learner.sub): Promise<Record<string, string>> {
-  return { ...(await authHeader(sub)), ...xsrfHeaders() };
+function userHeaders(sub = learner.sub): Promise<Record<string, string>> {
+  return writeHeaders(sub);
 }
 
 function withBody(headers: Record<string, string>, raw: Raw) {
@@ -492,13 +493,7 @@ const simulatorRoute = (path: string, body: fc.Arbitrary<Raw>) =>
   });
 
 // Administration (issue #8). Mostly as the global administrator, who may write everything, so
-// runs reach the routes' own checks; sometimes as Demo Hospital's administrator.
-const sysAdmin = account('sys admin');
-const orgAdmin = account('org admin', 'Demo Hospital');
-const adminActor = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(sysAdmin.sub) },
-  fc.constant(orgAdmin.sub),
-);
+// runs reach the routes' own checks; sometimes as Demo Hospital's administrator (adminActor).
 const lookupId = (field: string, code: string) => {
   const found = LOOKUP_SEED.find((l) => l.field === field && l.code === code);
   assert.ok(found, `${field} ${code}`);
@@ -997,10 +992,7 @@ async function withDemoOrganisation(ctx: Ctx, raw: Raw): Promise<Raw> {
   const id = await adminIds(ctx, '@demo', 'organisation');
   return { ...raw, body: raw.body.replaceAll('"@demo"', id) };
 }
-const platformActor = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(sysAdmin.sub) },
-  fc.constant(orgAdmin.sub),
-);
+const platformActor = adminActor;
 /** `@fresh`: a registration made for this run (DELETE and PUT consume or change it). */
 const platformRef = segment(fc.constantFrom('@fresh', '@fresh', '999999'));
 async function platformIdOf(ctx: Ctx, ref: string): Promise<string> {

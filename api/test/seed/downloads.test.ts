@@ -7,7 +7,7 @@ import { migrate } from '../../src/db/migrate';
 import { seedDemoData, seedReferenceData } from '../../src/seed/seed';
 import { seedDemoDownloads, zipOf } from '../../src/seed/downloads';
 import { createLocalStorage } from '../../src/storage/local-storage';
-import { createTestDatabase, type TestDatabase } from '../helper';
+import { createMigratedTestDatabase, type TestDatabase } from '../helper';
 
 describe('demo installers', () => {
   let database: TestDatabase;
@@ -16,7 +16,7 @@ describe('demo installers', () => {
     ttlSeconds: 60,
   });
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
     await migrate(database.db);
     await seedReferenceData(database.db);
     await seedDemoData(database.db);

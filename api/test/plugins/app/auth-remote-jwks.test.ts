@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../../src/app';
 import {
-  createTestDatabase,
+  createMigratedTestDatabase,
   publicJwk,
   signToken,
   account,
@@ -36,7 +36,7 @@ describe('verification against the issuer JWKS endpoint', () => {
     server.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/realms/main`;
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   after(async () => {
     server.close();
@@ -64,7 +64,7 @@ describe('verification against the issuer JWKS endpoint', () => {
   });
 
   test('an unreachable key server answers 503, not 401', async () => {
-    const other = await createTestDatabase();
+    const other = await createMigratedTestDatabase();
     const deadIssuer = 'http://127.0.0.1:9/realms/main';
     const app = await buildApp({
       config: testConfig({ oidcIssuer: deadIssuer }),

@@ -16,7 +16,7 @@ import {
   account,
   authHeader,
   buildTestApp,
-  createTestDatabase,
+  createMigratedTestDatabase,
   hs256WithPublicKey,
   publicJwk,
   signIdentityAccessToken,
@@ -278,7 +278,7 @@ describe('authentication of a deleted user', () => {
 describe('ES256 tokens', () => {
   let database: TestDatabase;
   before(async () => {
-    database = await createTestDatabase();
+    database = await createMigratedTestDatabase();
   });
   after(() => database.dispose());
 

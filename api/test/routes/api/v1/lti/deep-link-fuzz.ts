@@ -9,6 +9,7 @@ import {
   type TestPlatform,
 } from '../../../../lti/platform-fixtures';
 import { deepLinkLaunch } from './deep-link-fixtures';
+import { anyJson, hostileText } from '../../../../security/fuzz-arbitraries';
 import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
@@ -23,12 +24,15 @@ const actor = fc.oneof(
   fc.constant(account('org admin', 'Demo Hospital').sub),
   fc.constant(account('learner', 'Demo Hospital').sub),
 );
-const hostile = fc.oneof(
-  fc.string({ maxLength: 30 }),
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('', ' ', '\u0000', "'; drop table lti_launches; --", '../../x', 'x'.repeat(300)),
-);
-const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostile, fc.constant(null));
+const hostile = hostileText([
+  '',
+  ' ',
+  '\u0000',
+  "'; drop table lti_launches; --",
+  '../../x',
+  'x'.repeat(300),
+]);
+const json = anyJson(hostile, { maxDepth: 2, integer: false });
 /** `@fresh` is a new request of the educator's; anything else is used as the path segment. */
 const launchRef = fc.oneof(
   { weight: 6, arbitrary: fc.constant('@fresh') },
@@ -63,21 +67,21 @@ const choice = fc.oneof(
       productId: fc.oneof(
         { weight: 4, arbitrary: fc.constant('@product') },
         fc.integer({ min: -1, max: 50 }),
-        anyJson,
+        json,
       ),
       categoryId: fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom('@knee', '@knee', '@lower') },
         fc.integer({ min: -1, max: 500 }),
-        anyJson,
+        json,
       ),
       mode: fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom('Desktop', 'VR', 'desktop', 'Hologram') },
-        anyJson,
+        json,
       ),
     }),
   },
-  fc.dictionary(hostile, anyJson, { maxKeys: 4 }),
-  anyJson,
+  fc.dictionary(hostile, json, { maxKeys: 4 }),
+  json,
 );
 
 function resolve(payload: unknown, ids: Record<string, number>): unknown {
@@ -153,7 +157,8 @@ export const deepLinkFuzzers: Record<string, Fuzzer> = {
         // Earlier fuzzers of the suite change the same database (users deleted, licences
         // edited), so late in a full run the educator may no longer be able to answer: the run
         // then posts a JWT that was never issued, which the page must refuse all the same.
-        const signed = res.statusCode === 200 ? res.json<{ jwt: string }>().jwt : 'never.issued.jwt';
+        const signed =
+          res.statusCode === 200 ? res.json<{ jwt: string }>().jwt : 'never.issued.jwt';
         jwt = input.jwt === '@tampered' ? `${signed.slice(0, -4)}AAAA` : signed;
       }
       const fields = { JWT: jwt, ...(input.language !== null ? { language: input.language } : {}) };

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { account, authHeader, xsrfHeaders } from '../../../../helper';
+import { adminActor, hostileText, writeHeaders } from '../../../../security/fuzz-arbitraries';
 import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
@@ -7,20 +7,10 @@ import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
  * security/suite-shapes.ts. Mostly as the global administrator, who gets past the permission into
  * the route's own checks; sometimes as an organisation administrator, who must be refused.
  */
-const actor = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
-  fc.constant(account('org admin', 'Demo Hospital').sub),
-);
-const hostile = fc.oneof(
-  fc.string({ maxLength: 30 }),
-  fc.constantFrom(
-    '',
-    ' ',
-    '\u0000',
-    "'; drop table lti_registration_tokens; --",
-    '../1',
-    'x'.repeat(3000),
-  ),
+const actor = adminActor;
+const hostile = hostileText(
+  ['', ' ', '\u0000', "'; drop table lti_registration_tokens; --", '../1', 'x'.repeat(3000)],
+  { binary: false },
 );
 const organisation = fc.oneof(
   { weight: 3, arbitrary: fc.constant('@demo') },
@@ -52,8 +42,7 @@ export const ltiRegistrationFuzzers: Record<string, Fuzzer> = {
         method: 'POST',
         url: `/api/v1/organisation/${id}/lti/registration-token`,
         headers: {
-          ...(await authHeader(input.actor)),
-          ...xsrfHeaders(),
+          ...(await writeHeaders(input.actor)),
           ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(input.body !== undefined ? { body: input.body } : {}),

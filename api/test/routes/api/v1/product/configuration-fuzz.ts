@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
+import type { TestApp } from '../../../../helper';
 import { rawMultipart } from '../simulator/session-fixtures';
 import {
   createConfiguration,
@@ -11,6 +11,13 @@ import {
   uploadedFile,
   type ConfigurationFileKind,
 } from './configuration-fixtures';
+import {
+  adminActor,
+  anyJson,
+  hostileText,
+  strayQuery,
+  writeHeaders,
+} from '../../../../security/fuzz-arbitraries';
 import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
@@ -18,24 +25,18 @@ import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
  * security/suite-shapes.ts. Mostly as the global administrator, who gets past the permission into
  * the route's own checks; sometimes as an organisation administrator, who must be refused.
  */
-const actor = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
-  fc.constant(account('org admin', 'Demo Hospital').sub),
-);
-const hostile = fc.oneof(
-  fc.string({ maxLength: 30 }),
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('', ' ', '\u0000', "'; drop table files; --", '../../x', 'x'.repeat(300)),
-);
-const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostile, fc.integer(), fc.constant(null));
-const query = fc.oneof(
-  { weight: 4, arbitrary: fc.constant('') },
-  hostile.map((s) => `?${new URLSearchParams({ x: s })}`),
-);
-
-async function headersOf(sub: string) {
-  return { ...(await authHeader(sub)), ...xsrfHeaders() };
-}
+const actor = adminActor;
+const hostile = hostileText([
+  '',
+  ' ',
+  '\u0000',
+  "'; drop table files; --",
+  '../../x',
+  'x'.repeat(300),
+]);
+const json = anyJson(hostile);
+const query = strayQuery(hostile);
+const headersOf = writeHeaders;
 
 /** What a file of the form may hold: valid, nearly valid, or anything. */
 const configContent = fc.oneof(
@@ -43,16 +44,16 @@ const configContent = fc.oneof(
   fc.record({
     examination: hostile,
     bodyArea: hostile,
-    exposure: fc.record({ kv: anyJson, mAs: anyJson }),
+    exposure: fc.record({ kv: json, mAs: json }),
   }),
-  anyJson,
+  json,
 );
 const translationContent = fc.oneof(
   { weight: 3, arbitrary: fc.constant<unknown>(TRANSLATION) },
-  fc.dictionary(hostile, fc.oneof(hostile, fc.dictionary(hostile, anyJson, { maxKeys: 2 })), {
+  fc.dictionary(hostile, fc.oneof(hostile, fc.dictionary(hostile, json, { maxKeys: 2 })), {
     maxKeys: 3,
   }),
-  anyJson,
+  json,
 );
 
 const uploadForm = (content: fc.Arbitrary<unknown>) =>
@@ -129,22 +130,22 @@ const rawInput = fc.record({
     { weight: 3, arbitrary: fc.constant('@fresh') },
     fc.constantFrom('radiography.lower-limb.knee', 'RADIOGRAPHY.LOWER-LIMB.KNEE'),
     hostile,
-    anyJson,
+    json,
   ),
   practiceViewCategory: fc.oneof(
     { weight: 3, arbitrary: fc.constant('@own') },
     fc.constant('@otherProduct'),
     fc.integer({ min: -2, max: 100_000 }),
-    anyJson,
+    json,
   ),
-  isSelfAssessment: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(null, true, false) }, anyJson),
+  isSelfAssessment: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(null, true, false) }, json),
   configFile: fileRef,
   configContent,
   translationFile: fc.option(fileRef),
   translationContent,
   extra: fc.oneof(
     { weight: 4, arbitrary: fc.constant(null) },
-    fc.dictionary(hostile, anyJson, { maxKeys: 2 }),
+    fc.dictionary(hostile, json, { maxKeys: 2 }),
   ),
   rawBody: fc.oneof(
     { weight: 8, arbitrary: fc.constant(null) },

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { account, authHeader, xsrfHeaders, type TestApp } from '../../../../helper';
+import type { TestApp } from '../../../../helper';
 import { rawMultipart } from '../simulator/session-fixtures';
 import {
   DMG_BYTES,
@@ -10,6 +10,13 @@ import {
   uploadedInstaller,
   ZIP_BYTES,
 } from './simulation-download-fixtures';
+import {
+  adminActor,
+  anyJson,
+  hostileText,
+  strayQuery,
+  writeHeaders,
+} from '../../../../security/fuzz-arbitraries';
 import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 
 /**
@@ -18,31 +25,25 @@ import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
  * permission into the route's own checks; sometimes as an organisation administrator, who holds the
  * user permissions and must still be refused.
  */
-const actor = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(account('sys admin').sub) },
-  fc.constant(account('org admin', 'Demo Hospital').sub),
-);
-const hostile = fc.oneof(
-  fc.string({ maxLength: 30 }),
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('', ' ', '\u0000', "'; drop table files; --", '../../x', 'x'.repeat(3000)),
-);
-const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostile, fc.integer(), fc.constant(null));
-const query = fc.oneof(
-  { weight: 4, arbitrary: fc.constant('') },
-  hostile.map((s) => `?${new URLSearchParams({ x: s })}`),
-);
-
-async function headersOf(sub: string) {
-  return { ...(await authHeader(sub)), ...xsrfHeaders() };
-}
+const actor = adminActor;
+const hostile = hostileText([
+  '',
+  ' ',
+  '\u0000',
+  "'; drop table files; --",
+  '../../x',
+  'x'.repeat(3000),
+]);
+const json = anyJson(hostile);
+const query = strayQuery(hostile);
+const headersOf = writeHeaders;
 
 const version = fc.oneof(
   { weight: 4, arbitrary: fc.constant('@fresh') },
   fc.constantFrom('2.4.1', '3.0', '03.0.0', '1.2.3.4', '99999.0.0', '0.0.0'),
   fc.tuple(fc.nat(12000), fc.nat(12000), fc.nat(12000)).map(([a, b, c]) => `${a}.${b}.${c}`),
   hostile,
-  anyJson,
+  json,
 );
 const fileUrl = fc.oneof(
   { weight: 4, arbitrary: fc.constant('https://downloads.example.test/setup.exe') },
@@ -55,7 +56,7 @@ const fileUrl = fc.oneof(
   ),
   fc.webUrl(),
   hostile,
-  anyJson,
+  json,
 );
 /** `@upload`: a fresh installer of the administrator's; `@saved`: one a Radiography version holds. */
 const fileRef = fc.oneof(
@@ -63,7 +64,7 @@ const fileRef = fc.oneof(
   fc.constantFrom('@saved', '@none'),
   fc.uuid().map(String),
   hostile,
-  anyJson,
+  json,
 );
 const productRef = fc.oneof(
   { weight: 4, arbitrary: fc.constant('@radiography') },
@@ -96,17 +97,17 @@ const rawInput = fc.record({
   operatingSystem: fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom('windows', 'mac') },
     fc.constantFrom('linux', 'Windows', ''),
-    anyJson,
+    json,
   ),
   fileUrl,
   file: fileRef,
   isActive: fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom<unknown>(undefined, true, false) },
-    anyJson,
+    json,
   ),
   extra: fc.oneof(
     { weight: 4, arbitrary: fc.constant(null) },
-    fc.dictionary(hostile, anyJson, { maxKeys: 2 }),
+    fc.dictionary(hostile, json, { maxKeys: 2 }),
   ),
   rawBody: fc.oneof(
     { weight: 8, arbitrary: fc.constant(null) },
