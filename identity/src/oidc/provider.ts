@@ -154,12 +154,185 @@ export function createSessionStore(logger: Logger, maxEntriesPerModel = DEFAULT_
 const sessionUidOf = (token: unknown): string | undefined =>
   (token as { sessionUid?: string } | undefined)?.sessionUid;
 
+/** The library's features as Keycloak offers them; the device flow and logout show our pages. */
+function features(options: ProviderOptions, mountPath: string): Configuration['features'] {
+  const { pages, logger, accessTokenTtl } = options;
+  return {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    introspection: { enabled: true },
+    revocation: { enabled: true },
+    userinfo: { enabled: true },
+    pushedAuthorizationRequests: { enabled: false },
+    deviceFlow: deviceFlowFeature({
+      action: `${mountPath}${ROUTES.code_verification}`,
+      pages,
+      logger,
+    }),
+    rpInitiatedLogout: {
+      enabled: true,
+      async logoutSource(ctx, form) {
+        // Only an ID token of this very session proves the portal sent the user here (Keycloak
+        // asks too without one); a bare client_id is public, any page could link with it.
+        // Back to the portal that asked (its post-logout URI is registered, so its origin is ours).
+        const target = ctx.oidc.params?.post_logout_redirect_uri;
+        const stayHref = typeof target === 'string' ? `${new URL(target).origin}/` : undefined;
+        const autoSubmit = hintMatchesSession(ctx);
+        pages.sendFromProvider(ctx, (frame) => logoutPage(frame, { form, autoSubmit, stayHref }));
+      },
+      async postLogoutSuccessSource(ctx) {
+        pages.sendFromProvider(ctx, (frame) => messagePage(frame, { title: 'Logged out', message: 'You have logged out.' }));
+      },
+    },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => ACCOUNT_RESOURCE,
+      useGrantedResource: () => true,
+      getResourceServerInfo(_ctx, resourceIndicator, client) {
+        if (resourceIndicator !== ACCOUNT_RESOURCE) {
+          throw new errors.InvalidTarget();
+        }
+        return {
+          scope: ACCOUNT_RESOURCE_SCOPE,
+          // Keycloak adds a client to the audience when the token carries roles of it.
+          audience: client.clientId === SERVICE_CLIENT_ID ? REALM_MANAGEMENT_CLIENT : ACCESS_TOKEN_AUDIENCE,
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: accessTokenTtl,
+          jwt: { sign: { alg: 'RS256' } },
+        };
+      },
+    },
+  };
+}
+
+/** Accounts come from the user store; the first-party client needs no consent screen. */
+function accountHooks(users: UserStore): Pick<Configuration, 'findAccount' | 'loadExistingGrant'> {
+  return {
+  // A deleted or disabled user is unknown here, so their refresh tokens stop working at once.
+  async findAccount(_ctx, sub, token) {
+    const user = users.get(sub);
+    if (!user?.enabled) return undefined;
+    const sid = sessionUidOf(token);
+    return {
+      accountId: user.id,
+      claims: () => ({ ...userClaims(user), ...(sid ? { sid } : {}) }),
+    };
+  },
+
+  // First-party client: grant whatever it asks for instead of showing a consent screen.
+  async loadExistingGrant(ctx) {
+    const { client, session, provider } = ctx.oidc;
+    if (!client || !session?.accountId) return undefined;
+    const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+    const grant =
+      (grantId ? await provider.Grant.find(grantId) : undefined) ??
+      new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+    const requested = [...ctx.oidc.requestParamScopes].filter((scope) => OIDC_SCOPES.includes(scope));
+    grant.addOIDCScope(requested.join(' '));
+    grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+    for (const [indicator, resourceServer] of Object.entries(ctx.oidc.resourceServers ?? {})) {
+      if (resourceServer.scope) grant.addResourceScope(indicator, resourceServer.scope);
+    }
+    await grant.save();
+    return grant;
+  },
+  };
+}
+
+function ttls(accessTokenTtl: number): Configuration['ttl'] {
+  return {
+    AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+    // The service client's tokens live as long as users' access tokens, as in Keycloak.
+    ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
+    AuthorizationCode: 60,
+    // Keycloak's default "OAuth 2.0 Device Code Lifespan".
+    DeviceCode: DEVICE_CODE_TTL_SECONDS,
+    IdToken: accessTokenTtl,
+    Interaction: 30 * 60,
+    // A rotated token inherits what is left of the first one's lifetime: rotation must not stretch
+    // a sign-in past the session maximum.
+    RefreshToken: (ctx) => ctx?.oidc.entities.RotatedRefreshToken?.remainingTTL ?? SSO_SESSION_MAX_SECONDS,
+    Grant: SSO_SESSION_MAX_SECONDS,
+    Session: SSO_SESSION_MAX_SECONDS,
+  };
+}
+
+type JwtCustomizer = NonNullable<NonNullable<Configuration['formats']>['customizers']>['jwt'];
+
+/** Adds what Keycloak puts in its access tokens and what the API reads. */
+function keycloakTokenClaims({ realm, users, frontendOrigins }: { realm: string; users: UserStore; frontendOrigins: string[] }): JwtCustomizer {
+  return (_ctx, token, parts) => {
+      if (token.kind === 'ClientCredentials') {
+        if (token.clientId !== SERVICE_CLIENT_ID) return parts;
+        Object.assign(parts.payload, {
+          ...serviceAccountClaims(realm, SERVICE_CLIENT_ID, SERVICE_ACCOUNT_ID),
+          typ: 'Bearer',
+          azp: SERVICE_CLIENT_ID,
+        });
+        return parts;
+      }
+      const accessToken = token as AccessToken;
+      const user = accessToken.accountId ? users.get(accessToken.accountId) : undefined;
+      if (!user) return parts;
+      const sid = sessionUidOf(accessToken);
+      Object.assign(parts.payload, {
+        ...userClaims(user),
+        ...roleClaims(user, realm, accessToken.clientId ?? CLIENT_ID),
+        typ: 'Bearer',
+        azp: accessToken.clientId ?? CLIENT_ID,
+        ...(sid ? { sid, session_state: sid } : {}),
+        'allowed-origins': frontendOrigins,
+      });
+      return parts;
+  };
+}
+
+function errorPage(pages: Pages, logger: Logger): Configuration['renderError'] {
+  return async (ctx, out, error) => {
+    if (ctx.status >= 500) {
+      logger.error({ err: error }, 'identity provider error');
+    }
+    pages.sendFromProvider(ctx, (frame) =>
+      messagePage(frame, {
+        title: 'Something went wrong',
+        message: 'The sign-in request could not be completed. Return to the application and try again.',
+        detail: ctx.status >= 500 ? undefined : `${out.error}: ${out.error_description ?? ''}`.trim(),
+      }),
+    );
+  };
+}
+
+/** One log line per refused request; a waiting device's polls and reused refresh tokens aside. */
+function logRefusals(provider: Provider, logger: Logger): void {
+  provider.on('server_error', (_ctx, err) => logger.error({ err }, 'oidc server error'));
+  for (const event of [
+    'authorization.error',
+    'grant.error',
+    'end_session.error',
+    'device_authorization.error',
+    'code_verification.error',
+    'device_resume.error',
+  ] as const) {
+    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string; error_detail?: string }) => {
+      // A waiting device polls every few seconds; each "not yet" is expected, not a refusal.
+      if (err.message === 'authorization_pending') return;
+      if (err.error_detail === 'refresh token already used') {
+        logger.warn({ event }, 'rotated refresh token used again: grant revoked');
+        return;
+      }
+      logger.info(
+        { event, error: err.message, description: err.error_description, detail: err.error_detail },
+        'oidc request refused',
+      );
+    });
+  }
+}
+
 export function createProvider(options: ProviderOptions): Provider {
   const { issuer, frontendOrigins, accessTokenTtl, cookieKeys, jwks, logger, users, serviceClientSecret } = options;
   const storeMax = options.storeMaxEntriesPerModel ?? DEFAULT_MAX_ENTRIES_PER_MODEL;
   const realm = realmFromIssuer(issuer);
   const mountPath = new URL(issuer).pathname;
-
   const { pages } = options;
 
   const configuration: Configuration = {
@@ -189,86 +362,14 @@ export function createProvider(options: ProviderOptions): Provider {
 
     clientBasedCORS: (_ctx, origin) => frontendOrigins.includes(origin),
 
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
-      userinfo: { enabled: true },
-      pushedAuthorizationRequests: { enabled: false },
-      deviceFlow: deviceFlowFeature({
-        action: `${mountPath}${ROUTES.code_verification}`,
-        pages,
-        logger,
-      }),
-      rpInitiatedLogout: {
-        enabled: true,
-        async logoutSource(ctx, form) {
-          // Only an ID token of this very session proves the portal sent the user here (Keycloak
-          // asks too without one); a bare client_id is public, any page could link with it.
-          // Back to the portal that asked (its post-logout URI is registered, so its origin is ours).
-          const target = ctx.oidc.params?.post_logout_redirect_uri;
-          const stayHref = typeof target === 'string' ? `${new URL(target).origin}/` : undefined;
-          const autoSubmit = hintMatchesSession(ctx);
-          pages.sendFromProvider(ctx, (frame) => logoutPage(frame, { form, autoSubmit, stayHref }));
-        },
-        async postLogoutSuccessSource(ctx) {
-          pages.sendFromProvider(ctx, (frame) => messagePage(frame, { title: 'Logged out', message: 'You have logged out.' }));
-        },
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => ACCOUNT_RESOURCE,
-        useGrantedResource: () => true,
-        getResourceServerInfo(_ctx, resourceIndicator, client) {
-          if (resourceIndicator !== ACCOUNT_RESOURCE) {
-            throw new errors.InvalidTarget();
-          }
-          return {
-            scope: ACCOUNT_RESOURCE_SCOPE,
-            // Keycloak adds a client to the audience when the token carries roles of it.
-            audience: client.clientId === SERVICE_CLIENT_ID ? REALM_MANAGEMENT_CLIENT : ACCESS_TOKEN_AUDIENCE,
-            accessTokenFormat: 'jwt',
-            accessTokenTTL: accessTokenTtl,
-            jwt: { sign: { alg: 'RS256' } },
-          };
-        },
-      },
-    },
+    features: features(options, mountPath),
 
     interactions: {
       policy: buildInteractionPolicy(),
       url: (_ctx, interaction) => `${mountPath}${INTERACTION_PATH}/${interaction.uid}`,
     },
 
-    // A deleted or disabled user is unknown here, so their refresh tokens stop working at once.
-    async findAccount(_ctx, sub, token) {
-      const user = users.get(sub);
-      if (!user?.enabled) return undefined;
-      const sid = sessionUidOf(token);
-      return {
-        accountId: user.id,
-        claims: () => ({ ...userClaims(user), ...(sid ? { sid } : {}) }),
-      };
-    },
-
-    // First-party client: grant whatever it asks for instead of showing a consent screen.
-    async loadExistingGrant(ctx) {
-      const { client, session, provider } = ctx.oidc;
-      if (!client || !session?.accountId) return undefined;
-      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-      const grant =
-        (grantId ? await provider.Grant.find(grantId) : undefined) ??
-        new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
-      const requested = [...ctx.oidc.requestParamScopes].filter((scope) => OIDC_SCOPES.includes(scope));
-      grant.addOIDCScope(requested.join(' '));
-      grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
-      for (const [indicator, resourceServer] of Object.entries(ctx.oidc.resourceServers ?? {})) {
-        if (resourceServer.scope) grant.addResourceScope(indicator, resourceServer.scope);
-      }
-      await grant.save();
-      return grant;
-    },
+    ...accountHooks(users),
 
     // Keycloak hands out refresh tokens without `offline_access`; they still end with the session.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -280,64 +381,9 @@ export function createProvider(options: ProviderOptions): Provider {
     // re-reading the store first (shared-auth token-manager.ts), so they never present a stale one.
     rotateRefreshToken: true,
 
-    ttl: {
-      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
-      // The service client's tokens live as long as users' access tokens, as in Keycloak.
-      ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? accessTokenTtl,
-      AuthorizationCode: 60,
-      // Keycloak's default "OAuth 2.0 Device Code Lifespan".
-      DeviceCode: DEVICE_CODE_TTL_SECONDS,
-      IdToken: accessTokenTtl,
-      Interaction: 30 * 60,
-      // A rotated token inherits what is left of the first one's lifetime: rotation must not stretch
-      // a sign-in past the session maximum.
-      RefreshToken: (ctx) => ctx?.oidc.entities.RotatedRefreshToken?.remainingTTL ?? SSO_SESSION_MAX_SECONDS,
-      Grant: SSO_SESSION_MAX_SECONDS,
-      Session: SSO_SESSION_MAX_SECONDS,
-    },
-
-    formats: {
-      customizers: {
-        // Adds what Keycloak puts in its access tokens and what the API reads.
-        jwt(_ctx, token, parts) {
-          if (token.kind === 'ClientCredentials') {
-            if (token.clientId !== SERVICE_CLIENT_ID) return parts;
-            Object.assign(parts.payload, {
-              ...serviceAccountClaims(realm, SERVICE_CLIENT_ID, SERVICE_ACCOUNT_ID),
-              typ: 'Bearer',
-              azp: SERVICE_CLIENT_ID,
-            });
-            return parts;
-          }
-          const accessToken = token as AccessToken;
-          const user = accessToken.accountId ? users.get(accessToken.accountId) : undefined;
-          if (!user) return parts;
-          const sid = sessionUidOf(accessToken);
-          Object.assign(parts.payload, {
-            ...userClaims(user),
-            ...roleClaims(user, realm, accessToken.clientId ?? CLIENT_ID),
-            typ: 'Bearer',
-            azp: accessToken.clientId ?? CLIENT_ID,
-            ...(sid ? { sid, session_state: sid } : {}),
-            'allowed-origins': frontendOrigins,
-          });
-          return parts;
-        },
-      },
-    },
-
-    async renderError(ctx, out, error) {
-      if (ctx.status >= 500) {
-        logger.error({ err: error }, 'identity provider error');
-      }
-      pages.sendFromProvider(ctx, (frame) =>
-        messagePage(frame, {
-          title: 'Something went wrong',
-          message: 'The sign-in request could not be completed. Return to the application and try again.',
-          detail: ctx.status >= 500 ? undefined : `${out.error}: ${out.error_description ?? ''}`.trim(),
-        }),
-      );
-    },
+    ttl: ttls(accessTokenTtl),
+    formats: { customizers: { jwt: keycloakTokenClaims({ realm, users, frontendOrigins }) } },
+    renderError: errorPage(pages, logger),
   };
 
   const provider = new Provider(issuer, configuration);
@@ -351,27 +397,6 @@ export function createProvider(options: ProviderOptions): Provider {
     }),
   );
 
-  provider.on('server_error', (_ctx, err) => logger.error({ err }, 'oidc server error'));
-  for (const event of [
-    'authorization.error',
-    'grant.error',
-    'end_session.error',
-    'device_authorization.error',
-    'code_verification.error',
-    'device_resume.error',
-  ] as const) {
-    provider.on(event, (_ctx: unknown, err: { message?: string; error_description?: string; error_detail?: string }) => {
-      // A waiting device polls every few seconds; each "not yet" is expected, not a refusal.
-      if (err.message === 'authorization_pending') return;
-      if (err.error_detail === 'refresh token already used') {
-        logger.warn({ event }, 'rotated refresh token used again: grant revoked');
-        return;
-      }
-      logger.info(
-        { event, error: err.message, description: err.error_description, detail: err.error_detail },
-        'oidc request refused',
-      );
-    });
-  }
+  logRefusals(provider, logger);
   return provider;
 }

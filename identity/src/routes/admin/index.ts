@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { IdentityContext } from '../../context';
 import { allowOnly, type MethodHandlers } from '../../http/methods';
 import { acceptJson } from './body';
-import { type AdminRole, authorize, createAuthenticator } from './caller';
+import { type AdminRole, authorize, type Caller, createAuthenticator } from './caller';
 import { AdminError, answerAdminError } from './errors';
 import { executeActionsEmail } from './execute-actions-email';
 import { representation } from './representation';
@@ -23,7 +23,7 @@ declare module 'fastify' {
     adminRole?: AdminRole;
   }
   interface FastifyRequest {
-    caller?: import('./caller').Caller;
+    caller?: Caller;
   }
 }
 
