@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { Logger } from 'pino';
 import { DEMO_ACCOUNTS, DEMO_COHORT, DEMO_PASSWORD, type DemoAccount } from '@portal/contract/demo-accounts';
 
-import { dummyPasswordHash, hashPassword, isPasswordHash, verifyPassword } from './passwords';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
+import { createUsersFileWriter, FILE_VERSION, readUsersFile, USERS_FILE } from './users-file';
 
 /** The one required action this provider can carry out (through the e-mailed set-password link). */
 export const UPDATE_PASSWORD = 'UPDATE_PASSWORD';
@@ -80,15 +80,6 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 /** `locale` attribute as Keycloak keeps it (a list of one), or undefined. */
 export const userLocale = (user: Pick<UserRecord, 'attributes'>): string | undefined => user.attributes.locale?.[0];
 
-const USERS_FILE = 'users.json';
-const FILE_VERSION = 1;
-
-interface UsersFile {
-  version: number;
-  users: UserRecord[];
-  /** Demo accounts a global administrator deleted: they must not come back at the next start. */
-  deletedDemoIds: string[];
-}
 
 /**
  * Accounts every provider starts with: the demo accounts and the demo activity's learners, all
@@ -122,50 +113,24 @@ function demoRecord(account: DemoAccount, passwordHash: string): UserRecord {
   };
 }
 
-const isStringList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
-
-function isUserRecord(value: unknown): value is UserRecord {
-  const user = value as Partial<UserRecord> | null;
-  return (
-    typeof user === 'object' &&
-    user !== null &&
-    typeof user.id === 'string' &&
-    typeof user.username === 'string' &&
-    typeof user.email === 'string' &&
-    typeof user.firstName === 'string' &&
-    typeof user.lastName === 'string' &&
-    typeof user.enabled === 'boolean' &&
-    typeof user.emailVerified === 'boolean' &&
-    isStringList(user.requiredActions) &&
-    typeof user.createdTimestamp === 'number' &&
-    typeof user.attributes === 'object' &&
-    user.attributes !== null &&
-    Object.values(user.attributes).every(isStringList) &&
-    (user.passwordHash === undefined || isPasswordHash(user.passwordHash)) &&
-    typeof user.credentialVersion === 'number' &&
-    isStringList(user.roles)
-  );
-}
-
-async function readUsersFile(file: string): Promise<UsersFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const parsed = JSON.parse(text) as Partial<UsersFile>;
-  if (
-    parsed.version !== FILE_VERSION ||
-    !Array.isArray(parsed.users) ||
-    !parsed.users.every(isUserRecord) ||
-    !isStringList(parsed.deletedDemoIds)
-  ) {
-    throw new Error(`${file} is not a users file of version ${FILE_VERSION}; move it away to start with the demo accounts only`);
-  }
-  return parsed as UsersFile;
+/** A user as the admin API creates it: Keycloak's defaults for whatever the input leaves out. */
+function newUserRecord(email: string, input: NewUser): UserRecord {
+  return {
+    id: randomUUID(),
+    username: email,
+    email,
+    firstName: input.firstName ?? '',
+    lastName: input.lastName ?? '',
+    // Keycloak creates a user disabled unless the representation says enabled: true.
+    enabled: input.enabled ?? false,
+    emailVerified: input.emailVerified ?? false,
+    requiredActions: [...new Set(input.requiredActions ?? [])],
+    createdTimestamp: Date.now(),
+    attributes: structuredClone(input.attributes ?? {}),
+    ...(input.passwordHash ? { passwordHash: input.passwordHash } : {}),
+    credentialVersion: 0,
+    roles: [],
+  };
 }
 
 export interface UserStoreOptions {
@@ -181,23 +146,18 @@ export interface UserStoreOptions {
 }
 
 /**
- * The provider's users: with `seedDemo` the demo accounts with their fixed ids, and everyone
- * created through the admin API. Reads are synchronous from memory (indexed by id and e-mail, for bulk imports of
- * thousands); with a data dir every change is written to `users.json` atomically (temporary file
- * + rename, mode 600) and at most one write runs at a time, the last state winning.
+ * What `users.json` holds, plus the demo accounts that are missing and were not deleted (with
+ * `seedDemo`); `changed` when the file is new or gained demo accounts.
  */
-export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOptions): Promise<UserStore> {
+async function loadUsers(file: string | null, seedDemo: boolean) {
   const byId = new Map<string, UserRecord>();
   const idByEmail = new Map<string, string>();
-  const deletedDemoIds = new Set<string>();
-  const file = dataDir ? join(dataDir, USERS_FILE) : null;
-
   const stored = file ? await readUsersFile(file) : undefined;
   for (const user of stored?.users ?? []) {
     byId.set(user.id, user);
     idByEmail.set(user.email, user.id);
   }
-  for (const id of stored?.deletedDemoIds ?? []) deletedDemoIds.add(id);
+  const deletedDemoIds = new Set<string>(stored?.deletedDemoIds ?? []);
   const missingDemo = seedDemo
     ? SEEDED_ACCOUNTS.filter((account) => !byId.has(account.sub) && !deletedDemoIds.has(account.sub))
     : [];
@@ -210,34 +170,26 @@ export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOp
       idByEmail.set(user.email, user.id);
     }
   }
+  return { byId, idByEmail, deletedDemoIds, changed: !stored || missingDemo.length > 0 };
+}
 
-  let writing: Promise<void> = Promise.resolve();
-  let pending = false;
+/**
+ * The provider's users: with `seedDemo` the demo accounts with their fixed ids, and everyone
+ * created through the admin API. Reads are synchronous from memory (indexed by id and e-mail, for bulk imports of
+ * thousands); with a data dir every change is written to `users.json` atomically (temporary file
+ * + rename, mode 600) and at most one write runs at a time, the last state winning.
+ */
+export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOptions): Promise<UserStore> {
+  const file = dataDir ? join(dataDir, USERS_FILE) : null;
+  const { byId, idByEmail, deletedDemoIds, changed } = await loadUsers(file, seedDemo);
 
-  async function writeSnapshot(target: string): Promise<void> {
-    const snapshot: UsersFile = { version: FILE_VERSION, users: [...byId.values()], deletedDemoIds: [...deletedDemoIds] };
-    const temporary = `${target}.${process.pid}.tmp`;
-    await mkdir(dataDir!, { recursive: true, mode: 0o700 });
-    await writeFile(temporary, `${JSON.stringify(snapshot)}\n`, { mode: 0o600 });
-    await rename(temporary, target);
-  }
+  const { persist, flush } = createUsersFileWriter({
+    file,
+    logger,
+    snapshot: () => ({ version: FILE_VERSION, users: [...byId.values()], deletedDemoIds: [...deletedDemoIds] }),
+  });
 
-  // Many changes in a burst (a bulk import) become a few writes: while one runs, later changes
-  // only mark the state dirty, and the next write takes all of them.
-  function persist(): void {
-    if (!file || pending) return;
-    pending = true;
-    writing = writing.then(async () => {
-      pending = false;
-      try {
-        await writeSnapshot(file);
-      } catch (error) {
-        logger.error({ err: error, file }, 'could not write the users file');
-      }
-    });
-  }
-
-  if (file && (!stored || missingDemo.length > 0)) persist();
+  if (file && changed) persist();
 
   const copy = (user: UserRecord | undefined): UserRecord | undefined => (user ? structuredClone(user) : undefined);
 
@@ -265,22 +217,7 @@ export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOp
       const email = normalizeEmail(input.email);
       // Email is the username here, so Keycloak would name the username as the duplicate.
       if (idByEmail.has(email)) throw new UserConflictError('username');
-      const user: UserRecord = {
-        id: randomUUID(),
-        username: email,
-        email,
-        firstName: input.firstName ?? '',
-        lastName: input.lastName ?? '',
-        // Keycloak creates a user disabled unless the representation says enabled: true.
-        enabled: input.enabled ?? false,
-        emailVerified: input.emailVerified ?? false,
-        requiredActions: [...new Set(input.requiredActions ?? [])],
-        createdTimestamp: Date.now(),
-        attributes: structuredClone(input.attributes ?? {}),
-        ...(input.passwordHash ? { passwordHash: input.passwordHash } : {}),
-        credentialVersion: 0,
-        roles: [],
-      };
+      const user = newUserRecord(email, input);
       byId.set(user.id, user);
       idByEmail.set(email, user.id);
       persist();
@@ -336,7 +273,7 @@ export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOp
     },
 
     async flush() {
-      await writing;
+      await flush();
     },
   };
 }

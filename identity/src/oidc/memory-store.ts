@@ -37,6 +37,117 @@ export interface MemoryStore extends AdapterFactory {
   forgetAccount(accountId: string): void;
 }
 
+type ModelAdapter = Adapter & { forgetAccount(accountId: string): void };
+
+/**
+ * Secondary indexes of one model: they point at ids of its entries, and `unindex` keeps them in
+ * step with every way an entry leaves (evicted, expired, overwritten, deleted), so they are
+ * bounded by the entries.
+ */
+function createIndexes(model: string) {
+  const idByUid = new Map<string, string>();
+  const idByUserCode = new Map<string, string>();
+  const idsByGrant = new Map<string, Set<string>>();
+  const idsByAccount = new Map<string, Set<string>>();
+
+  const addTo = (index: Map<string, Set<string>>, key: string, id: string): void => {
+    const ids = index.get(key) ?? new Set<string>();
+    ids.add(id);
+    index.set(key, ids);
+  };
+  const removeFrom = (index: Map<string, Set<string>>, key: string, id: string): void => {
+    const ids = index.get(key);
+    ids?.delete(id);
+    if (ids?.size === 0) index.delete(key);
+  };
+
+  return {
+    idByUid,
+    idByUserCode,
+    idsByGrant,
+    idsByAccount,
+    index(id: string, payload: AdapterPayload): void {
+      if (model === 'Session' && typeof payload.uid === 'string') idByUid.set(payload.uid, id);
+      if (typeof payload.userCode === 'string') idByUserCode.set(payload.userCode, id);
+      if (GRANT_BOUND.has(model) && typeof payload.grantId === 'string') addTo(idsByGrant, payload.grantId, id);
+      if (ACCOUNT_BOUND.has(model) && typeof payload.accountId === 'string') addTo(idsByAccount, payload.accountId, id);
+    },
+    unindex(id: string, payload: AdapterPayload): void {
+      if (typeof payload.uid === 'string' && idByUid.get(payload.uid) === id) idByUid.delete(payload.uid);
+      if (typeof payload.userCode === 'string' && idByUserCode.get(payload.userCode) === id) {
+        idByUserCode.delete(payload.userCode);
+      }
+      if (typeof payload.grantId === 'string') removeFrom(idsByGrant, payload.grantId, id);
+      if (typeof payload.accountId === 'string') removeFrom(idsByAccount, payload.accountId, id);
+    },
+  };
+}
+
+function createAdapter(
+  model: string,
+  { maxEntriesPerModel, now, onEvict }: Required<Pick<MemoryStoreOptions, 'maxEntriesPerModel' | 'now'>> & Pick<MemoryStoreOptions, 'onEvict'>,
+): ModelAdapter {
+  const indexes = createIndexes(model);
+  const { idByUid, idByUserCode, idsByGrant, idsByAccount } = indexes;
+  const entries = new LRUCache<string, AdapterPayload>({
+    max: maxEntriesPerModel,
+    // Reading the clock on every check keeps expiry exact (and a test clock usable).
+    ttlResolution: 0,
+    perf: { now },
+    dispose(payload, id, reason) {
+      indexes.unindex(id, payload);
+      if (reason === 'evict') onEvict?.(model, id);
+    },
+  });
+  let lastPurge = now();
+
+  // Expired entries are dropped when read; this frees the ones nobody reads again.
+  const purgeNowAndThen = (): void => {
+    if (now() - lastPurge < PURGE_INTERVAL_MS) return;
+    lastPurge = now();
+    entries.purgeStale();
+  };
+
+  const copy = (payload: AdapterPayload | undefined) => (payload ? structuredClone(payload) : undefined);
+
+  return {
+    async upsert(id, payload, expiresIn) {
+      purgeNowAndThen();
+      // A ttl of 0 means "no expiry" to lru-cache, which is what an entry without expiresIn wants.
+      entries.set(id, structuredClone(payload), { ttl: expiresIn ? expiresIn * 1000 : 0 });
+      indexes.index(id, payload);
+    },
+    async find(id) {
+      return copy(entries.get(id));
+    },
+    async findByUid(uid) {
+      const id = idByUid.get(uid);
+      return copy(id === undefined ? undefined : entries.get(id));
+    },
+    async findByUserCode(userCode) {
+      const id = idByUserCode.get(userCode);
+      return copy(id === undefined ? undefined : entries.get(id));
+    },
+    async consume(id) {
+      // In place, so the entry keeps its expiry: a consumed token must outlive its use for the
+      // library to recognise a second use.
+      const payload = entries.get(id);
+      if (payload) payload.consumed = Math.floor(now() / 1000);
+    },
+    async destroy(id) {
+      entries.delete(id);
+    },
+    async revokeByGrantId(grantId) {
+      for (const id of [...(idsByGrant.get(grantId) ?? [])]) entries.delete(id);
+      idsByGrant.delete(grantId);
+    },
+    forgetAccount(accountId) {
+      for (const id of [...(idsByAccount.get(accountId) ?? [])]) entries.delete(id);
+      idsByAccount.delete(accountId);
+    },
+  };
+}
+
 /**
  * Sessions, grants and tokens kept in this process, one LRU per model and per provider. Not the
  * library's development adapter: that is one module-wide LRU of 1000 entries shared by every
@@ -52,102 +163,12 @@ export function createMemoryStore({
   if (!Number.isSafeInteger(maxEntriesPerModel) || maxEntriesPerModel < 1) {
     throw new RangeError(`maxEntriesPerModel must be a positive integer, got ${maxEntriesPerModel}`);
   }
-  const adapters = new Map<string, Adapter & { forgetAccount(accountId: string): void }>();
-
-  function createAdapter(model: string): Adapter & { forgetAccount(accountId: string): void } {
-    // Secondary indexes point at ids in `entries`; `dispose` keeps them in step with every way an
-    // entry leaves (evicted, expired, overwritten, deleted), so they are bounded by `entries`.
-    const idByUid = new Map<string, string>();
-    const idByUserCode = new Map<string, string>();
-    const idsByGrant = new Map<string, Set<string>>();
-    const idsByAccount = new Map<string, Set<string>>();
-
-    const addTo = (index: Map<string, Set<string>>, key: string, id: string): void => {
-      const ids = index.get(key) ?? new Set<string>();
-      ids.add(id);
-      index.set(key, ids);
-    };
-    const removeFrom = (index: Map<string, Set<string>>, key: string, id: string): void => {
-      const ids = index.get(key);
-      ids?.delete(id);
-      if (ids?.size === 0) index.delete(key);
-    };
-
-    const unindex = (id: string, payload: AdapterPayload): void => {
-      if (typeof payload.uid === 'string' && idByUid.get(payload.uid) === id) idByUid.delete(payload.uid);
-      if (typeof payload.userCode === 'string' && idByUserCode.get(payload.userCode) === id) {
-        idByUserCode.delete(payload.userCode);
-      }
-      if (typeof payload.grantId === 'string') removeFrom(idsByGrant, payload.grantId, id);
-      if (typeof payload.accountId === 'string') removeFrom(idsByAccount, payload.accountId, id);
-    };
-
-    const entries = new LRUCache<string, AdapterPayload>({
-      max: maxEntriesPerModel,
-      // Reading the clock on every check keeps expiry exact (and a test clock usable).
-      ttlResolution: 0,
-      perf: { now },
-      dispose(payload, id, reason) {
-        unindex(id, payload);
-        if (reason === 'evict') onEvict?.(model, id);
-      },
-    });
-    let lastPurge = now();
-
-    // Expired entries are dropped when read; this frees the ones nobody reads again.
-    const purgeNowAndThen = (): void => {
-      if (now() - lastPurge < PURGE_INTERVAL_MS) return;
-      lastPurge = now();
-      entries.purgeStale();
-    };
-
-    const copy = (payload: AdapterPayload | undefined) => (payload ? structuredClone(payload) : undefined);
-
-    return {
-      async upsert(id, payload, expiresIn) {
-        purgeNowAndThen();
-        // A ttl of 0 means "no expiry" to lru-cache, which is what an entry without expiresIn wants.
-        entries.set(id, structuredClone(payload), { ttl: expiresIn ? expiresIn * 1000 : 0 });
-        if (model === 'Session' && typeof payload.uid === 'string') idByUid.set(payload.uid, id);
-        if (typeof payload.userCode === 'string') idByUserCode.set(payload.userCode, id);
-        if (GRANT_BOUND.has(model) && typeof payload.grantId === 'string') addTo(idsByGrant, payload.grantId, id);
-        if (ACCOUNT_BOUND.has(model) && typeof payload.accountId === 'string') addTo(idsByAccount, payload.accountId, id);
-      },
-      async find(id) {
-        return copy(entries.get(id));
-      },
-      async findByUid(uid) {
-        const id = idByUid.get(uid);
-        return copy(id === undefined ? undefined : entries.get(id));
-      },
-      async findByUserCode(userCode) {
-        const id = idByUserCode.get(userCode);
-        return copy(id === undefined ? undefined : entries.get(id));
-      },
-      async consume(id) {
-        // In place, so the entry keeps its expiry: a consumed token must outlive its use for the
-        // library to recognise a second use.
-        const payload = entries.get(id);
-        if (payload) payload.consumed = Math.floor(now() / 1000);
-      },
-      async destroy(id) {
-        entries.delete(id);
-      },
-      async revokeByGrantId(grantId) {
-        for (const id of [...(idsByGrant.get(grantId) ?? [])]) entries.delete(id);
-        idsByGrant.delete(grantId);
-      },
-      forgetAccount(accountId) {
-        for (const id of [...(idsByAccount.get(accountId) ?? [])]) entries.delete(id);
-        idsByAccount.delete(accountId);
-      },
-    };
-  }
+  const adapters = new Map<string, ModelAdapter>();
 
   const factory = (model: string): Adapter => {
     let adapter = adapters.get(model);
     if (!adapter) {
-      adapter = createAdapter(model);
+      adapter = createAdapter(model, { maxEntriesPerModel, now, onEvict });
       adapters.set(model, adapter);
     }
     return adapter;

@@ -28,6 +28,58 @@ const ROLES = ['learner', 'educator', 'org admin', 'sys admin'] as const;
 // What a role may do is decided by the API from the user's role in its database, not here.
 const describe = (name: string): string => `Simulation Portal role "${name}"; permissions are assigned by the portal API.`;
 
+/** The portal's public client and the API's confidential service client. */
+function realmClients(origin: string) {
+  return [
+    {
+      clientId: CLIENT_ID,
+      name: 'Simulation Portal',
+      enabled: true,
+      protocol: 'openid-connect',
+      publicClient: true,
+      standardFlowEnabled: true,
+      implicitFlowEnabled: false,
+      directAccessGrantsEnabled: false,
+      serviceAccountsEnabled: false,
+      frontchannelLogout: true,
+      fullScopeAllowed: true,
+      rootUrl: origin,
+      baseUrl: '/',
+      // The portal's root is where an invitation link sends the user after setting a password
+      // (execute-actions-email redirect_uri); Keycloak accepts only registered redirect URIs.
+      redirectUris: [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`, `${origin}/`],
+      webOrigins: [origin],
+      attributes: {
+        // Applies to the authorization code flow only; the device grant has no redirect.
+        'pkce.code.challenge.method': 'S256',
+        'oauth2.device.authorization.grant.enabled': 'true',
+        'post.logout.redirect.uris': [`${origin}/logout`, `${origin}/`].join('##'),
+      },
+    },
+    {
+      clientId: SERVICE_CLIENT_ID,
+      name: 'Simulation Portal API',
+      description:
+        'Confidential service client of the portal API: creates and updates users through the Admin REST API (client credentials). ' +
+        'Its secret comes from PORTAL_API_CLIENT_SECRET at import; never put it in this file.',
+      enabled: true,
+      protocol: 'openid-connect',
+      publicClient: false,
+      clientAuthenticatorType: 'client-secret',
+      secret: SERVICE_CLIENT_SECRET_PLACEHOLDER,
+      standardFlowEnabled: false,
+      implicitFlowEnabled: false,
+      directAccessGrantsEnabled: false,
+      serviceAccountsEnabled: true,
+      frontchannelLogout: false,
+      fullScopeAllowed: false,
+      attributes: {
+        'oauth2.device.authorization.grant.enabled': 'false',
+      },
+    },
+  ];
+}
+
 export function buildRealmExport() {
   const origin = PORTAL_ORIGIN_PLACEHOLDER;
   const [defaultRealmRole] = realmDefaultRoles(REALM);
@@ -93,54 +145,7 @@ export function buildRealmExport() {
         [CLIENT_ID]: ROLES.map((name) => ({ name, description: describe(name) })),
       },
     },
-    clients: [
-      {
-        clientId: CLIENT_ID,
-        name: 'Simulation Portal',
-        enabled: true,
-        protocol: 'openid-connect',
-        publicClient: true,
-        standardFlowEnabled: true,
-        implicitFlowEnabled: false,
-        directAccessGrantsEnabled: false,
-        serviceAccountsEnabled: false,
-        frontchannelLogout: true,
-        fullScopeAllowed: true,
-        rootUrl: origin,
-        baseUrl: '/',
-        // The portal's root is where an invitation link sends the user after setting a password
-        // (execute-actions-email redirect_uri); Keycloak accepts only registered redirect URIs.
-        redirectUris: [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`, `${origin}/`],
-        webOrigins: [origin],
-        attributes: {
-          // Applies to the authorization code flow only; the device grant has no redirect.
-          'pkce.code.challenge.method': 'S256',
-          'oauth2.device.authorization.grant.enabled': 'true',
-          'post.logout.redirect.uris': [`${origin}/logout`, `${origin}/`].join('##'),
-        },
-      },
-      {
-        clientId: SERVICE_CLIENT_ID,
-        name: 'Simulation Portal API',
-        description:
-          'Confidential service client of the portal API: creates and updates users through the Admin REST API (client credentials). ' +
-          'Its secret comes from PORTAL_API_CLIENT_SECRET at import; never put it in this file.',
-        enabled: true,
-        protocol: 'openid-connect',
-        publicClient: false,
-        clientAuthenticatorType: 'client-secret',
-        secret: SERVICE_CLIENT_SECRET_PLACEHOLDER,
-        standardFlowEnabled: false,
-        implicitFlowEnabled: false,
-        directAccessGrantsEnabled: false,
-        serviceAccountsEnabled: true,
-        frontchannelLogout: false,
-        fullScopeAllowed: false,
-        attributes: {
-          'oauth2.device.authorization.grant.enabled': 'false',
-        },
-      },
-    ],
+    clients: realmClients(origin),
     // No people: a production realm starts with no account anyone knows the password of. The
     // first global administrator is made with `npm run create-admin` (scripts/create-admin.mjs);
     // the demo users are a separate partial import (buildDemoUsersImport).
