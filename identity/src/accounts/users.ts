@@ -267,7 +267,7 @@ export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOp
       // Read again after the await: the user may have been deleted or disabled meanwhile.
       const user = id === undefined ? undefined : byId.get(id);
       if (!matches || !user || !user.enabled || user.passwordHash !== hash) return undefined;
-      // A pending password update can only be done through the e-mailed link (set-password.ts).
+      // A pending password update can only be done through the e-mailed link (routes/set-password).
       if (user.requiredActions.length > 0) return undefined;
       return structuredClone(user);
     },
