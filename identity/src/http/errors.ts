@@ -28,15 +28,20 @@ export function asHttpError(error: unknown): HttpError | undefined {
 export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
   const refusal = asHttpError(error);
   if (refusal) {
-    return reply
-      .code(refusal.status)
-      .header('Cache-Control', 'no-store')
-      .send({ error: 'invalid_request', error_description: refusal.message });
+    return reply.code(refusal.status).send({ error: 'invalid_request', error_description: refusal.message });
   }
   request.log.error({ err: error }, 'unhandled request error');
-  if (reply.sent || reply.raw.headersSent) {
+  const body = { error: 'server_error', error_description: 'Internal error.' };
+  if (reply.raw.headersSent) {
     reply.raw.destroy();
     return undefined;
   }
-  return reply.code(500).header('Cache-Control', 'no-store').send({ error: 'server_error', error_description: 'Internal error.' });
+  if (reply.sent) {
+    // Handed over to oidc-provider (http/hand-over.ts), which failed before it answered.
+    reply.raw
+      .writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(JSON.stringify(body));
+    return undefined;
+  }
+  return reply.code(500).send(body);
 }

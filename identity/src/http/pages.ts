@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 
 import type { FastifyReply } from 'fastify';
-import type { KoaContextWithOIDC } from 'oidc-provider';
 import { securityHeaders } from '@portal/service-kit';
 
 import type { PageFrame } from '../views/layout';
 
 export type RenderPage = (frame: PageFrame) => string;
+
+/** The part of a Koa context (oidc-provider's) a page is written to. */
+export interface ProviderContext {
+  set(headers: Record<string, string>): void;
+  type: string;
+  body: unknown;
+}
 
 export interface RenderedPage {
   html: string;
@@ -18,7 +24,7 @@ export interface Pages {
   /** Sends a page from a Fastify route; `headers` (Retry-After, Set-Cookie …) are added. */
   send(reply: FastifyReply, status: number, page: RenderPage, headers?: Record<string, string | string[]>): FastifyReply;
   /** Answers with a page from inside oidc-provider (its render hooks and middleware). */
-  sendFromProvider(ctx: KoaContextWithOIDC | { set(headers: Record<string, string>): void; type: string; body: unknown }, page: RenderPage): void;
+  sendFromProvider(ctx: ProviderContext, page: RenderPage): void;
 }
 
 /**

@@ -38,7 +38,7 @@ function adminErrorOf(error: unknown): AdminError | undefined {
 export function answerAdminError(error: unknown, _request: FastifyRequest, reply: FastifyReply) {
   const refusal = adminErrorOf(error);
   if (!refusal) throw error;
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const headers: Record<string, string> = {};
   if (refusal.status === 401) headers['WWW-Authenticate'] = `Bearer realm="${REALM_MANAGEMENT_CLIENT}"`;
   if (refusal.allow) headers.Allow = refusal.allow;
   return reply.code(refusal.status).headers(headers).send(refusal.body);

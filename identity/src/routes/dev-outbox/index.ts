@@ -15,7 +15,7 @@ export const OUTBOX_PATH = '/dev/outbox';
 export async function devOutboxRoutes(app: FastifyInstance, { outbox, pages }: IdentityContext & { outbox: Outbox }) {
   const page: RouteHandlerMethod = async (_request, reply) =>
     pages.send(reply, 200, (frame) => outboxPage(frame, { mails: outbox.list(), jsonHref: `${OUTBOX_PATH}.json` }));
-  const json: RouteHandlerMethod = async (_request, reply) => reply.header('Cache-Control', 'no-store').send(outbox.list());
+  const json: RouteHandlerMethod = async (_request, reply) => reply.send(outbox.list());
   allowOnly(app, OUTBOX_PATH, { GET: page, HEAD: page });
   allowOnly(app, `${OUTBOX_PATH}.json`, { GET: json, HEAD: json });
 }

@@ -55,7 +55,7 @@ export async function userinfoRoutes(app: FastifyInstance, { provider, issuer, j
   }
 
   const refuse = (reply: FastifyReply, cors: Record<string, string>, body: object, challenge: string) =>
-    reply.code(401).headers({ 'Cache-Control': 'no-store', ...cors, 'WWW-Authenticate': challenge }).send(body);
+    reply.code(401).headers({ ...cors, 'WWW-Authenticate': challenge }).send(body);
 
   async function answer(request: FastifyRequest, reply: FastifyReply) {
     const cors = corsHeaders(request, frontendOrigins);
@@ -64,7 +64,7 @@ export async function userinfoRoutes(app: FastifyInstance, { provider, issuer, j
       return refuse(reply, cors, { error: 'invalid_request', error_description: 'no access token provided' }, `Bearer realm="${issuer}"`);
     }
     try {
-      return reply.headers({ 'Cache-Control': 'no-store', ...cors }).send(await claimsFor(token));
+      return reply.headers(cors).send(await claimsFor(token));
     } catch (error) {
       if (!(error instanceof InvalidToken)) throw error;
       const body = { error: 'invalid_token', error_description: error.message };
