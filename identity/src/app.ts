@@ -78,7 +78,9 @@ const DEFAULT_REALM_PATH = '/realms/main';
 const CLOSE_GRACE_MS = 5_000;
 
 async function listen(port: number, host: string): Promise<{ server: Server; url: string }> {
-  const server = createServer();
+  // Until the routes are ready (the demo accounts' password hash takes a while), a health check
+  // hears 503 rather than waiting on a request nobody answers.
+  const server = createServer((_req, res) => res.writeHead(503).end());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

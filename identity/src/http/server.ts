@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 
@@ -30,13 +30,17 @@ function withoutAdminTrailingSlash(adminPath: string) {
  */
 export async function buildIdentityServer(context: IdentityContext, server: Server): Promise<FastifyInstance> {
   const rewrite = withoutAdminTrailingSlash(context.adminPath);
+  let handle: RequestListener | undefined;
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
     // One line per answer of our own (request-log.ts) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // HEAD only where a route lists it (the pages), as before: elsewhere it is a 405.
     exposeHeadRoutes: false,
-    serverFactory: (handler) => server.on('request', handler),
+    serverFactory: (handler) => {
+      handle = handler;
+      return server;
+    },
     rewriteUrl: (req) => rewrite(req.url ?? '/'),
   });
   logRequests(app);
@@ -62,5 +66,8 @@ export async function buildIdentityServer(context: IdentityContext, server: Serv
   });
   await app.register(adminRoutes, context);
   await app.ready();
+  // The listening server answered 503 until now (app.ts).
+  server.removeAllListeners('request');
+  server.on('request', handle!);
   return app;
 }
