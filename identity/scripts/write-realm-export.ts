@@ -2,7 +2,7 @@
 // `pnpm --filter @portal/identity realm-export`.
 import { writeFile } from 'node:fs/promises';
 
-import { demoUsersImportJson, realmExportJson } from '../src/realm-export';
+import { demoUsersImportJson, realmExportJson } from '../src/oidc/realm-export';
 
 for (const [file, json] of [
   ['realm-main.json', realmExportJson()],

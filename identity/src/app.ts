@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type Provider from 'oidc-provider';
-import { securityHeaders, serializeRequest } from '@portal/service-kit';
+import { securityHeaders } from '@portal/service-kit';
 
-import { createActionTokens } from './action-tokens';
-import { createSignInGuard, type SignInGuard } from './brute-force';
-import { adminPathFor, createAdminApiHandler } from './admin-api';
+import { createActionTokens } from './accounts/action-tokens';
+import { createUserStore, type UserStore } from './accounts/users';
 import {
   DEFAULT_ACCESS_TOKEN_TTL,
   DEFAULT_FRONTEND_ORIGINS,
@@ -16,16 +16,16 @@ import {
   DEFAULT_PRODUCT_NAME,
   parseIssuer,
 } from './config';
-import { HttpError, sendHtml, sendJson } from './http';
-import { createInteractionHandler } from './interactions';
-import { createMailer, type Outbox } from './mailer';
-import { createProvider, createSessionStore, INTERACTION_PATH, ROUTES, SSO_SESSION_MAX_SECONDS } from './provider';
-import { ACTION_TOKEN_PATH, createSetPasswordHandler } from './set-password';
-import { generateSigningJwks, type SigningJwks } from './signing-keys';
-import { createUserinfoHandler } from './userinfo';
-import { createUserStore, type UserStore } from './users';
-import { createNonce, securityHeaders as pageSecurityHeaders } from './views/html';
-import { outboxPage } from './views/outbox-page';
+import type { IdentityContext } from './context';
+import { createPages } from './http/pages';
+import { buildIdentityServer } from './http/server';
+import { createMailer, type Outbox } from './mail/mailer';
+import { createProvider, createSessionStore } from './oidc/provider';
+import { generateSigningJwks, type SigningJwks } from './oidc/signing-keys';
+import { adminPathFor } from './routes/admin';
+import { createSignInGuard, type SignInGuard } from './security/brute-force';
+
+export { OUTBOX_PATH } from './routes/dev-outbox';
 
 export interface IdentityAppOptions {
   /** Defaults to 0 (any free port). */
@@ -56,7 +56,7 @@ export interface IdentityAppOptions {
   /** The demo accounts with their known password (SEED_DEMO). */
   seedDemo?: boolean;
   mailFrom?: string;
-  /** Named in the invitation mails. */
+  /** Named in the invitation mails and on every page (PRODUCT_NAME). */
   productName?: string;
   /** Brute-force detection (tests pass one with a hand-moved clock); Keycloak's model by default. */
   guard?: SignInGuard;
@@ -74,62 +74,38 @@ export interface IdentityApp {
   close(): Promise<void>;
 }
 
-/** Where the local outbox is browsable, at the server root (not under the realm). */
-export const OUTBOX_PATH = '/dev/outbox';
-
 const DEFAULT_REALM_PATH = '/realms/main';
 const CLOSE_GRACE_MS = 5_000;
 
-const pathOf = (url: string): string => url.split('?')[0] || '/';
-
-function mountedPath(url: string, mountPath: string): string | undefined {
-  if (url === mountPath) return '/';
-  if (url.startsWith(`${mountPath}/`)) return url.slice(mountPath.length);
-  if (url.startsWith(`${mountPath}?`)) return `/${url.slice(mountPath.length)}`;
-  return undefined;
-}
-
-/** Starts the provider; with port 0 the issuer follows the port the OS picked. */
-export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
-  if (!options.smtpUrl && !options.devMode) {
-    // The outbox shows live set-password links to whoever opens it: development only.
-    throw new Error('The identity provider needs an SMTP server (smtpUrl) outside development mode (devMode).');
-  }
-  const host = options.host ?? '127.0.0.1';
-  const logger = options.logger ?? pino({ level: 'silent' });
-  const frontendOrigins = options.frontendOrigins ?? DEFAULT_FRONTEND_ORIGINS;
-
-  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
-    res.writeHead(503).end();
-  };
-  const server = createServer((req, res) => handler(req, res));
+async function listen(port: number, host: string): Promise<{ server: Server; url: string }> {
+  // Until the routes are ready (the demo accounts' password hash takes a while), a health check
+  // hears 503 rather than waiting on a request nobody answers.
+  const server = createServer((_req, res) => res.writeHead(503).end());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}`;
-  const issuer = parseIssuer(options.issuer ?? `${url}${DEFAULT_REALM_PATH}`);
+  return { server, url: `http://${urlHost}:${(server.address() as AddressInfo).port}` };
+}
+
+/** Everything the routes share, for one issuer. */
+async function createContext(options: IdentityAppOptions, issuer: string): Promise<IdentityContext> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const frontendOrigins = options.frontendOrigins ?? DEFAULT_FRONTEND_ORIGINS;
+  const productName = options.productName ?? DEFAULT_PRODUCT_NAME;
   const mountPath = new URL(issuer).pathname;
-  const adminPath = adminPathFor(mountPath);
   const jwks = options.jwks ?? (await generateSigningJwks());
   const dataDir = options.dataDir ?? null;
   const users = await createUserStore({ dataDir, logger, seedDemo: options.seedDemo ?? false });
-  const mailer = await createMailer({
-    smtpUrl: options.smtpUrl,
-    from: options.mailFrom ?? DEFAULT_MAIL_FROM,
-    dataDir,
-    logger,
-  });
+  const mailer = await createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom ?? DEFAULT_MAIL_FROM, dataDir, logger });
   const actionTokens = await createActionTokens({ issuer, jwks });
-
   const sessionStore = createSessionStore(logger);
-  // One for sign-in, device codes and set-password posts: an address's cap covers all three.
   const guard = options.guard ?? createSignInGuard();
+  const pages = createPages({ productName, frontendOrigins });
   const provider = createProvider({
     issuer,
     frontendOrigins,
@@ -140,53 +116,12 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     users,
     sessionStore,
     guard,
+    pages,
     ...(options.serviceClientSecret ? { serviceClientSecret: options.serviceClientSecret } : {}),
   });
-  const oidcCallback = provider.callback();
-  const handleInteraction = createInteractionHandler({ provider, mountPath, frontendOrigins, logger, users, guard });
-  const handleUserinfo = createUserinfoHandler({ provider, issuer, jwks, frontendOrigins, users });
-  const handleSetPassword = createSetPasswordHandler({
-    provider,
-    mountPath,
-    frontendOrigins,
-    logger,
-    users,
-    actionTokens,
-    sessionStore,
-    sessionTtlSeconds: SSO_SESSION_MAX_SECONDS,
-    guard,
-  });
-  const handleAdminApi = createAdminApiHandler({
-    issuer,
-    adminPath,
-    jwks,
-    users,
-    sessionStore,
-    actionTokens,
-    mailer,
-    frontendOrigins,
-    productName: options.productName ?? DEFAULT_PRODUCT_NAME,
-    logger,
-  });
-  const { outbox } = mailer;
-
-  function serveOutbox(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const mails = outbox!.list();
-    if (pathname.endsWith('.json')) {
-      sendJson(res, 200, mails);
-      return;
-    }
-    const nonce = createNonce();
-    sendHtml(res, 200, outboxPage({ mails, nonce, jsonHref: `${OUTBOX_PATH}.json` }), pageSecurityHeaders({ nonce, frontendOrigins }));
-  }
-  // Every answer, JSON and errors included, carries these; the pages replace the policy with their
-  // own nonce-based one (views/html.ts), and a handler's own header always wins. The portal may
-  // frame the provider for its silent sign-in check, and forms here end in redirects to it.
-  const defaultHeaders = securityHeaders({
+  // The portal may frame the provider for its silent sign-in check, and forms here end in
+  // redirects to it.
+  const headers = securityHeaders({
     csp: {
       defaultSrc: ["'none'"],
       formAction: ["'self'", ...frontendOrigins],
@@ -196,93 +131,60 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
     },
     referrerPolicy: 'no-referrer',
   });
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawUrl = req.url ?? '/';
-    const pathname = pathOf(rawUrl);
-    if (pathname === '/healthz') {
-      sendJson(res, 200, { status: 'ok' });
-      return;
-    }
-    // Only in the embedded default: with SMTP configured these paths do not exist.
-    if (outbox && (pathname === OUTBOX_PATH || pathname === `${OUTBOX_PATH}.json`)) {
-      serveOutbox(req, res, pathname);
-      return;
-    }
-    if (pathname === adminPath || pathname.startsWith(`${adminPath}/`)) {
-      await handleAdminApi(req, res);
-      return;
-    }
-    const inner = mountedPath(rawUrl, mountPath);
-    if (inner === undefined) {
-      sendJson(res, 404, { error: 'not_found', error_description: 'Unknown path.' });
-      return;
-    }
-    const innerPath = pathOf(inner);
-    if (innerPath.startsWith(`${INTERACTION_PATH}/`)) {
-      await handleInteraction(req, res, innerPath);
-      return;
-    }
-    if (innerPath === ROUTES.userinfo) {
-      await handleUserinfo(req, res);
-      return;
-    }
-    if (innerPath === ACTION_TOKEN_PATH) {
-      await handleSetPassword(req, res);
-      return;
-    }
-    // Mounted the way Express does it: oidc-provider derives its mount path from originalUrl.
-    Object.assign(req, { originalUrl: rawUrl });
-    req.url = inner;
-    oidcCallback(req, res);
-  }
-
-  handler = (req, res) => {
-    defaultHeaders.middleware(req, res);
-    const started = process.hrtime.bigint();
-    // Serialised now, before a handler rewrites req.url; codes, tokens and the Cookie header are
-    // masked by the portal's one log policy.
-    const request = serializeRequest(req);
-    res.on('finish', () => {
-      logger.info(
-        {
-          req: request,
-          status: res.statusCode,
-          ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
-        },
-        'request',
-      );
-    });
-    route(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError) {
-        if (!res.headersSent) sendJson(res, error.status, { error: 'invalid_request', error_description: error.message });
-        return;
-      }
-      logger.error({ err: error }, 'unhandled request error');
-      if (!res.headersSent) sendJson(res, 500, { error: 'server_error', error_description: 'Internal error.' });
-      else res.destroy();
-    });
+  return {
+    issuer,
+    mountPath,
+    adminPath: adminPathFor(mountPath),
+    frontendOrigins,
+    productName,
+    logger,
+    jwks,
+    users,
+    sessionStore,
+    actionTokens,
+    mailer,
+    provider,
+    guard,
+    pages,
+    securityHeaders: headers,
   };
+}
 
+async function closeServer(server: Server, app: FastifyInstance): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    force.unref();
+    server.close((error) => {
+      clearTimeout(force);
+      if (error) reject(error);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+  await app.close();
+}
+
+/** Starts the provider; with port 0 the issuer follows the port the OS picked. */
+export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
+  if (!options.smtpUrl && !options.devMode) {
+    // The outbox shows live set-password links to whoever opens it: development only.
+    throw new Error('The identity provider needs an SMTP server (smtpUrl) outside development mode (devMode).');
+  }
+  const { server, url } = await listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  const issuer = parseIssuer(options.issuer ?? `${url}${DEFAULT_REALM_PATH}`);
+  const context = await createContext(options, issuer);
+  const app = await buildIdentityServer(context, server);
+  const { outbox } = context.mailer;
   return {
     server,
-    provider,
+    provider: context.provider,
     issuer,
     url,
-    users,
+    users: context.users,
     ...(outbox ? { outbox } : {}),
     close: async () => {
-      await new Promise<void>((resolve, reject) => {
-        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        force.unref();
-        server.close((error) => {
-          clearTimeout(force);
-          if (error) reject(error);
-          else resolve();
-        });
-        server.closeIdleConnections();
-      });
-      await users.flush();
+      await closeServer(server, app);
+      await context.users.flush();
     },
   };
 }

@@ -3,7 +3,7 @@ import { closeOnSignals, loadOrExit, logOptions } from '@portal/service-kit';
 
 import { OUTBOX_PATH, startIdentityApp } from './app';
 import { loadConfig } from './config';
-import { generateSigningJwks, loadOrCreateSigningJwks } from './signing-keys';
+import { generateSigningJwks, loadOrCreateSigningJwks } from './oidc/signing-keys';
 
 const config = loadOrExit(() => loadConfig());
 const logger = pino(logOptions({ name: 'identity', level: config.logLevel }));

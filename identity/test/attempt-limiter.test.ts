@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { addressKey, createAttemptLimiter } from '../src/attempt-limiter';
+import { addressKey, createAttemptLimiter } from '../src/security/attempt-limiter';
 
 function testClock() {
   let time = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { BRUTE_FORCE, createAccountLockout, createSignInGuard, isRefusal } from '../src/brute-force';
+import { BRUTE_FORCE, createAccountLockout, createSignInGuard, isRefusal } from '../src/security/brute-force';
 
 function testClock() {
   let time = 1_700_000_000_000;

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import pino from 'pino';
 
 import { ConfigError, loadConfig } from '../src/config';
-import { createUserStore } from '../src/users';
+import { createUserStore } from '../src/accounts/users';
 
 describe('configuration', () => {
   it('defaults to the documented ports, issuer, origins and token lifetime', () => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 
 import type { AdapterPayload } from 'oidc-provider';
 
-import { createMemoryStore } from '../src/memory-store';
+import { createMemoryStore } from '../src/oidc/memory-store';
 
 /** A clock tests move by hand; lru-cache reads it on every check. */
 function testClock() {

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 
 import { DEMO_ACCOUNTS, DEMO_COHORT } from '@portal/contract/demo-accounts';
 
-import { BRUTE_FORCE } from '../src/brute-force';
-import { buildDemoUsersImport, buildRealmExport, demoUsersImportJson, realmExportJson } from '../src/realm-export';
+import { BRUTE_FORCE } from '../src/security/brute-force';
+import { buildDemoUsersImport, buildRealmExport, demoUsersImportJson, realmExportJson } from '../src/oidc/realm-export';
 
 describe('Keycloak realm export', () => {
   it('matches keycloak/realm-main.json (run `pnpm --filter @portal/identity realm-export` after changes)', async () => {

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { logOptions } from '@portal/service-kit';
 import { captureLog, secretRequest } from '@portal/service-kit/testing';
 
-import { ACTION_TOKEN_PATH } from '../src/set-password';
+import { ACTION_TOKEN_PATH } from '../src/routes/set-password';
 import { OIDC, startTestProvider } from './helpers/oidc';
 
 test("the provider's request log keeps paths but no code, state, token, set-password key, Authorization or Cookie value", async () => {

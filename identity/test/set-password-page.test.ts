@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { setPasswordPage } from '../src/views/set-password-page';
+import { setPasswordPage } from '../src/routes/set-password/page';
 
 describe('set-password page', () => {
   it('names the account for password managers with a real, hidden username field', () => {
-    const html = setPasswordPage({ action: '/a', nonce: 'n', key: 'k', csrf: 'c', email: 'new.learner@example.test' });
+    const html = setPasswordPage({ nonce: 'n', productName: 'Simulation Portal' }, { action: '/a', key: 'k', csrf: 'c', email: 'new.learner@example.test' });
     // Chromium ignores type="hidden" here ("Password forms should have (optionally hidden)
     // username fields"), so the new password would be saved without its e-mail address.
     const username = /<input[^>]*autocomplete="username"[^>]*>/.exec(html)?.[0];

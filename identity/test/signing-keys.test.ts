@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { loadOrCreateSigningJwks, publicJwks } from '../src/signing-keys';
+import { loadOrCreateSigningJwks, publicJwks } from '../src/oidc/signing-keys';
 
 describe('signing keys', () => {
   const dirs: string[] = [];

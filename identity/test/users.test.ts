@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
 import pino from 'pino';
 
-import { hashPassword, verifyPassword } from '../src/passwords';
-import { checkPassword } from '../src/password-policy';
-import { createUserStore, UserConflictError } from '../src/users';
+import { hashPassword, verifyPassword } from '../src/accounts/passwords';
+import { checkPassword } from '../src/accounts/password-policy';
+import { createUserStore, UserConflictError } from '../src/accounts/users';
 
 const logger = pino({ level: 'silent' });
 
