@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import type { OutboundClient } from '../lib/outbound-http';
-import type { RegisteredPlatform } from './validate-launch';
+import type { RegisteredPlatform } from '../repositories/lti-types';
 
 /**
  * The platforms' public keys for the launch check (`LaunchStores.keys`): each registration's

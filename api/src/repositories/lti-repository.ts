@@ -7,11 +7,13 @@ import {
   type LtiPlatformInput,
   type LtiPlatformListQuery,
 } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
-import type { RegisteredPlatform, ValidLaunch } from '../lti/validate-launch';
+import type { RegisteredPlatform, ValidLaunch } from './lti-types';
 import { recordAudit, type AuditActor } from './audit-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A login's state and nonce are good for this long (issue #10). */
 export const LOGIN_STATE_TTL_SECONDS = 600;
@@ -72,7 +74,7 @@ async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlatform | 
   return row ? toPlatform(row) : null;
 }
 
-export function createLtiRepository(db: Db) {
+export function createLtiRepository(q: Queryable) {
   async function validate(tx: Queryable, input: LtiPlatformInput, exceptId: number | null) {
     const errors: FieldErrors = {};
     const org = await tx.query('select 1 from organisations where id = $1', [input.organisationId]);
@@ -107,7 +109,7 @@ export function createLtiRepository(db: Db) {
   return {
     list(query: LtiPlatformListQuery) {
       const { organisation, ...paged } = query;
-      return pagedList<PlatformRow, LtiPlatform>(db, paged, {
+      return pagedList<PlatformRow, LtiPlatform>(q, paged, {
         from: PLATFORM_FROM,
         select: PLATFORM_SELECT,
         ...(organisation === undefined
@@ -126,80 +128,74 @@ export function createLtiRepository(db: Db) {
       });
     },
 
-    find: (id: number) => findPlatformIn(db, id),
+    find: (id: number) => findPlatformIn(q, id),
 
     create(raw: LtiPlatformInput, actor: AuditActor): Promise<LtiPlatform> {
       const input = normalise(raw);
-      return guardTaken(() =>
-        db.transaction(async (tx) => {
-          await validate(tx, input, null);
-          const res = await tx.query<{ id: number }>(
-            `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
-                                        jwks_url, deployment_ids, organisation_id)
-             values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
-            values(input),
-          );
-          const created = (await findPlatformIn(tx, res.rows[0]!.id))!;
-          await recordAudit(tx, {
-            actor,
-            action: 'create',
-            entityType: 'lti_platform',
-            entityId: created.id,
-            organisationId: created.organisationId,
-            after: created,
-          });
-          return created;
-        }),
-      );
+      return guardTaken(async () => {
+        await validate(q, input, null);
+        const res = await q.query<{ id: number }>(
+          `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
+                                      jwks_url, deployment_ids, organisation_id)
+           values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
+          values(input),
+        );
+        const created = (await findPlatformIn(q, res.rows[0]!.id))!;
+        await recordAudit(q, {
+          actor,
+          action: 'create',
+          entityType: 'lti_platform',
+          entityId: created.id,
+          organisationId: created.organisationId,
+          after: created,
+        });
+        return created;
+      });
     },
 
     update(id: number, raw: LtiPlatformInput, actor: AuditActor): Promise<LtiPlatform | null> {
       const input = normalise(raw);
-      return guardTaken(() =>
-        db.transaction(async (tx) => {
-          const lock = await tx.query('select 1 from lti_platforms where id = $1 for update', [id]);
-          if (lock.rowCount === 0) return null;
-          const before = (await findPlatformIn(tx, id))!;
-          await validate(tx, input, id);
-          await tx.query(
-            `update lti_platforms
-                set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
-                    jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
-                    updated_at = now()
-              where id = $8`,
-            [...values(input), id],
-          );
-          const after = (await findPlatformIn(tx, id))!;
-          await recordAudit(tx, {
-            actor,
-            action: 'update',
-            entityType: 'lti_platform',
-            entityId: id,
-            organisationId: after.organisationId,
-            before,
-            after,
-          });
-          return after;
-        }),
-      );
+      return guardTaken(async () => {
+        const lock = await q.query('select 1 from lti_platforms where id = $1 for update', [id]);
+        if (lock.rowCount === 0) return null;
+        const before = (await findPlatformIn(q, id))!;
+        await validate(q, input, id);
+        await q.query(
+          `update lti_platforms
+              set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
+                  jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
+                  updated_at = now()
+            where id = $8`,
+          [...values(input), id],
+        );
+        const after = (await findPlatformIn(q, id))!;
+        await recordAudit(q, {
+          actor,
+          action: 'update',
+          entityType: 'lti_platform',
+          entityId: id,
+          organisationId: after.organisationId,
+          before,
+          after,
+        });
+        return after;
+      });
     },
 
     /** Deletes the registration with its states and launches (cascade); false when unknown. */
-    remove(id: number, actor: AuditActor): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const before = await findPlatformIn(tx, id);
-        if (!before) return false;
-        await tx.query('delete from lti_platforms where id = $1', [id]);
-        await recordAudit(tx, {
-          actor,
-          action: 'delete',
-          entityType: 'lti_platform',
-          entityId: id,
-          organisationId: before.organisationId,
-          before,
-        });
-        return true;
+    async remove(id: number, actor: AuditActor): Promise<boolean> {
+      const before = await findPlatformIn(q, id);
+      if (!before) return false;
+      await q.query('delete from lti_platforms where id = $1', [id]);
+      await recordAudit(q, {
+        actor,
+        action: 'delete',
+        entityType: 'lti_platform',
+        entityId: id,
+        organisationId: before.organisationId,
+        before,
       });
+      return true;
     },
 
     /**
@@ -207,7 +203,7 @@ export function createLtiRepository(db: Db) {
      * client id. Without a client id the issuer must be registered exactly once.
      */
     async forLogin(issuer: string, clientId: string | undefined): Promise<LtiPlatform | null> {
-      const res = await db.query<PlatformRow>(
+      const res = await q.query<PlatformRow>(
         `select ${PLATFORM_SELECT} from ${PLATFORM_FROM}
           where p.issuer = $1 and ($2::text is null or p.client_id = $2)
           order by p.id limit 2`,
@@ -220,12 +216,12 @@ export function createLtiRepository(db: Db) {
     async createLoginState(platformId: number): Promise<{ state: string; nonce: string }> {
       const state = randomBytes(32).toString('base64url');
       const nonce = randomBytes(32).toString('base64url');
-      await db.query(
+      await q.query(
         `delete from lti_login_states
           where created_at < now() - make_interval(secs => $1 * 2)`,
         [LOGIN_STATE_TTL_SECONDS],
       );
-      await db.query(
+      await q.query(
         'insert into lti_login_states (state, nonce, platform_id) values ($1, $2, $3)',
         [state, nonce, platformId],
       );
@@ -234,7 +230,7 @@ export function createLtiRepository(db: Db) {
 
     /** One statement marks it used: of two launches racing with one state, one wins. */
     async consumeState(state: string): Promise<{ nonce: string; platformId: number } | null> {
-      const res = await db.query<{ nonce: string; platform_id: number }>(
+      const res = await q.query<{ nonce: string; platform_id: number }>(
         `update lti_login_states set used_at = now()
           where state = $1 and used_at is null
             and created_at > now() - make_interval(secs => $2)
@@ -246,7 +242,7 @@ export function createLtiRepository(db: Db) {
     },
 
     async registered(id: number): Promise<RegisteredPlatform | null> {
-      const p = await findPlatformIn(db, id);
+      const p = await findPlatformIn(q, id);
       return p
         ? {
             id: p.id,
@@ -258,8 +254,51 @@ export function createLtiRepository(db: Db) {
         : null;
     },
 
+    /** Who made a launch and how many seconds ago; null for an unknown (or malformed) id. */
+    async launchOwnerAndAge(
+      launchId: string,
+    ): Promise<{ userId: string; ageSeconds: number } | null> {
+      if (!UUID.test(launchId)) return null;
+      const res = await q.query<{ user_id: string; age: number }>(
+        `select user_id::text as user_id, extract(epoch from (now() - created_at))::float8 as age
+           from lti_launches where id = $1::uuid`,
+        [launchId],
+      );
+      const row = res.rows[0];
+      return row ? { userId: row.user_id, ageSeconds: Number(row.age) } : null;
+    },
+
+    /** Records a validated launch for `userId` (with the user's link, in one transaction); answers the launchId. */
+    async recordLaunch(launch: ValidLaunch, userId: string): Promise<string> {
+      const id = randomUUID();
+      const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+      await q.query(
+        `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, roles,
+                                   context, resource_link, ags_endpoint, deep_linking_settings,
+                                   custom, user_id, brightspace_user_id)
+         values ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb,
+                 $11::jsonb, $12, $13)`,
+        [
+          id,
+          launch.platform.id,
+          launch.deploymentId,
+          launch.messageType,
+          launch.sub,
+          launch.roles,
+          json(launch.context),
+          json(launch.resourceLink),
+          json(launch.agsEndpoint),
+          json(launch.deepLinkingSettings),
+          JSON.stringify(launch.custom),
+          userId,
+          launch.brightspaceUserId,
+        ],
+      );
+      return id;
+    },
+
     async jwksUrlOf(id: number): Promise<string | null> {
-      const res = await db.query<{ jwks_url: string }>(
+      const res = await q.query<{ jwks_url: string }>(
         'select jwks_url from lti_platforms where id = $1',
         [id],
       );
@@ -269,36 +308,3 @@ export function createLtiRepository(db: Db) {
 }
 
 export type LtiRepository = ReturnType<typeof createLtiRepository>;
-
-/** Records a validated launch for `userId` in the caller's transaction; answers the launchId. */
-export async function recordLaunch(
-  tx: Queryable,
-  launch: ValidLaunch,
-  userId: string,
-): Promise<string> {
-  const id = randomUUID();
-  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-  await tx.query(
-    `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, roles,
-                               context, resource_link, ags_endpoint, deep_linking_settings,
-                               custom, user_id, brightspace_user_id)
-     values ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb,
-             $11::jsonb, $12, $13)`,
-    [
-      id,
-      launch.platform.id,
-      launch.deploymentId,
-      launch.messageType,
-      launch.sub,
-      launch.roles,
-      json(launch.context),
-      json(launch.resourceLink),
-      json(launch.agsEndpoint),
-      json(launch.deepLinkingSettings),
-      JSON.stringify(launch.custom),
-      userId,
-      launch.brightspaceUserId,
-    ],
-  );
-  return id;
-}

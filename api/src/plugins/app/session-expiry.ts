@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { closeExpiredSessions as closeExpired } from '../../services/sessions/session-changes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,8 +24,7 @@ export const sessionExpiryPlugin = fp(
 
     const closeExpiredSessions = (): Promise<number> => {
       // A slow database must not pile up runs: a tick during a run joins it.
-      running ??= app.repos.sessions
-        .closeExpired(lifetime)
+      running ??= closeExpired(app, lifetime)
         .then((uuids) => {
           if (uuids.length > 0) app.log.info({ closed: uuids.length }, 'expired sessions closed');
           return uuids.length;
@@ -53,5 +53,5 @@ export const sessionExpiryPlugin = fp(
       await running?.catch(() => undefined);
     });
   },
-  { name: 'session-expiry', dependencies: ['config', 'repositories'] },
+  { name: 'session-expiry', dependencies: ['config', 'db', 'session-status-cache'] },
 );

@@ -6,10 +6,11 @@ import type { LtiRegistrationError } from '@portal/contract';
 import { createDynamicRegistration, RegistrationRefused } from '../../lti/dynamic-registration';
 import { escapeHtml } from '../../lib/escape-html';
 import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
+import { PORTAL_TOKEN_PATTERN } from '../../repositories/lti-registration-repository';
 import {
-  createLtiRegistrationRepository,
-  PORTAL_TOKEN_PATTERN,
-} from '../../repositories/lti-registration-repository';
+  claimRegistrationAttempt,
+  registerPlatform,
+} from '../../services/lti/dynamic-registration';
 
 /** The name the platform shows for the tool. */
 export const TOOL_CLIENT_NAME = 'Simulation Portal';
@@ -116,7 +117,6 @@ const CLOSE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(CLOSE_SCRIPT).d
  */
 export const ltiRegisterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { portalUrl } = app.config;
-  const registrations = createLtiRegistrationRepository(app.db);
   const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
   app.addHook('onClose', () => outbound.close());
   const dynamic = createDynamicRegistration({
@@ -219,7 +219,7 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
       } = request.query;
       if (
         !PORTAL_TOKEN_PATTERN.test(portalToken) ||
-        !(await registrations.claimAttempt(portalToken))
+        !(await claimRegistrationAttempt(app, portalToken))
       ) {
         return failed(reply, lang, 'INVALID_PORTAL_TOKEN');
       }
@@ -228,7 +228,7 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
           dynamic.configurationUrl(configuration),
         );
         const client = await dynamic.register(endpoints, registrationToken || undefined);
-        const outcome = await registrations.register(portalToken, endpoints, client);
+        const outcome = await registerPlatform(app, portalToken, endpoints, client);
         if (!outcome.ok) {
           return failed(
             reply,

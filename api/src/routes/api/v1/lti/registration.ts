@@ -8,7 +8,7 @@ import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { toolConfiguration } from '../../../../lti/dynamic-registration';
 import { currentUser } from '../../../../plugins/app/auth';
-import { createLtiRegistrationRepository } from '../../../../repositories/lti-registration-repository';
+import { createRegistrationToken } from '../../../../services/lti/dynamic-registration';
 
 const tags = ['lti'];
 
@@ -22,7 +22,6 @@ const tags = ['lti'];
 const config = { permissions: ['global.create_org'] } as const;
 
 export const ltiRegistrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const registrations = createLtiRegistrationRepository(app.db);
   const { portalUrl } = app.config;
 
   app.post(
@@ -38,7 +37,7 @@ export const ltiRegistrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const made = await registrations.createToken(request.params.id, currentUser(request));
+      const made = await createRegistrationToken(app, request.params.id, currentUser(request));
       if (!made) throw notFound();
       const url = new URL(`${portalUrl}/api/lti/register`);
       url.searchParams.set('portal_token', made.token);

@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CatalogueLanguageQuery, ProductCategoryList, ProductIdParams, ProductList } from '@portal/contract';
+import {
+  CatalogueLanguageQuery,
+  ProductCategoryList,
+  ProductIdParams,
+  ProductList,
+} from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
@@ -54,7 +59,10 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { productId } = request.params;
       const visible = await entitlements.productIdsFor(currentUser(request));
       if (!visible.includes(productId)) throw notFound();
-      return products.categoryTree(productId, catalogueLanguage(request.query.language, currentUser(request).language));
+      return products.categoryTree(
+        productId,
+        catalogueLanguage(request.query.language, currentUser(request).language),
+      );
     },
   );
 
