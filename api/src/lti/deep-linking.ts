@@ -218,7 +218,7 @@ export function createDeepLinking(db: Db, toolKeys: ToolKeys, portalUrl: string)
           type: 'ltiResourceLink',
           title,
           url: launchUrl,
-          // What the launch forwards to the host's /lti/launch (routes/lti/index.ts), which
+          // What the launch forwards to the host's /lti/launch (routes/api/lti/index.ts), which
           // starts exactly this simulation.
           custom: {
             configuration,

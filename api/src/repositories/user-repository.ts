@@ -2,7 +2,7 @@ import type { CookiePreference, CurrentUser, UserPreference } from '@portal/cont
 import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
 import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
-import { LOOKUP_SEED } from '../seed/reference-data';
+import { LOOKUP_SEED } from '../reference/reference-data';
 
 /**
  * The signed-in user as the API knows them: our row plus the permissions of their role, and

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { seedDemoActivity, type DemoActivityResult } from '../../seed/demo-activity';
+import { seedDemoActivity, type DemoActivityResult } from '../../demo/demo-activity';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createAuditRepository } from '../../repositories/audit-repository';
+import { createBrightspaceRepository } from '../../repositories/brightspace-repository';
 import { createDownloadRepository } from '../../repositories/download-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
@@ -37,6 +38,7 @@ function createRepositories(
     notifications: createNotificationRepository(db),
     configurations: createProductConfigurationRepository(db),
     lti: createLtiRepository(db),
+    brightspace: createBrightspaceRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -11,6 +11,7 @@ import { currentUser } from '../../../../plugins/app/auth';
 import { productConfigurationRoutes } from './configuration';
 import { productConfigurationSchemaRoutes } from './configuration-schema';
 import { productSessionRoutes } from './session';
+import { productSimulationDownloadRoutes } from './simulation-download';
 
 const tags = ['product'];
 
@@ -22,7 +23,7 @@ function catalogueLanguage(requested: string | undefined, stored: string): strin
   return requested ?? stored;
 }
 
-export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { entitlements, products } = app.repos;
 
   app.get(
@@ -69,4 +70,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(productSessionRoutes);
   await app.register(productConfigurationRoutes);
   await app.register(productConfigurationSchemaRoutes);
+  await app.register(productSimulationDownloadRoutes);
 };
+
+export default productRoutes;

@@ -6,14 +6,14 @@ import {
   LtiPlatformListQuery,
   Paged,
 } from '@portal/contract';
-import { notFound, orNotFound } from '../../../../lib/http-errors';
-import { errorResponses } from '../../../../lib/route-schemas';
-import { currentUser } from '../../../../plugins/app/auth';
+import { notFound, orNotFound } from '../../../../../lib/http-errors';
+import { errorResponses } from '../../../../../lib/route-schemas';
+import { currentUser } from '../../../../../plugins/app/auth';
 import {
   createLtiPlatform,
   removeLtiPlatform,
   updateLtiPlatform,
-} from '../../../../services/lti/platforms';
+} from '../../../../../services/lti/platforms';
 
 const tags = ['lti'];
 
@@ -24,7 +24,7 @@ const tags = ['lti'];
  */
 const config = { permissions: ['global.create_org'] } as const;
 
-export const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const platforms = app.repos.lti;
 
   app.get(
@@ -106,3 +106,5 @@ export const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default ltiPlatformRoutes;

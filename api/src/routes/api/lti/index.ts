@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { FieldErrors, LTI_MESSAGES, LtiJwks, type LtiErrorCode } from '@portal/contract';
-import { badRequest } from '../../lib/http-errors';
-import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
-import { createPlatformKeys } from '../../lti/platform-keys';
-import { createToolKeys } from '../../lti/tool-keys';
-import { STATE_PATTERN, validateLaunch, type LaunchStores } from '../../lti/validate-launch';
-import { LOGIN_STATE_TTL_SECONDS } from '../../repositories/lti-repository';
-import { recordLtiLaunch } from '../../services/lti/record-launch';
+import { badRequest } from '../../../lib/http-errors';
+import { createOutboundClient, outboundPolicyFor } from '../../../lib/outbound-http';
+import { createPlatformKeys } from '../../../lti/platform-keys';
+import { createToolKeys } from '../../../lti/tool-keys';
+import { STATE_PATTERN, validateLaunch, type LaunchStores } from '../../../lti/validate-launch';
+import { LOGIN_STATE_TTL_SECONDS } from '../../../repositories/lti-repository';
+import { recordLtiLaunch } from '../../../services/lti/record-launch';
 
 const tags = ['lti'];
 
@@ -52,7 +52,7 @@ function originOf(url: string): string | null {
  * public: the platform and the browser call them without a portal token. A refused launch sends
  * the browser to the host's `/lti/error?error=…`, never to a JSON answer it could not show.
  */
-export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { lti } = app.repos;
   const toolKeys = createToolKeys(app.db);
   await toolKeys.ensure();
@@ -213,3 +213,5 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default ltiRoutes;
