@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   LTI_MESSAGES,
+  SIMULATION_MODES,
+  type SimulationMode,
   ORGANISATION_MESSAGES,
   type FieldErrors,
   type LtiPlatform,
@@ -12,6 +14,31 @@ import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import type { RegisteredPlatform, ValidLaunch } from './lti-types';
 import { recordAudit, type AuditActor } from './audit-repository';
+import { currentLicenseSql, isoDay } from './entitlement-repository';
+
+/** A recorded launch as a deep linking answer needs it. */
+export interface DeepLinkLaunchRow {
+  id: string;
+  user_id: string;
+  message_type: string;
+  deployment_id: string;
+  roles: string[];
+  settings: Record<string, unknown> | null;
+  age: number;
+  issuer: string;
+  client_id: string;
+  organisation_id: number;
+  organisation_name: string;
+}
+
+const DEEP_LINK_LAUNCH_SQL = `select l.id::text as id, l.user_id::text as user_id, l.message_type,
+    l.deployment_id, l.roles, l.deep_linking_settings as settings,
+    extract(epoch from (now() - l.created_at))::float8 as age,
+    p.issuer, p.client_id, p.organisation_id, o.name as organisation_name
+  from lti_launches l
+  join lti_platforms p on p.id = l.platform_id
+  join organisations o on o.id = p.organisation_id
+ where l.id = $1::uuid`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -295,6 +322,68 @@ export function createLtiRepository(q: Queryable) {
         ],
       );
       return id;
+    },
+
+    /** The launch with its platform, for a deep linking answer; locked for the answer. */
+    async deepLinkRequest(launchId: string, forUpdate = false): Promise<DeepLinkLaunchRow | null> {
+      if (!UUID.test(launchId)) return null;
+      const res = await q.query<DeepLinkLaunchRow>(
+        `${DEEP_LINK_LAUNCH_SQL}${forUpdate ? ' for update of l' : ''}`,
+        [launchId],
+      );
+      return res.rows[0] ?? null;
+    },
+
+    /** The products the organisation holds a current licence for, with the modes it grants. */
+    async licensedModes(
+      organisationId: number,
+      today: Date,
+    ): Promise<Map<number, SimulationMode[]>> {
+      const res = await q.query<{ product_id: number; mode: SimulationMode }>(
+        `select distinct e.product_id, e.mode
+           from license_blocks lb
+           join license_block_entitlements lbe on lbe.license_block_id = lb.id
+           join entitlements e on e.id = lbe.entitlement_id
+          where lb.organisation_id = $1 and ${currentLicenseSql('lb', '$2::date')}`,
+        [organisationId, isoDay(today)],
+      );
+      const modes = new Map<number, SimulationMode[]>();
+      for (const { product_id: id, mode } of res.rows) {
+        modes.set(id, [...(modes.get(id) ?? []), mode]);
+      }
+      for (const list of modes.values()) {
+        list.sort((a, b) => SIMULATION_MODES.indexOf(a) - SIMULATION_MODES.indexOf(b));
+      }
+      return modes;
+    },
+
+    /** Marks the deep linking request answered under `key` with the digest of the JWT handed out. */
+    async recordDeepLinkAnswer(launchId: string, key: string, digest: string): Promise<void> {
+      await q.query(
+        `update lti_launches
+            set deep_linking_settings = deep_linking_settings
+                  || jsonb_build_object($2::text,
+                       jsonb_build_object('sha256', $3::text, 'at', now()))
+          where id = $1::uuid`,
+        [launchId, key, digest],
+      );
+    },
+
+    /** A deep linking request's settings and whether its answer (under `key`) is younger than `ttlSeconds`. */
+    async deepLinkAnswer(
+      launchId: string,
+      key: string,
+      ttlSeconds: number,
+    ): Promise<{ settings: Record<string, unknown> | null; fresh: boolean } | null> {
+      if (!UUID.test(launchId)) return null;
+      const res = await q.query<{ settings: Record<string, unknown> | null; fresh: boolean }>(
+        `select deep_linking_settings as settings,
+                coalesce((deep_linking_settings -> $2::text ->> 'at')::timestamptz
+                           > now() - make_interval(secs => $3), false) as fresh
+           from lti_launches where id = $1::uuid and message_type = 'LtiDeepLinkingRequest'`,
+        [launchId, key, ttlSeconds],
+      );
+      return res.rows[0] ?? null;
     },
 
     async jwksUrlOf(id: number): Promise<string | null> {
