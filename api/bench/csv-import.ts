@@ -23,7 +23,9 @@ import type { Db } from '../src/db/driver';
 import { createPgDb } from '../src/db/pg-driver';
 import { createPgliteDb } from '../src/db/pglite-driver';
 import { createKeycloakIdentityAdmin } from '../src/identity/identity-admin';
-import { createOutboxWorker } from '../src/identity/provisioning';
+import { identityAccountKinds } from '../src/identity/account-handlers';
+import { createOutboxRegistry } from '../src/outbox/handler-registry';
+import { createOutboxWorker } from '../src/outbox/outbox-worker';
 import { BenchIdentity } from './lib/identity';
 import { multipartBody } from './lib/multipart';
 
@@ -146,17 +148,26 @@ console.log(`CSV import benchmark on ${target.label}`);
 try {
   if (provisionCount > 0) {
     const secret = randomBytes(32).toString('hex');
-    const identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true });
+    const identity = await startIdentityApp({
+      dataDir: null,
+      serviceClientSecret: secret,
+      devMode: true,
+    });
     try {
       await importCsv(provisionCount, 'provision');
-      const worker = createOutboxWorker({
-        db: target.db,
-        identityAdmin: createKeycloakIdentityAdmin(
-          { baseUrl: identity.url, realm: 'main', clientId: 'portal-api', clientSecret: secret },
-          { invitationClientId: 'frontend', portalUrl: 'http://localhost:8080' },
-        ),
-        log: { info: () => undefined, warn: () => undefined, error: console.error },
-      });
+      const log = { info: () => undefined, warn: () => undefined, error: console.error };
+      const registry = createOutboxRegistry();
+      registry.register(
+        identityAccountKinds({
+          db: target.db,
+          identityAdmin: createKeycloakIdentityAdmin(
+            { baseUrl: identity.url, realm: 'main', clientId: 'portal-api', clientSecret: secret },
+            { invitationClientId: 'frontend', portalUrl: 'http://localhost:8080' },
+          ),
+          log,
+        }),
+      );
+      const worker = createOutboxWorker({ db: target.db, registry, log });
       const t0 = performance.now();
       const result = await worker.drain();
       const ms = performance.now() - t0;

@@ -36,6 +36,8 @@ import productRoutes from './routes/api/v1/product/index';
 import simulatorRoutes from './routes/api/v1/simulator/index';
 import { identityAdminPlugin } from './plugins/app/identity-admin';
 import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
+import { clockPlugin } from './plugins/app/clock';
+import type { Clock } from './jobs/clock';
 import { mailerPlugin } from './plugins/app/mailer';
 import { emailChangeRoutes } from './routes/api/v1/email-change/index';
 import { devOutboxRoutes } from './routes/api/dev/outbox';
@@ -69,6 +71,8 @@ export interface BuildAppOptions {
   storage?: Storage;
   /** Identity provider admin API (tests); otherwise Keycloak's from `config.identityAdmin`. */
   identityAdmin?: IdentityAdmin | null;
+  /** The scheduled jobs' time (tests); otherwise the system's. */
+  clock?: Clock;
 }
 
 /** Fastify trusts `n` hops for a number too, but its types only know the function form of it. */
@@ -99,6 +103,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(configPlugin, { config: options.config });
+  await app.register(clockPlugin, { clock: options.clock });
   // First of the request hooks, so a flood is turned away before it costs a token check.
   await app.register(rateLimitPlugin);
   await app.register(dbPlugin, options.db ? { db: options.db } : {});

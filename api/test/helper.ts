@@ -248,7 +248,7 @@ export interface TestApp {
  */
 export async function buildTestApp(
   overrides: Partial<Config> = {},
-  { logger = false }: Pick<BuildAppOptions, 'logger'> = {},
+  { logger = false, clock }: Pick<BuildAppOptions, 'logger' | 'clock'> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const app = await buildApp({
@@ -256,6 +256,7 @@ export async function buildTestApp(
     db: database.db,
     jwks: testJwks,
     logger,
+    clock,
   });
   return {
     app,

@@ -26,7 +26,7 @@ export interface LmsConfig {
   logLevel: string;
 }
 
-export const LmsEnvSchema = Type.Object({
+const LmsEnvSchema = Type.Object({
   LMS_PORT: Env.Port(8100),
   // 'localhost' listens on both 127.0.0.1 and ::1, whichever the browser resolves.
   LMS_HOST: Type.String({ minLength: 1, default: 'localhost' }),

@@ -16,7 +16,7 @@ export interface SimulatorAppOptions {
  * The simulator's pages run no script: plain HTML forms, our stylesheet and the captured images,
  * all from this origin. No-referrer because the launch URL carries the session token.
  */
-export const SIMULATOR_CSP = {
+const SIMULATOR_CSP = {
   defaultSrc: ["'none'"],
   imgSrc: ["'self'"],
   styleSrc: ["'self'"],

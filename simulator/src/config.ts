@@ -11,7 +11,7 @@ export interface SimulatorConfig {
   logLevel: string;
 }
 
-export const SimulatorEnvSchema = Type.Object({
+const SimulatorEnvSchema = Type.Object({
   SIMULATOR_PORT: Env.Port(8090),
   // 'localhost' listens on both 127.0.0.1 and ::1, whichever the browser resolves.
   SIMULATOR_HOST: Type.String({ minLength: 1, default: 'localhost' }),

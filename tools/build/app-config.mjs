@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * are not here: a shared module ships whole, so they reach the page through shared-ui's facade,
  * tree-shaken, in one copy.
  */
-export const SHARED_SINGLETONS = [
+const SHARED_SINGLETONS = [
   'react',
   'react-dom',
   'swr',
@@ -30,7 +30,7 @@ function installedVersion(appDir, name) {
 }
 
 /** The `shared` option of an app in `appDir`; every singleton must be one of its dependencies. */
-export function sharedConfig(appDir) {
+function sharedConfig(appDir) {
   const pkg = JSON.parse(readFileSync(path.join(appDir, 'package.json'), 'utf8'));
   return Object.fromEntries(
     SHARED_SINGLETONS.map((name) => {

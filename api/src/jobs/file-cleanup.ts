@@ -1,6 +1,6 @@
 import type { Db } from '../db/driver';
-import { isoDay } from '../repositories/entitlement-repository';
 import type { Storage } from '../storage/storage';
+import { claimDailyRun } from './daily-claim';
 
 export const FILE_CLEANUP_JOB = 'file-cleanup';
 
@@ -25,8 +25,7 @@ export type FileCleanupRun =
  * no version or configuration names any more (replaced by a newer upload). Every table that
  * points at files is asked, so a file in use is never removed whatever its state.
  *
- * The rows go in the transaction that claims the day (`for update skip locked`, as the licence
- * expiry job); the stored bytes after it commits — a crash in between leaves bytes without a row,
+ * The rows go in the transaction that claims the day (daily-claim.ts); the stored bytes after it commits — a crash in between leaves bytes without a row,
  * never a row without its bytes. A byte removal that fails is reported and does not stop the rest.
  */
 export async function runFileCleanup(
@@ -35,21 +34,14 @@ export async function runFileCleanup(
   now: Date = new Date(),
   onRemoveError: (key: string, error: unknown) => void = () => undefined,
 ): Promise<FileCleanupRun> {
-  const day = isoDay(now);
   const cutoff = new Date(now.getTime() - UNSAVED_FILE_MAX_AGE_MS).toISOString();
-  const claimed = await db.transaction(async (tx) => {
-    const job = (
-      await tx.query<{ last_run_on: string | null }>(
-        `select to_char(last_run_on, 'YYYY-MM-DD') as last_run_on from scheduled_jobs
-          where name = $1 for update skip locked`,
-        [FILE_CLEANUP_JOB],
-      )
-    ).rows[0];
-    if (!job) return { ran: false as const, day, reason: 'busy' as const };
-    if (job.last_run_on !== null && job.last_run_on >= day)
-      return { ran: false as const, day, reason: 'done' as const };
-
-    const removed = await tx.query<{ id: string; kind: string; state: string; storage_key: string }>(
+  const claimed = await claimDailyRun(db, FILE_CLEANUP_JOB, now, async (tx) => {
+    const removed = await tx.query<{
+      id: string;
+      kind: string;
+      state: string;
+      storage_key: string;
+    }>(
       `delete from files f
         where not exists (select 1 from simulation_downloads d where d.file_id = f.id)
           and not exists (select 1 from product_configurations c
@@ -60,22 +52,18 @@ export async function runFileCleanup(
         returning f.id::text as id, f.kind, f.state, f.storage_key`,
       [cutoff, REPLACEABLE_KINDS],
     );
-    await tx.query(
-      'update scheduled_jobs set last_run_on = $2::date, last_run_at = now() where name = $1',
-      [FILE_CLEANUP_JOB, day],
-    );
-    return { ran: true as const, day, rows: removed.rows };
+    return removed.rows;
   });
   if (!claimed.ran) return claimed;
-  for (const row of claimed.rows) {
+  for (const row of claimed.result) {
     try {
       await storage.remove(row.storage_key);
     } catch (error) {
       onRemoveError(row.storage_key, error);
     }
   }
-  const removed = claimed.rows
+  const removed = claimed.result
     .map(({ id, kind, state }) => ({ id, kind, state }))
     .sort((a, b) => a.id.localeCompare(b.id));
-  return { ran: true, day, removed };
+  return { ran: true, day: claimed.day, removed };
 }

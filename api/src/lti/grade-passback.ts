@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Db, Queryable } from '../db/driver';
-import type { OutboxHandler, ProvisioningLog } from '../identity/provisioning';
-import type { ClaimedItem, OutboxItem } from '../repositories/outbox-repository';
-import { enqueue } from '../repositories/outbox-repository';
+import type { OutboxHandler, OutboxKind, OutboxLog } from '../outbox/handler-registry';
+import {
+  createOutboxRepository,
+  enqueue,
+  type ClaimedItem,
+  type OutboxItem,
+} from '../repositories/outbox-repository';
 import { recordAudit, SYSTEM_ACTOR } from '../repositories/audit-repository';
 import {
   hostsOf,
@@ -262,7 +267,7 @@ const platformHosts = (p: PlatformRow) =>
 export interface LtiScoreHandlerOptions {
   db: Db;
   toolKeys: ToolKeys;
-  log: ProvisioningLog;
+  log: OutboxLog;
   /** The guarded client every platform call goes through. */
   outbound: OutboundClient;
 }
@@ -273,7 +278,9 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
   tokensFetched: () => number;
 } {
   const { db, toolKeys, log, outbound } = options;
-  const tokens = new Map<string, { token: string; until: number }>();
+  // Bounded only so that a misbehaving registration list cannot grow it without end: a portal has
+  // a handful of platforms, each with one or two scope sets.
+  const tokens = new LRUCache<string, string>({ max: 1000 });
   let fetched = 0;
 
   async function call(url: string, init: OutboundRequest, what: string): Promise<OutboundAnswer> {
@@ -327,9 +334,8 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
     const lifetimeMs =
       (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600) * 1000;
     // Given up a minute early (or at half its life, if shorter): a token must not expire in flight.
-    tokens.set(tokenKey(platform, scopes), {
-      token: body.access_token,
-      until: Date.now() + lifetimeMs - Math.min(60_000, lifetimeMs / 2),
+    tokens.set(tokenKey(platform, scopes), body.access_token, {
+      ttl: lifetimeMs - Math.min(60_000, lifetimeMs / 2),
     });
     return body.access_token;
   }
@@ -339,7 +345,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
 
   async function tokenFor(platform: PlatformRow, scopes: readonly string[]): Promise<string> {
     const cached = tokens.get(tokenKey(platform, scopes));
-    if (cached && cached.until > Date.now()) return cached.token;
+    if (cached !== undefined) return cached;
     return fetchToken(platform, scopes);
   }
 
@@ -459,11 +465,10 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
             : {}),
         },
       });
-      await tx.query(
-        `update outbox set done_at = now(), locked_until = null, progress = $2::jsonb,
-                last_error = $3
-          where id = $1`,
-        [item.id, JSON.stringify(outcome.progress), outcome.error?.message.slice(0, 2000) ?? null],
+      await createOutboxRepository(tx).complete(
+        item.id,
+        { ...outcome.progress },
+        outcome.error?.message.slice(0, 2000) ?? null,
       );
     });
   }
@@ -489,10 +494,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
         } else {
           progress = await findOrCreateLineItem(platform, payload);
           // Kept at once: a retry posts to this line item instead of looking (or creating) again.
-          await db.query('update outbox set progress = $2::jsonb where id = $1', [
-            item.id,
-            JSON.stringify(progress),
-          ]);
+          await createOutboxRepository(db).saveProgress(item.id, { ...progress });
         }
       }
       const scoreMaximum = progress.scoreMaximum ?? DEFAULT_SCORE_MAXIMUM;
@@ -566,4 +568,9 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
   }
 
   return Object.assign(handle, { tokensFetched: () => fetched });
+}
+
+/** The `lti.score` kind, for the outbox worker's registry. */
+export function ltiScoreKinds(options: LtiScoreHandlerOptions): Record<string, OutboxKind> {
+  return { [LTI_SCORE_KIND]: { handle: createLtiScoreHandler(options) } };
 }

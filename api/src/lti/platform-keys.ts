@@ -1,6 +1,10 @@
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { OutboundClient } from '../lib/outbound-http';
 import type { RegisteredPlatform } from '../repositories/lti-types';
+
+/** Far more registrations than a portal has; the least recently launched one makes room. */
+const PLATFORM_KEY_SETS_MAX = 1000;
 
 /**
  * The platforms' public keys for the launch check (`LaunchStores.keys`): each registration's
@@ -12,7 +16,10 @@ export function createPlatformKeys(
   outbound: OutboundClient,
   jwksUrlOf: (platformId: number) => Promise<string | null>,
 ): (platform: RegisteredPlatform) => JWTVerifyGetKey {
-  const cache = new Map<number, { url: string; keys: JWTVerifyGetKey }>();
+  // A key set per registration; the bound only keeps deleted registrations from piling up.
+  const cache = new LRUCache<number, { url: string; keys: JWTVerifyGetKey }>({
+    max: PLATFORM_KEY_SETS_MAX,
+  });
   return (platform) => async (header, token) => {
     const url = await jwksUrlOf(platform.id);
     if (!url) throw new Error('platform deleted during the launch');

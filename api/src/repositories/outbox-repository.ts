@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 
 export interface OutboxItem {
   kind: string;
@@ -44,7 +44,8 @@ export async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Prom
   );
 }
 
-export function createOutboxRepository(db: Db) {
+/** `db`: the pool, or a transaction whose writes the outbox's must commit with. */
+export function createOutboxRepository(db: Queryable) {
   return {
     enqueue,
 
@@ -75,8 +76,8 @@ export function createOutboxRepository(db: Db) {
     },
 
     /** Records a finished step at once, so a crash after it never repeats it. */
-    async saveProgress(tx: Queryable, id: number, progress: Record<string, unknown>) {
-      await tx.query('update outbox set progress = $2::jsonb where id = $1', [
+    async saveProgress(id: number, progress: Record<string, unknown>) {
+      await db.query('update outbox set progress = $2::jsonb where id = $1', [
         id,
         JSON.stringify(progress),
       ]);

@@ -1,5 +1,6 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
 import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
+import { LRUCache } from 'lru-cache';
 import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 import { LOOKUP_SEED } from '../reference/reference-data';
@@ -37,7 +38,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * within this time; changes through this repository show at once (see `forget`).
  */
 export const AUTH_USER_TTL_MS = 5_000;
-/** Bounds memory: at most this many users are held; the oldest entry makes room. */
+/** Bounds memory: at most this many users are held; the least recently used makes room. */
 export const AUTH_USER_CACHE_SIZE = 10_000;
 
 /**
@@ -50,6 +51,8 @@ export const BRIGHTSPACE_ROLES = ['learner', 'educator'] as const;
 
 export interface UserRepositoryOptions {
   authUserTtlMs?: number;
+  /** The auth cache's time in milliseconds (the app's clock, which tests move). */
+  now?: () => number;
   /** Brightspace OAuth is configured (config.brightspace); otherwise the flags are false. */
   brightspace?: boolean;
 }
@@ -99,7 +102,13 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
   const ttlMs = options.authUserTtlMs ?? AUTH_USER_TTL_MS;
   const brightspace = options.brightspace ?? false;
   const authUserSql = authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS);
-  const cache = new Map<string, { user: AuthUser; expires: number }>();
+  // Without a time to live nothing is kept (cachedAuthUser stores only when ttlMs > 0).
+  const cache = new LRUCache<string, AuthUser>({
+    max: AUTH_USER_CACHE_SIZE,
+    ttl: Math.max(ttlMs, 1),
+    ...(options.now ? { perf: { now: options.now } } : {}),
+    ttlResolution: 0,
+  });
   // Bumped by every write, before and after it: a lookup that overlapped a write must not store
   // what it may have read before the write.
   let generation = 0;
@@ -108,7 +117,7 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
   const forget = (id: string) => {
     generation++;
     cache.delete(id);
-    for (const [key, entry] of cache) if (entry.user.id === id) cache.delete(key);
+    for (const [key, user] of cache.entries()) if (user.id === id) cache.delete(key);
   };
 
   const repository = {
@@ -153,19 +162,14 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
      * registered a moment ago can sign in at once.
      */
     async cachedAuthUser(id: string): Promise<AuthUser | null> {
-      const now = Date.now();
       const hit = cache.get(id);
-      if (hit && hit.expires > now) return hit.user;
+      if (hit) return hit;
       const seen = generation;
       const user = await repository.findAuthUser(id);
       cache.delete(id);
       if (user && ttlMs > 0 && seen === generation) {
-        if (cache.size >= AUTH_USER_CACHE_SIZE) {
-          const oldest = cache.keys().next();
-          if (!oldest.done) cache.delete(oldest.value);
-        }
         Object.freeze(user.permissions);
-        cache.set(id, { user: Object.freeze(user), expires: now + ttlMs });
+        cache.set(id, Object.freeze(user));
       }
       return user;
     },

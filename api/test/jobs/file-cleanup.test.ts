@@ -5,6 +5,7 @@ import type { Queryable } from '../../src/db/driver';
 import { runFileCleanup, UNSAVED_FILE_MAX_AGE_MS } from '../../src/jobs/file-cleanup';
 import type { Storage } from '../../src/storage/storage';
 import { buildTestApp, type TestApp } from '../helper';
+import { createManualClock } from '../manual-clock';
 import {
   createdDownload,
   productId,
@@ -153,16 +154,20 @@ describe('the daily file clean-up', () => {
   });
 
   test('started with the app: the scheduler runs it when the app is ready', async () => {
-    const scheduled = await buildTestApp({ fileCleanupCheckMs: 60_000 });
+    const clock = createManualClock();
+    const scheduled = await buildTestApp({ fileCleanupCheckMs: DAY }, { clock });
     try {
       const stale = await storedFile(scheduled, { kind: 'sim-config', state: 'uploaded', ageMs: 2 * DAY });
       await scheduled.app.ready();
-      const deadline = Date.now() + 20_000;
-      // The row goes first, the bytes once its transaction committed.
-      while ((await rowExists(scheduled.db, stale.id)) || (await bytesExist(scheduled.app.storage, stale.key))) {
-        assert.ok(Date.now() < deadline, 'the job did not run after start');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await clock.settle();
+      assert.equal(await rowExists(scheduled.db, stale.id), false, 'the job ran when ready');
+      assert.equal(await bytesExist(scheduled.app.storage, stale.key), false);
+      // The next check, a day later on the app's clock, is the next day's run.
+      const later = await storedFile(scheduled, { kind: 'sim-config', state: 'uploaded', ageMs: 0 });
+      await clock.advance(DAY);
+      assert.equal(await rowExists(scheduled.db, later.id), true, 'a day old is not stale yet');
+      await clock.advance(DAY);
+      assert.equal(await rowExists(scheduled.db, later.id), false, 'the timer ran it the day after');
     } finally {
       await scheduled.close();
     }

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config';
 import { buildTestApp, type TestApp } from '../helper';
+import { createManualClock } from '../manual-clock';
 import {
   createSession,
   join,
@@ -38,10 +38,12 @@ async function status(t: TestApp, uuid: string): Promise<string | undefined> {
 }
 
 describe('simulator session tokens expire', () => {
+  const clock = createManualClock();
   let t: TestApp;
   before(async () => {
     // The timer stays off here; the job is called directly (and tested on its own below).
-    t = await buildTestApp({ sessionCloseIntervalMs: 0 });
+    // No outbox either, so that the app's clock has no timer at all unless the close job's.
+    t = await buildTestApp({ sessionCloseIntervalMs: 0, outboxPollMs: 0 }, { clock });
   });
   after(() => t.close());
 
@@ -139,15 +141,15 @@ describe('simulator session tokens expire', () => {
     });
 
     test('runs on its own every SESSION_CLOSE_INTERVAL_SECONDS', async () => {
-      const timed = await buildTestApp({ sessionCloseIntervalMs: 50 });
+      const timedClock = createManualClock();
+      const timed = await buildTestApp({ sessionCloseIntervalMs: 50 }, { clock: timedClock });
       try {
         await timed.app.ready();
         const session = await createSession(timed);
         await age(timed, session.uuid, { used: '3 hours' });
-        const deadline = Date.now() + 5000;
-        while ((await status(timed, session.uuid)) !== 'closed' && Date.now() < deadline) {
-          await sleep(50);
-        }
+        await timedClock.advance(49);
+        assert.equal(await status(timed, session.uuid), 'not_started', 'not before the interval');
+        await timedClock.advance(1);
         assert.equal(await status(timed, session.uuid), 'closed');
       } finally {
         await timed.close();
@@ -158,7 +160,8 @@ describe('simulator session tokens expire', () => {
       assert.equal(loadConfig({ SESSION_CLOSE_INTERVAL_SECONDS: '0' }).sessionCloseIntervalMs, 0);
       const session = await createSession(t);
       await age(t, session.uuid, { used: '3 hours' });
-      await sleep(150);
+      assert.equal(clock.timers(), 0, 'no timer on the clock');
+      await clock.advance(24 * 60 * 60 * 1000);
       assert.equal(await status(t, session.uuid), 'not_started');
     });
   });

@@ -134,7 +134,7 @@ export function agsRoutes(app: FastifyInstance, ctx: LmsContext) {
 }
 
 /** AGS 2.0 §3.4 Score: every field checked; messages in the `{field: ["message"]}` shape. */
-export function checkScore(body: unknown, knownUser: (id: string) => boolean): { score: Omit<Score, 'receivedAt'> } | { errors: Record<string, string[]> } {
+function checkScore(body: unknown, knownUser: (id: string) => boolean): { score: Omit<Score, 'receivedAt'> } | { errors: Record<string, string[]> } {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { errors: { body: ['must be a JSON object'] } };

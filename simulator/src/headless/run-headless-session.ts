@@ -38,7 +38,7 @@ export interface HeadlessSessionResult {
 }
 
 /** Parts to record for `images` requested on a lesson leaf: whole lessons only. */
-export function lessonPartsFor(images: number): number {
+function lessonPartsFor(images: number): number {
   return Math.ceil(images / LESSON_PARTS_PER_LESSON) * LESSON_PARTS_PER_LESSON;
 }
 

@@ -32,7 +32,7 @@ export function pageTitle(session: SimulatorSession): string {
   return `${session.product.name} simulator`;
 }
 
-export function bodyAreaName(session: SimulatorSession, plan: SessionPlan): string {
+function bodyAreaName(session: SimulatorSession, plan: SessionPlan): string {
   if (session.categoryName) return session.categoryName;
   if (plan.kind === 'lesson') return plan.lesson.title;
   return plan.area.label.charAt(0).toUpperCase() + plan.area.label.slice(1);

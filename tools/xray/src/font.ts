@@ -47,8 +47,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   ' ': '00000 00000 00000 00000 00000 00000 00000',
 };
 
-export const GLYPH_WIDTH = 5;
-export const GLYPH_HEIGHT = 7;
+const GLYPH_WIDTH = 5;
 
 /** Width in pixels of `text` drawn at `scale` (one blank column between glyphs). */
 export function textWidth(text: string, scale: number): number {

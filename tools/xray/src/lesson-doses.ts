@@ -8,7 +8,7 @@ import { createRandom } from './random';
  */
 
 /** Scattered dose rate at 1 m from the patient at the height of the operator's chest, µSv/s. */
-export const SCATTER_AT_1_M_USV_PER_S = 0.5;
+const SCATTER_AT_1_M_USV_PER_S = 0.5;
 /** Scatter is strongest at table height (hip) and weaker at eye height. */
 const REGION_FACTOR = { eye: 0.6, chest: 1, hip: 1.4 } as const;
 

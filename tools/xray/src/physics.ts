@@ -7,12 +7,12 @@ import type { TubeSettings } from '@portal/contract';
  */
 
 /** Tube output (air kerma per mAs at 100 cm) at 80 kV, mGy/mAs; typical values are 0.04–0.06. */
-export const OUTPUT_AT_80_KV = 0.05;
+const OUTPUT_AT_80_KV = 0.05;
 /** Backscatter factor from the patient at the skin, for the entrance surface dose. */
-export const BACKSCATTER_FACTOR = 1.35;
+const BACKSCATTER_FACTOR = 1.35;
 
 /** Output grows roughly with the square of the tube voltage. */
-export function tubeOutputMGyPerMAs(kV: number): number {
+function tubeOutputMGyPerMAs(kV: number): number {
   return OUTPUT_AT_80_KV * (kV / 80) ** 2;
 }
 

@@ -67,7 +67,7 @@ type PathFunction = (x: number, y: number) => number;
  * The ray length through `shape` at (x, y), cm, as a function with the shape's constants worked
  * out once: it runs for every pixel of the shape's bounding box.
  */
-export function pathFunction(shape: Shape): PathFunction {
+function pathFunction(shape: Shape): PathFunction {
   switch (shape.kind) {
     case 'capsule': {
       const [ax, ay] = shape.a;

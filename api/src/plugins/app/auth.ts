@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import {
   createRemoteJWKSet,
   errors as joseErrors,
@@ -97,7 +98,7 @@ class RefusedToken extends Error {}
 
 /** How long an accepted token skips signature verification; bounds a key rotation's reach. */
 const ACCEPTED_TOKEN_TTL_MS = 60_000;
-/** Bounds memory: the oldest accepted token makes room. */
+/** Bounds memory: the least recently used accepted token makes room. */
 const ACCEPTED_TOKENS_MAX = 10_000;
 
 export const authPlugin = fp<AuthPluginOptions>(
@@ -114,6 +115,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         issuer: oidcIssuer,
         algorithms: ALGORITHMS,
         requiredClaims: ['exp', 'sub'],
+        currentDate: app.clock.now(),
       });
       if (typeof payload.sub !== 'string' || payload.sub === '') {
         throw new RefusedToken('subject is not a string');
@@ -135,14 +137,17 @@ export const authPlugin = fp<AuthPluginOptions>(
     // second), and its RS256 check is a third of such a call's CPU (api/bench). Never past the
     // token's own `exp`. The user is not part of it: it is read on every call (through the users'
     // own few-second cache), so a deleted user is refused.
-    const accepted = new Map<string, { claims: AccessClaims; until: number }>();
+    const now = () => app.clock.now().getTime();
+    // Times are the app's clock's (tests move it), read on every look-up (no resolution cache).
+    const accepted = new LRUCache<string, AccessClaims>({
+      max: ACCEPTED_TOKENS_MAX,
+      perf: { now },
+      ttlResolution: 0,
+    });
     const remember = (token: string, claims: AccessClaims) => {
-      if (accepted.size >= ACCEPTED_TOKENS_MAX) {
-        const oldest = accepted.keys().next();
-        if (!oldest.done) accepted.delete(oldest.value);
-      }
-      const until = Math.min(claims.exp * 1000, Date.now() + ACCEPTED_TOKEN_TTL_MS);
-      accepted.set(token, { claims, until });
+      const ttl = Math.floor(Math.min(claims.exp * 1000 - now(), ACCEPTED_TOKEN_TTL_MS));
+      // A ttl of 0 would mean "for ever" to the cache; a token that close to `exp` is not kept.
+      if (ttl >= 1) accepted.set(token, claims, { ttl });
     };
 
     /** The 403 every route answers a deactivated organisation's member, saying whom to ask. */
@@ -181,8 +186,8 @@ export const authPlugin = fp<AuthPluginOptions>(
 
       let claims: AccessClaims;
       const known = accepted.get(token);
-      if (known && known.until > Date.now()) {
-        claims = known.claims;
+      if (known) {
+        claims = known;
       } else {
         try {
           claims = await verifyAccessToken(token);
@@ -220,7 +225,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       }
     });
   },
-  { name: 'auth', dependencies: ['config', 'repositories', 'access'] },
+  { name: 'auth', dependencies: ['config', 'clock', 'repositories', 'access'] },
 );
 
 /** The signed-in user of a non-public route (the auth hook guarantees one). */

@@ -38,7 +38,10 @@ export const demoActivityPlugin = fp(
       app.demoActivity = seed().then(
         (result) => {
           if (result.seeded) {
-            app.log.info({ ...result, ms: Math.round(performance.now() - started) }, 'demo activity seeded');
+            app.log.info(
+              { ...result, ms: Math.round(performance.now() - started) },
+              'demo activity seeded',
+            );
           }
           return result;
         },

@@ -1,8 +1,11 @@
 import fp from 'fastify-plugin';
-import { createOutboxWorker } from '../../identity/provisioning';
-import { createLtiScoreHandler, LTI_SCORE_KIND } from '../../lti/grade-passback';
+import { identityAccountKinds } from '../../identity/account-handlers';
+import { scheduleJob } from '../../jobs/schedule-job';
+import { ltiScoreKinds } from '../../lti/grade-passback';
 import { createToolKeys } from '../../lti/tool-keys';
 import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
+import { createOutboxRegistry } from '../../outbox/handler-registry';
+import { createOutboxWorker } from '../../outbox/outbox-worker';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,58 +33,34 @@ export const outboxWorkerPlugin = fp(
       app.decorate('outboxWorker', { kick: () => undefined, idle: async () => undefined });
       return;
     }
-    const toolKeys = createToolKeys(app.db);
     const outbound = createOutboundClient({ policy: outboundPolicyFor(config.portalUrl) });
-    const worker = createOutboxWorker({
-      db: app.db,
-      identityAdmin,
-      handlers: {
-        [LTI_SCORE_KIND]: createLtiScoreHandler({ db: app.db, toolKeys, log: app.log, outbound }),
-      },
-      log: app.log,
-    });
-    let running: Promise<void> | null = null;
-    let again = false;
-    let closed = false;
+    const registry = createOutboxRegistry();
+    // Without an identity provider its items wait (instead of failing over and over) while grades
+    // still go out.
+    if (identityAdmin)
+      registry.register(identityAccountKinds({ db: app.db, identityAdmin, log: app.log }));
+    registry.register(
+      ltiScoreKinds({ db: app.db, toolKeys: createToolKeys(app.db), log: app.log, outbound }),
+    );
+    const worker = createOutboxWorker({ db: app.db, registry, log: app.log });
 
-    const kick = () => {
-      if (closed) return;
-      // A kick during a run asks for one more round after it, which sees the new items.
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          const result = await worker.drain();
-          if (result.done + result.failed > 0) app.log.info(result, 'outbox round');
-        } while (again && !closed);
-      })()
-        .catch((err: unknown) => {
-          app.log.error({ err }, 'outbox worker failed');
-        })
-        .finally(() => {
-          running = null;
-        });
-    };
-
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      timer = setInterval(kick, config.outboxPollMs);
-      // The worker never keeps the process alive on its own.
-      timer.unref();
-      kick();
-    });
+    // onClose hooks run last-added first: this one after the job's, whose run in flight finishes
+    // before the client closes (its items' leases would make them wait a minute elsewhere).
     app.addHook('onClose', async () => {
-      closed = true;
-      clearInterval(timer);
-      // The database closes after this hook; a run in flight finishes first (its items' leases
-      // would otherwise make them wait a minute in the next process).
-      await running;
       await outbound.close();
     });
-    app.decorate('outboxWorker', { kick, idle: async () => void (await running) });
+    const job = scheduleJob(app, {
+      everyMs: config.outboxPollMs,
+      runWhenReady: true,
+      // A kick during a run asks for one more round after it, which sees the new items.
+      overlap: 'repeat',
+      run: async () => {
+        const result = await worker.drain();
+        if (result.done + result.failed > 0) app.log.info(result, 'outbox round');
+      },
+      onError: (err) => app.log.error({ err }, 'outbox worker failed'),
+    });
+    app.decorate('outboxWorker', { kick: job.trigger, idle: job.idle });
   },
-  { name: 'outbox-worker', dependencies: ['config', 'db', 'identity-admin'] },
+  { name: 'outbox-worker', dependencies: ['config', 'clock', 'db', 'identity-admin'] },
 );

@@ -20,9 +20,11 @@ import { createUserRepository } from '../../repositories/user-repository';
 function createRepositories(
   db: Parameters<typeof createUserRepository>[0] & { kind?: 'pglite' | 'postgres' },
   config: { brightspace: unknown } = { brightspace: null },
+  /** The caches' time (`app.clock`, which tests move). */
+  now: () => number = Date.now,
 ) {
   return {
-    users: createUserRepository(db, { brightspace: config.brightspace !== null }),
+    users: createUserRepository(db, { brightspace: config.brightspace !== null, now }),
     lookups: createLookupRepository(db),
     entitlements: createEntitlementRepository(db),
     reports: createReportRepository(db),
@@ -52,7 +54,10 @@ declare module 'fastify' {
 
 export const repositoriesPlugin = fp(
   async (app) => {
-    app.decorate('repos', createRepositories(app.db, app.config));
+    app.decorate(
+      'repos',
+      createRepositories(app.db, app.config, () => app.clock.now().getTime()),
+    );
   },
-  { name: 'repositories', dependencies: ['db', 'config'] },
+  { name: 'repositories', dependencies: ['db', 'config', 'clock'] },
 );

@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import { INVALID_TOKEN } from '@portal/contract';
 import { createUserRepository } from '../../../src/repositories/user-repository';
@@ -13,6 +12,7 @@ import {
   xsrfHeaders,
   type TestApp,
 } from '../../helper';
+import { createManualClock } from '../../manual-clock';
 
 /**
  * The auth hook reuses accepted tokens and loaded users for a short while (polled routes); these
@@ -20,25 +20,26 @@ import {
  */
 describe('auth caches', () => {
   let t: TestApp;
+  const clock = createManualClock();
   const learner = account('learner', 'Demo Hospital');
   const whoami = async (headers: Record<string, string>) =>
     t.app.inject({ url: '/api/v1/user/whoami', headers });
 
   before(async () => {
-    t = await buildTestApp();
-    // Ready before the 2-second token below is signed: starting the app (migrations, the LTI
-    // tool keys) takes longer than that on a loaded machine, and its first call would see it expired.
+    t = await buildTestApp({}, { clock });
     await t.app.ready();
   });
   after(() => t.close());
 
   test('an accepted token is refused once it expires', async () => {
-    // `exp` has whole seconds: 2 s leaves at least one for the first call.
     const token = await signToken(learner.sub, { expiresIn: 2 });
     const headers = { authorization: `Bearer ${token}` };
+    // The app's clock stands still: the token is valid until the test moves it past `exp`.
     assert.equal((await whoami(headers)).statusCode, 200);
     const { exp } = decodeJwt(token);
-    await sleep((exp ?? 0) * 1000 + 50 - Date.now());
+    await clock.advance((exp ?? 0) * 1000 - clock.now().getTime() - 100);
+    assert.equal((await whoami(headers)).statusCode, 200, 'still valid just before it expires');
+    await clock.advance(150);
     const res = await whoami(headers);
     assert.equal(res.statusCode, 401);
     assert.deepEqual(res.json(), { detail: INVALID_TOKEN });
@@ -89,13 +90,19 @@ describe('cached auth users', () => {
     t.db.query('update users set first_name = $2 where id = $1', [educator.sub, firstName]);
 
   test('are reused within their time to live, and read again after it', async () => {
-    const users = createUserRepository(t.db, { authUserTtlMs: 200 });
+    const clock = createManualClock();
+    const users = createUserRepository(t.db, {
+      authUserTtlMs: 200,
+      now: () => clock.now().getTime(),
+    });
     assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
     await rename('Edwina');
     // A change straight in SQL shows only after the time to live; findAuthUser always reads.
     assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
     assert.equal((await users.findAuthUser(educator.sub))?.firstName, 'Edwina');
-    await sleep(250);
+    await clock.advance(199);
+    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
+    await clock.advance(2);
     assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, 'Edwina');
     await rename(educator.firstName);
   });

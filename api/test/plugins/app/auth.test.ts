@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createLocalJWKSet,
   decodeProtectedHeader,
@@ -32,6 +31,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../../helper';
+import { createManualClock } from '../../manual-clock';
 
 /** Shaped like an OIDC back-channel logout token (header typ), but with access-token claims. */
 function signLogoutShapedToken(sub = account('learner').sub): Promise<string> {
@@ -247,8 +247,9 @@ describe('authentication', () => {
 
 describe('authentication of a deleted user', () => {
   let t: TestApp;
+  const clock = createManualClock();
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({}, { clock });
   });
   after(() => t.close());
 
@@ -265,7 +266,9 @@ describe('authentication of a deleted user', () => {
     await t.db.query('delete from users where id = $1', [sub]);
     // The token itself stays in the accepted-token cache; the user must still be looked up. A
     // deletion straight in SQL shows once the users' own cache has let the user go.
-    await sleep(AUTH_USER_TTL_MS + 50);
+    await clock.advance(AUTH_USER_TTL_MS - 100);
+    assert.equal((await whoami()).statusCode, 200, 'still the cached user');
+    await clock.advance(150);
     const res = await whoami();
     assert.equal(res.statusCode, 403);
     assert.deepEqual(res.json(), { detail: USER_NOT_REGISTERED });

@@ -7,7 +7,9 @@ import {
   type AccountFields,
   type IdentityAdmin,
 } from '../../../../../src/identity/identity-admin';
-import { createOutboxWorker } from '../../../../../src/identity/provisioning';
+import { identityAccountKinds } from '../../../../../src/identity/account-handlers';
+import { createOutboxRegistry } from '../../../../../src/outbox/handler-registry';
+import { createOutboxWorker } from '../../../../../src/outbox/outbox-worker';
 import { buildTestApp, type TestApp } from '../../../../helper';
 import {
   bulkAdd,
@@ -112,8 +114,13 @@ describe('identity provisioning through the outbox', () => {
   });
 
   // No waiting between attempts: each drain retries what failed before.
-  const worker = () =>
-    createOutboxWorker({ db: t.db, identityAdmin: identity, log: silent, retryDelayMs: () => 0 });
+  const worker = ({ failedAfterAttempts }: { failedAfterAttempts?: number } = {}) => {
+    const registry = createOutboxRegistry();
+    registry.register(
+      identityAccountKinds({ db: t.db, identityAdmin: identity, log: silent, failedAfterAttempts }),
+    );
+    return createOutboxWorker({ db: t.db, registry, log: silent, retryDelayMs: () => 0 });
+  };
 
   async function addUsers(emails: string[]): Promise<string[]> {
     const file = await uploaded(t, orgAdmin.sub, csvOf(emails.map((e) => ['First', 'Last', e])));
@@ -314,13 +321,7 @@ describe('identity provisioning through the outbox', () => {
     identity.afterInvitation = async (sub) => {
       assert.equal((await whoami(sub)).statusCode, 200);
     };
-    const w = createOutboxWorker({
-      db: t.db,
-      identityAdmin: identity,
-      log: silent,
-      retryDelayMs: () => 0,
-      failedAfterAttempts: 0,
-    });
+    const w = worker({ failedAfterAttempts: 0 });
     assert.deepEqual(await w.runOnce(), { done: 0, failed: 1 });
     assert.equal((await statusOf(id!))?.account_status, 'active');
     assert.deepEqual(await w.drain(), { done: 1, failed: 0 });
