@@ -16,7 +16,7 @@ import type { Db } from '../src/db/driver';
 import { migrate } from '../src/db/migrate';
 import { createPgDb } from '../src/db/pg-driver';
 import { createPgliteDb } from '../src/db/pglite-driver';
-import { seedReferenceData } from '../src/seed/seed';
+import { seedReferenceData } from '../src/reference/seed-reference-data';
 import { seatRaceTrial, setSeatTriggers, type SeatRaceMode } from './lib/seat-race';
 
 const { values } = parseArgs({

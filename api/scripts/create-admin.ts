@@ -8,7 +8,7 @@ import { createDb } from '../src/db/create-db';
 import { migrate } from '../src/db/migrate';
 import { createGlobalAdmin, CreateAdminError, invitationLinkFromOutbox } from '../src/identity/create-admin';
 import { createKeycloakIdentityAdmin } from '../src/identity/identity-admin';
-import { seedReferenceData } from '../src/seed/seed';
+import { seedReferenceData } from '../src/reference/seed-reference-data';
 
 const USAGE = 'usage: npm run create-admin -- --email you@example.com [--first-name Ada] [--last-name Lovelace]';
 

@@ -4,7 +4,8 @@ import type { Db } from '../../src/db/driver';
 import { migrate } from '../../src/db/migrate';
 import { createPgDb } from '../../src/db/pg-driver';
 import { createPgliteDb } from '../../src/db/pglite-driver';
-import { seedDemoData, seedReferenceData } from '../../src/seed/seed';
+import { seedDemoData } from '../../src/demo/seed-demo-data';
+import { seedReferenceData } from '../../src/reference/seed-reference-data';
 
 export const BENCH_ORGANISATION = 'Demo Hospital';
 export const BENCH_LICENCE = 'Demo Hospital 2026';

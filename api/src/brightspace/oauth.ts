@@ -5,6 +5,13 @@ import { OutboundError, type OutboundAnswer, type OutboundClient } from '../lib/
 /** What whoami needs; D2L scopes are `group:resource:action`. */
 export const BRIGHTSPACE_SCOPE = 'core:*:*';
 
+/** The path the browser-binding cookies live under: this route and its callback only. */
+export const BRIGHTSPACE_COOKIE_PATH = '/api/brightspace-auth';
+/** Our states are base64url; nothing else names a cookie. */
+export const BRIGHTSPACE_STATE_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
+/** One cookie per state, so two tabs starting the round trip do not undo each other. */
+export const brightspaceCookieName = (state: string) => `bs_oauth_${state.slice(0, 16)}`;
+
 /**
  * Where the callback may send the browser: a path of our own origin. Only `/…`, never `//host`
  * or `/\host` (browsers read both as another host), no scheme, no control characters or

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ROLE_CODES } from '@portal/contract';
 import type { Db } from '../db/driver';
-import { ROLES } from '../seed/reference-data';
+import { ROLES } from '../reference/reference-data';
 import type { AccountFields, IdentityAdmin } from './identity-admin';
 
 /** The role whose holders administer the whole portal (every permission, no organisation). */

@@ -4,7 +4,6 @@ import {
   LTI_DEEP_LINK_MESSAGES,
   LTI_LAUNCH_MAX_AGE_SECONDS,
   LTI_MESSAGES,
-  SIMULATION_MODES,
   type LtiDeepLinkAnswer,
   type LtiDeepLinkInput,
   type LtiDeepLinkProduct,
@@ -14,8 +13,9 @@ import {
 } from '@portal/contract';
 import type { Db, Queryable } from '../db/driver';
 import { ApiError, badRequest, notFound } from '../lib/http-errors';
-import { currentLicenseSql, isoDay } from '../repositories/entitlement-repository';
+import { createLtiRepository } from '../repositories/lti-repository';
 import { createProductRepository } from '../repositories/product-repository';
+import { runUnitOfWork } from '../services/unit-of-work';
 import type { ToolKeys } from './tool-keys';
 import { LTI_CLAIM, portalRoleFor } from './validate-launch';
 
@@ -37,31 +37,6 @@ export const DEEP_LINK_RESPONSE_TTL_SECONDS = 600;
  */
 const ANSWER_KEY = 'portal_answer';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface LaunchRow {
-  id: string;
-  user_id: string;
-  message_type: string;
-  deployment_id: string;
-  roles: string[];
-  settings: Record<string, unknown> | null;
-  age: number;
-  issuer: string;
-  client_id: string;
-  organisation_id: number;
-  organisation_name: string;
-}
-
-const LAUNCH_SQL = `select l.id::text as id, l.user_id::text as user_id, l.message_type,
-    l.deployment_id, l.roles, l.deep_linking_settings as settings,
-    extract(epoch from (now() - l.created_at))::float8 as age,
-    p.issuer, p.client_id, p.organisation_id, o.name as organisation_name
-  from lti_launches l
-  join lti_platforms p on p.id = l.platform_id
-  join organisations o on o.id = p.organisation_id
- where l.id = $1::uuid`;
-
 const launchError = (status: number, message: string) =>
   new ApiError(status, { launchId: [message] });
 
@@ -74,14 +49,10 @@ const stringArray = (v: unknown): string[] =>
 
 /**
  * The caller's open deep linking request, or the 4xx saying why not. Someone else's launch is as
- * unknown as one that never was (404), as for sessions (session-launch.ts).
+ * unknown as one that never was (404), as for sessions (services/sessions/create-session.ts).
  */
-async function openRequest(db: Queryable, launchId: string, userId: string, forUpdate = false) {
-  if (!UUID.test(launchId)) throw notFound();
-  const res = await db.query<LaunchRow>(`${LAUNCH_SQL}${forUpdate ? ' for update of l' : ''}`, [
-    launchId,
-  ]);
-  const row = res.rows[0];
+async function openRequest(q: Queryable, launchId: string, userId: string, forUpdate = false) {
+  const row = await createLtiRepository(q).deepLinkRequest(launchId, forUpdate);
   if (!row || row.user_id.toLowerCase() !== userId.toLowerCase()) throw notFound();
   if (row.message_type !== 'LtiDeepLinkingRequest' || !row.settings) {
     throw badRequest({ launchId: [LTI_DEEP_LINK_MESSAGES.notDeepLinking] });
@@ -105,28 +76,6 @@ async function openRequest(db: Queryable, launchId: string, userId: string, forU
     throw badRequest({ launchId: [LTI_DEEP_LINK_MESSAGES.notDeepLinking] });
   }
   return { ...row, settings: row.settings };
-}
-
-/** The products the organisation holds a current licence for, with the modes it grants. */
-async function licensedModes(
-  db: Queryable,
-  organisationId: number,
-  today: Date,
-): Promise<Map<number, SimulationMode[]>> {
-  const res = await db.query<{ product_id: number; mode: SimulationMode }>(
-    `select distinct e.product_id, e.mode
-       from license_blocks lb
-       join license_block_entitlements lbe on lbe.license_block_id = lb.id
-       join entitlements e on e.id = lbe.entitlement_id
-      where lb.organisation_id = $1 and ${currentLicenseSql('lb', '$2::date')}`,
-    [organisationId, isoDay(today)],
-  );
-  const modes = new Map<number, SimulationMode[]>();
-  for (const { product_id: id, mode } of res.rows) modes.set(id, [...(modes.get(id) ?? []), mode]);
-  for (const list of modes.values()) {
-    list.sort((a, b) => SIMULATION_MODES.indexOf(a) - SIMULATION_MODES.indexOf(b));
-  }
-  return modes;
 }
 
 /** The path of display names from a root to the category, when it is a leaf of the tree. */
@@ -156,7 +105,7 @@ export function createDeepLinking(db: Db, toolKeys: ToolKeys, portalUrl: string)
   const launchUrl = `${portalUrl}/api/lti/launch`;
 
   async function pickable(organisationId: number, language: string, today: Date) {
-    const modes = await licensedModes(db, organisationId, today);
+    const modes = await createLtiRepository(db).licensedModes(organisationId, today);
     const list = await products.listByIds([...modes.keys()], language);
     return list.map((p): LtiDeepLinkProduct => ({ ...p, modes: modes.get(p.id) ?? [] }));
   }
@@ -190,9 +139,9 @@ export function createDeepLinking(db: Db, toolKeys: ToolKeys, portalUrl: string)
     ): Promise<LtiDeepLinkAnswer> {
       // Outside the transaction: on the embedded database the transaction holds the one connection.
       const { kid, key } = await toolKeys.signingKey();
-      return db.transaction(async (tx) => {
+      return runUnitOfWork(db, async ({ q: tx }) => {
         const row = await openRequest(tx, launchId, user.id, true);
-        const modes = await licensedModes(tx, row.organisation_id, today);
+        const modes = await createLtiRepository(tx).licensedModes(row.organisation_id, today);
         const productModes = modes.get(input.productId);
         if (!productModes)
           throw badRequest({ productId: [LTI_DEEP_LINK_MESSAGES.unlicensedProduct] });
@@ -218,7 +167,7 @@ export function createDeepLinking(db: Db, toolKeys: ToolKeys, portalUrl: string)
           type: 'ltiResourceLink',
           title,
           url: launchUrl,
-          // What the launch forwards to the host's /lti/launch (routes/lti/index.ts), which
+          // What the launch forwards to the host's /lti/launch (routes/api/lti/index.ts), which
           // starts exactly this simulation.
           custom: {
             configuration,
@@ -253,14 +202,7 @@ export function createDeepLinking(db: Db, toolKeys: ToolKeys, portalUrl: string)
           .setExpirationTime(`${DEEP_LINK_RESPONSE_TTL_SECONDS}s`)
           .sign(key);
 
-        await tx.query(
-          `update lti_launches
-              set deep_linking_settings = deep_linking_settings
-                    || jsonb_build_object($2::text,
-                         jsonb_build_object('sha256', $3::text, 'at', now()))
-            where id = $1::uuid`,
-          [row.id, ANSWER_KEY, sha256(jwt)],
-        );
+        await createLtiRepository(tx).recordDeepLinkAnswer(row.id, ANSWER_KEY, sha256(jwt));
         return { returnUrl: String(settings.deep_link_return_url), jwt };
       });
     },
@@ -270,15 +212,11 @@ export function createDeepLinking(db: Db, toolKeys: ToolKeys, portalUrl: string)
      * anything else, so the return page never posts what the portal did not sign for it.
      */
     async returnUrlFor(launchId: string, jwt: string): Promise<string | null> {
-      if (!UUID.test(launchId)) return null;
-      const res = await db.query<{ settings: Record<string, unknown> | null; fresh: boolean }>(
-        `select deep_linking_settings as settings,
-                coalesce((deep_linking_settings -> $2::text ->> 'at')::timestamptz
-                           > now() - make_interval(secs => $3), false) as fresh
-           from lti_launches where id = $1::uuid and message_type = 'LtiDeepLinkingRequest'`,
-        [launchId, ANSWER_KEY, DEEP_LINK_RESPONSE_TTL_SECONDS],
+      const row = await createLtiRepository(db).deepLinkAnswer(
+        launchId,
+        ANSWER_KEY,
+        DEEP_LINK_RESPONSE_TTL_SECONDS,
       );
-      const row = res.rows[0];
       const answer = row?.settings?.[ANSWER_KEY] as { sha256?: unknown } | undefined;
       if (!row?.fresh || answer?.sha256 !== sha256(jwt)) return null;
       const url = row.settings?.deep_link_return_url;

@@ -13,6 +13,7 @@ import {
   type OutboundErrorCode,
   type OutboundRequest,
 } from '../lib/outbound-http';
+import type { PlatformEndpoints, RegisteredClient } from '../repositories/lti-types';
 
 export { isLoopbackHost };
 
@@ -97,19 +98,6 @@ export function toolRegistrationRequest(portalUrl: string, clientName: string) {
       messages: LTI_MESSAGE_TYPES.map((type) => ({ type, target_link_uri: tool.launchUrl })),
     },
   };
-}
-
-export interface PlatformEndpoints {
-  issuer: string;
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  jwksUri: string;
-  registrationEndpoint: string;
-}
-
-export interface RegisteredClient {
-  clientId: string;
-  deploymentId: string | null;
 }
 
 interface JsonAnswer {

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { OutboundClient } from '../lib/outbound-http';
-import type { RegisteredPlatform } from './validate-launch';
+import type { RegisteredPlatform } from '../repositories/lti-types';
 
 /** Far more registrations than a portal has; the least recently launched one makes room. */
 const PLATFORM_KEY_SETS_MAX = 1000;

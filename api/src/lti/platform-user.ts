@@ -7,7 +7,8 @@ import { currentLicenseSql, isoDay } from '../repositories/entitlement-repositor
 import { assignUsers } from '../repositories/license-repository';
 import { enqueue } from '../repositories/outbox-repository';
 import { insertUsers } from '../repositories/user-repository';
-import { portalRoleFor, type ValidLaunch } from './validate-launch';
+import type { ValidLaunch } from '../repositories/lti-types';
+import { portalRoleFor } from './validate-launch';
 
 export type LinkResult =
   | { ok: true; userId: string; created: boolean }

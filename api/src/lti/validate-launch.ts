@@ -8,6 +8,10 @@ import {
 } from 'jose';
 import { LTI_MESSAGE_TYPES, type LtiErrorCode, type LtiMessageType } from '@portal/contract';
 import { OutboundError } from '../lib/outbound-http';
+import type { RegisteredPlatform, ValidLaunch } from '../repositories/lti-types';
+
+// The launch check's answer; the records themselves live with the repositories that store them.
+export type { RegisteredPlatform, ValidLaunch };
 
 /**
  * The launch check of the LTI 1.3 tool (1EdTech Security Framework 1.0 §5.1.3, LTI Core 1.3 §5):
@@ -27,14 +31,6 @@ export const STATE_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
 
 /** Seconds of clock difference tolerated on exp and iat (the platform's clock may run ahead). */
 export const DEFAULT_SKEW_SECONDS = 60;
-
-export interface RegisteredPlatform {
-  id: number;
-  issuer: string;
-  clientId: string;
-  deploymentIds: readonly string[];
-  organisationId: number;
-}
 
 export interface LaunchStores {
   /**
@@ -60,24 +56,6 @@ export interface ValidateOptions {
   skewSeconds?: number;
 }
 
-export interface ValidLaunch {
-  platform: RegisteredPlatform;
-  deploymentId: string;
-  messageType: LtiMessageType;
-  sub: string;
-  roles: string[];
-  context: Record<string, unknown> | null;
-  resourceLink: Record<string, unknown> | null;
-  agsEndpoint: Record<string, unknown> | null;
-  deepLinkingSettings: Record<string, unknown> | null;
-  custom: Record<string, string>;
-  /** D2L's user id (`http://www.brightspace.com` claim's `user_id`): Valence whoami's Identifier. */
-  brightspaceUserId: string | null;
-  email: string | null;
-  givenName: string | null;
-  familyName: string | null;
-  name: string | null;
-}
 
 /** `reason` says which rule refused (logged, asserted by tests); only `error` reaches the browser. */
 export type LaunchResult =

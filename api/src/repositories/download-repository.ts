@@ -11,7 +11,7 @@ interface DownloadRow {
   file_url: string | null;
 }
 
-export function createDownloadRepository(db: Queryable) {
+export function createDownloadRepository(q: Queryable) {
   return {
     /**
      * Active installer versions of these products, one group per product in the given order,
@@ -20,7 +20,7 @@ export function createDownloadRepository(db: Queryable) {
      */
     async activeByProduct(productIds: readonly number[]): Promise<DownloadGroup[]> {
       if (productIds.length === 0) return [];
-      const res = await db.query<DownloadRow>(
+      const res = await q.query<DownloadRow>(
         `select p.id as product_id, p.name as product_name, d.id, d.version,
                 d.operating_system, d.file_id, d.file_url
            from products p

@@ -1,5 +1,5 @@
 import type { EvidenceSubmission, SessionStatusValue } from '@portal/contract';
-import type { Db } from '../db/driver';
+import type { Queryable } from '../db/driver';
 
 export interface EvidenceImageFile {
   id: string;
@@ -33,10 +33,11 @@ export interface EvidenceLimits {
   maxStoredBytes: number;
 }
 
-export function createEvidenceRepository(db: Db) {
+/** `add` needs a transaction (its row locks); the reads run on the pool as well. */
+export function createEvidenceRepository(q: Queryable) {
   return {
     async countFor(sessionUuid: string): Promise<number> {
-      const res = await db.query<{ count: number }>(
+      const res = await q.query<{ count: number }>(
         'select count(*)::int as count from evidence where session_uuid = $1',
         [sessionUuid],
       );
@@ -45,7 +46,7 @@ export function createEvidenceRepository(db: Db) {
 
     /** Bytes of every file the user owns (evidence images and uploads; not installers). */
     async storedBytesOf(userId: string): Promise<number> {
-      const res = await db.query<{ bytes: string }>(
+      const res = await q.query<{ bytes: string }>(
         // Installers an administrator uploads serve everyone; they are not the user's own files.
         `select coalesce(sum(size), 0)::text as bytes from files
           where owner_id = $1 and kind <> 'sim-installation-file'`,
@@ -61,61 +62,52 @@ export function createEvidenceRepository(db: Db) {
      * status check and the insert. Nothing is written unless everything is.
      */
     async add(evidence: NewEvidence, limits: EvidenceLimits): Promise<AddEvidenceResult> {
-      return db.transaction(async (tx) => {
-        await tx.query('select 1 from users where id = $1 for no key update', [evidence.userId]);
-        const session = await tx.query<{ status: SessionStatusValue; user_id: string }>(
-          'select status, user_id from simulation_sessions where uuid = $1 for update',
-          [evidence.sessionUuid],
-        );
-        const row = session.rows[0];
-        if (row?.status !== 'in_progress') {
-          return { ok: false, reason: 'not_in_progress', status: row?.status ?? null } as const;
-        }
-        const counted = await tx.query<{ count: number }>(
-          'select count(*)::int as count from evidence where session_uuid = $1',
-          [evidence.sessionUuid],
-        );
-        const position = counted.rows[0]?.count ?? 0;
-        if (position >= limits.maxPerSession) return { ok: false, reason: 'limit' } as const;
+      await q.query('select 1 from users where id = $1 for no key update', [evidence.userId]);
+      const session = await q.query<{ status: SessionStatusValue; user_id: string }>(
+        'select status, user_id from simulation_sessions where uuid = $1 for update',
+        [evidence.sessionUuid],
+      );
+      const row = session.rows[0];
+      if (row?.status !== 'in_progress') {
+        return { ok: false, reason: 'not_in_progress', status: row?.status ?? null } as const;
+      }
+      const counted = await q.query<{ count: number }>(
+        'select count(*)::int as count from evidence where session_uuid = $1',
+        [evidence.sessionUuid],
+      );
+      const position = counted.rows[0]?.count ?? 0;
+      if (position >= limits.maxPerSession) return { ok: false, reason: 'limit' } as const;
 
-        const { image } = evidence;
-        if (image) {
-          const stored = await tx.query<{ bytes: string }>(
-            `select coalesce(sum(size), 0)::text as bytes from files
-              where owner_id = $1 and kind <> 'sim-installation-file'`,
-            [row.user_id],
-          );
-          if (Number(stored.rows[0]?.bytes ?? 0) + image.size > limits.maxStoredBytes) {
-            return { ok: false, reason: 'storage_quota' } as const;
-          }
-          await tx.query(
-            `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
-             values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`,
-            [
-              image.id,
-              image.originalName,
-              image.mimeType,
-              image.size,
-              image.storageKey,
-              row.user_id,
-            ],
-          );
-        }
-        const inserted = await tx.query<{ id: number }>(
-          `insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data)
-           values ($1, $2, $3, $4, $5::jsonb) returning id`,
-          [
-            evidence.sessionUuid,
-            position,
-            evidence.submission.practiceActivity,
-            image?.id ?? null,
-            JSON.stringify(evidence.submission.evidenceData),
-          ],
+      const { image } = evidence;
+      if (image) {
+        const stored = await q.query<{ bytes: string }>(
+          `select coalesce(sum(size), 0)::text as bytes from files
+            where owner_id = $1 and kind <> 'sim-installation-file'`,
+          [row.user_id],
         );
-        const id = inserted.rows[0]?.id;
-        if (id === undefined) throw new Error('evidence insert returned no id');
-        return { ok: true, id } as const;
-      });
+        if (Number(stored.rows[0]?.bytes ?? 0) + image.size > limits.maxStoredBytes) {
+          return { ok: false, reason: 'storage_quota' } as const;
+        }
+        await q.query(
+          `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
+           values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`,
+          [image.id, image.originalName, image.mimeType, image.size, image.storageKey, row.user_id],
+        );
+      }
+      const inserted = await q.query<{ id: number }>(
+        `insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data)
+         values ($1, $2, $3, $4, $5::jsonb) returning id`,
+        [
+          evidence.sessionUuid,
+          position,
+          evidence.submission.practiceActivity,
+          image?.id ?? null,
+          JSON.stringify(evidence.submission.evidenceData),
+        ],
+      );
+      const id = inserted.rows[0]?.id;
+      if (id === undefined) throw new Error('evidence insert returned no id');
+      return { ok: true, id } as const;
     },
   };
 }

@@ -47,14 +47,14 @@ export interface LockedUpload {
   ownerId: string | null;
 }
 
-export function createFileRepository(db: Queryable) {
+export function createFileRepository(q: Queryable) {
   return {
     /**
      * The row goes in first, as `uploading`, so a crash while the bytes are written leaves a row
      * that says so (never downloadable) rather than bytes no row knows of.
      */
     async insertUploading(file: NewFile): Promise<void> {
-      await db.query(
+      await q.query(
         `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
          values ($1, $2, $3, $4, $5, $6, 'uploading', $7)`,
         [
@@ -70,19 +70,19 @@ export function createFileRepository(db: Queryable) {
     },
 
     /** The bytes are stored; in the caller's transaction (with its audit entry). */
-    async markUploaded(tx: Queryable, id: string): Promise<void> {
-      await tx.query(`update files set state = 'uploaded' where id = $1 and state = 'uploading'`, [
+    async markUploaded(id: string): Promise<void> {
+      await q.query(`update files set state = 'uploaded' where id = $1 and state = 'uploading'`, [
         id,
       ]);
     },
 
     async remove(id: string): Promise<void> {
-      await db.query('delete from files where id = $1', [id]);
+      await q.query('delete from files where id = $1', [id]);
     },
 
-    /** The upload of `kind`, locked in `tx` so that two bulk adds cannot both use it. */
-    async lockUpload(tx: Queryable, id: string, kind: FileKind): Promise<LockedUpload | null> {
-      const res = await tx.query<{
+    /** The upload of `kind`, locked until the transaction ends, so that two bulk adds cannot both use it. */
+    async lockUpload(id: string, kind: FileKind): Promise<LockedUpload | null> {
+      const res = await q.query<{
         id: string;
         storage_key: string;
         state: StoredFile['state'];
@@ -99,13 +99,13 @@ export function createFileRepository(db: Queryable) {
     },
 
     /** The form that used the upload was saved (spec §4: uploaded → saved). */
-    async markSaved(tx: Queryable, id: string): Promise<void> {
-      await tx.query(`update files set state = 'saved' where id = $1`, [id]);
+    async markSaved(id: string): Promise<void> {
+      await q.query(`update files set state = 'saved' where id = $1`, [id]);
     },
 
     /** The file if it exists and is of this kind; a file asked for under another kind is not found. */
     async findOfKind(id: string, kind: FileKind): Promise<StoredFile | null> {
-      const res = await db.query<FileRow>(
+      const res = await q.query<FileRow>(
         `select f.id, f.kind, f.original_name, f.mime_type, f.storage_key, f.state,
                 u.organisation_id as owner_organisation_id
            from files f left join users u on u.id = f.owner_id
@@ -127,7 +127,7 @@ export function createFileRepository(db: Queryable) {
 
     /** The downloads an installer file is attached to (normally one). */
     async installerUses(fileId: string): Promise<InstallerUse[]> {
-      const res = await db.query<{ product_id: number; is_active: boolean }>(
+      const res = await q.query<{ product_id: number; is_active: boolean }>(
         'select product_id, is_active from simulation_downloads where file_id = $1',
         [fileId],
       );

@@ -1,7 +1,7 @@
 import type { LookupItem } from '@portal/contract';
 import type { Db } from '../db/driver';
 import { currentLicenseSql, isoDay } from './entitlement-repository';
-import { roleCodeOf, type StaticLookupField } from '../seed/reference-data';
+import { roleCodeOf, type StaticLookupField } from '../reference/reference-data';
 
 interface LookupRow {
   id: number;

@@ -1,17 +1,46 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   LTI_MESSAGES,
+  SIMULATION_MODES,
+  type SimulationMode,
   ORGANISATION_MESSAGES,
   type FieldErrors,
   type LtiPlatform,
   type LtiPlatformInput,
   type LtiPlatformListQuery,
 } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
-import type { RegisteredPlatform, ValidLaunch } from '../lti/validate-launch';
+import type { RegisteredPlatform, ValidLaunch } from './lti-types';
 import { recordAudit, type AuditActor } from './audit-repository';
+import { currentLicenseSql, isoDay } from './entitlement-repository';
+
+/** A recorded launch as a deep linking answer needs it. */
+export interface DeepLinkLaunchRow {
+  id: string;
+  user_id: string;
+  message_type: string;
+  deployment_id: string;
+  roles: string[];
+  settings: Record<string, unknown> | null;
+  age: number;
+  issuer: string;
+  client_id: string;
+  organisation_id: number;
+  organisation_name: string;
+}
+
+const DEEP_LINK_LAUNCH_SQL = `select l.id::text as id, l.user_id::text as user_id, l.message_type,
+    l.deployment_id, l.roles, l.deep_linking_settings as settings,
+    extract(epoch from (now() - l.created_at))::float8 as age,
+    p.issuer, p.client_id, p.organisation_id, o.name as organisation_name
+  from lti_launches l
+  join lti_platforms p on p.id = l.platform_id
+  join organisations o on o.id = p.organisation_id
+ where l.id = $1::uuid`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A login's state and nonce are good for this long (issue #10). */
 export const LOGIN_STATE_TTL_SECONDS = 600;
@@ -72,7 +101,7 @@ async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlatform | 
   return row ? toPlatform(row) : null;
 }
 
-export function createLtiRepository(db: Db) {
+export function createLtiRepository(q: Queryable) {
   async function validate(tx: Queryable, input: LtiPlatformInput, exceptId: number | null) {
     const errors: FieldErrors = {};
     const org = await tx.query('select 1 from organisations where id = $1', [input.organisationId]);
@@ -107,7 +136,7 @@ export function createLtiRepository(db: Db) {
   return {
     list(query: LtiPlatformListQuery) {
       const { organisation, ...paged } = query;
-      return pagedList<PlatformRow, LtiPlatform>(db, paged, {
+      return pagedList<PlatformRow, LtiPlatform>(q, paged, {
         from: PLATFORM_FROM,
         select: PLATFORM_SELECT,
         ...(organisation === undefined
@@ -126,80 +155,74 @@ export function createLtiRepository(db: Db) {
       });
     },
 
-    find: (id: number) => findPlatformIn(db, id),
+    find: (id: number) => findPlatformIn(q, id),
 
     create(raw: LtiPlatformInput, actor: AuditActor): Promise<LtiPlatform> {
       const input = normalise(raw);
-      return guardTaken(() =>
-        db.transaction(async (tx) => {
-          await validate(tx, input, null);
-          const res = await tx.query<{ id: number }>(
-            `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
-                                        jwks_url, deployment_ids, organisation_id)
-             values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
-            values(input),
-          );
-          const created = (await findPlatformIn(tx, res.rows[0]!.id))!;
-          await recordAudit(tx, {
-            actor,
-            action: 'create',
-            entityType: 'lti_platform',
-            entityId: created.id,
-            organisationId: created.organisationId,
-            after: created,
-          });
-          return created;
-        }),
-      );
+      return guardTaken(async () => {
+        await validate(q, input, null);
+        const res = await q.query<{ id: number }>(
+          `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
+                                      jwks_url, deployment_ids, organisation_id)
+           values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
+          values(input),
+        );
+        const created = (await findPlatformIn(q, res.rows[0]!.id))!;
+        await recordAudit(q, {
+          actor,
+          action: 'create',
+          entityType: 'lti_platform',
+          entityId: created.id,
+          organisationId: created.organisationId,
+          after: created,
+        });
+        return created;
+      });
     },
 
     update(id: number, raw: LtiPlatformInput, actor: AuditActor): Promise<LtiPlatform | null> {
       const input = normalise(raw);
-      return guardTaken(() =>
-        db.transaction(async (tx) => {
-          const lock = await tx.query('select 1 from lti_platforms where id = $1 for update', [id]);
-          if (lock.rowCount === 0) return null;
-          const before = (await findPlatformIn(tx, id))!;
-          await validate(tx, input, id);
-          await tx.query(
-            `update lti_platforms
-                set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
-                    jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
-                    updated_at = now()
-              where id = $8`,
-            [...values(input), id],
-          );
-          const after = (await findPlatformIn(tx, id))!;
-          await recordAudit(tx, {
-            actor,
-            action: 'update',
-            entityType: 'lti_platform',
-            entityId: id,
-            organisationId: after.organisationId,
-            before,
-            after,
-          });
-          return after;
-        }),
-      );
+      return guardTaken(async () => {
+        const lock = await q.query('select 1 from lti_platforms where id = $1 for update', [id]);
+        if (lock.rowCount === 0) return null;
+        const before = (await findPlatformIn(q, id))!;
+        await validate(q, input, id);
+        await q.query(
+          `update lti_platforms
+              set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
+                  jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
+                  updated_at = now()
+            where id = $8`,
+          [...values(input), id],
+        );
+        const after = (await findPlatformIn(q, id))!;
+        await recordAudit(q, {
+          actor,
+          action: 'update',
+          entityType: 'lti_platform',
+          entityId: id,
+          organisationId: after.organisationId,
+          before,
+          after,
+        });
+        return after;
+      });
     },
 
     /** Deletes the registration with its states and launches (cascade); false when unknown. */
-    remove(id: number, actor: AuditActor): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const before = await findPlatformIn(tx, id);
-        if (!before) return false;
-        await tx.query('delete from lti_platforms where id = $1', [id]);
-        await recordAudit(tx, {
-          actor,
-          action: 'delete',
-          entityType: 'lti_platform',
-          entityId: id,
-          organisationId: before.organisationId,
-          before,
-        });
-        return true;
+    async remove(id: number, actor: AuditActor): Promise<boolean> {
+      const before = await findPlatformIn(q, id);
+      if (!before) return false;
+      await q.query('delete from lti_platforms where id = $1', [id]);
+      await recordAudit(q, {
+        actor,
+        action: 'delete',
+        entityType: 'lti_platform',
+        entityId: id,
+        organisationId: before.organisationId,
+        before,
       });
+      return true;
     },
 
     /**
@@ -207,7 +230,7 @@ export function createLtiRepository(db: Db) {
      * client id. Without a client id the issuer must be registered exactly once.
      */
     async forLogin(issuer: string, clientId: string | undefined): Promise<LtiPlatform | null> {
-      const res = await db.query<PlatformRow>(
+      const res = await q.query<PlatformRow>(
         `select ${PLATFORM_SELECT} from ${PLATFORM_FROM}
           where p.issuer = $1 and ($2::text is null or p.client_id = $2)
           order by p.id limit 2`,
@@ -220,12 +243,12 @@ export function createLtiRepository(db: Db) {
     async createLoginState(platformId: number): Promise<{ state: string; nonce: string }> {
       const state = randomBytes(32).toString('base64url');
       const nonce = randomBytes(32).toString('base64url');
-      await db.query(
+      await q.query(
         `delete from lti_login_states
           where created_at < now() - make_interval(secs => $1 * 2)`,
         [LOGIN_STATE_TTL_SECONDS],
       );
-      await db.query(
+      await q.query(
         'insert into lti_login_states (state, nonce, platform_id) values ($1, $2, $3)',
         [state, nonce, platformId],
       );
@@ -234,7 +257,7 @@ export function createLtiRepository(db: Db) {
 
     /** One statement marks it used: of two launches racing with one state, one wins. */
     async consumeState(state: string): Promise<{ nonce: string; platformId: number } | null> {
-      const res = await db.query<{ nonce: string; platform_id: number }>(
+      const res = await q.query<{ nonce: string; platform_id: number }>(
         `update lti_login_states set used_at = now()
           where state = $1 and used_at is null
             and created_at > now() - make_interval(secs => $2)
@@ -246,7 +269,7 @@ export function createLtiRepository(db: Db) {
     },
 
     async registered(id: number): Promise<RegisteredPlatform | null> {
-      const p = await findPlatformIn(db, id);
+      const p = await findPlatformIn(q, id);
       return p
         ? {
             id: p.id,
@@ -258,8 +281,113 @@ export function createLtiRepository(db: Db) {
         : null;
     },
 
+    /** Who made a launch and how many seconds ago; null for an unknown (or malformed) id. */
+    async launchOwnerAndAge(
+      launchId: string,
+    ): Promise<{ userId: string; ageSeconds: number } | null> {
+      if (!UUID.test(launchId)) return null;
+      const res = await q.query<{ user_id: string; age: number }>(
+        `select user_id::text as user_id, extract(epoch from (now() - created_at))::float8 as age
+           from lti_launches where id = $1::uuid`,
+        [launchId],
+      );
+      const row = res.rows[0];
+      return row ? { userId: row.user_id, ageSeconds: Number(row.age) } : null;
+    },
+
+    /** Records a validated launch for `userId` (with the user's link, in one transaction); answers the launchId. */
+    async recordLaunch(launch: ValidLaunch, userId: string): Promise<string> {
+      const id = randomUUID();
+      const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
+      await q.query(
+        `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, roles,
+                                   context, resource_link, ags_endpoint, deep_linking_settings,
+                                   custom, user_id, brightspace_user_id)
+         values ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb,
+                 $11::jsonb, $12, $13)`,
+        [
+          id,
+          launch.platform.id,
+          launch.deploymentId,
+          launch.messageType,
+          launch.sub,
+          launch.roles,
+          json(launch.context),
+          json(launch.resourceLink),
+          json(launch.agsEndpoint),
+          json(launch.deepLinkingSettings),
+          JSON.stringify(launch.custom),
+          userId,
+          launch.brightspaceUserId,
+        ],
+      );
+      return id;
+    },
+
+    /** The launch with its platform, for a deep linking answer; locked for the answer. */
+    async deepLinkRequest(launchId: string, forUpdate = false): Promise<DeepLinkLaunchRow | null> {
+      if (!UUID.test(launchId)) return null;
+      const res = await q.query<DeepLinkLaunchRow>(
+        `${DEEP_LINK_LAUNCH_SQL}${forUpdate ? ' for update of l' : ''}`,
+        [launchId],
+      );
+      return res.rows[0] ?? null;
+    },
+
+    /** The products the organisation holds a current licence for, with the modes it grants. */
+    async licensedModes(
+      organisationId: number,
+      today: Date,
+    ): Promise<Map<number, SimulationMode[]>> {
+      const res = await q.query<{ product_id: number; mode: SimulationMode }>(
+        `select distinct e.product_id, e.mode
+           from license_blocks lb
+           join license_block_entitlements lbe on lbe.license_block_id = lb.id
+           join entitlements e on e.id = lbe.entitlement_id
+          where lb.organisation_id = $1 and ${currentLicenseSql('lb', '$2::date')}`,
+        [organisationId, isoDay(today)],
+      );
+      const modes = new Map<number, SimulationMode[]>();
+      for (const { product_id: id, mode } of res.rows) {
+        modes.set(id, [...(modes.get(id) ?? []), mode]);
+      }
+      for (const list of modes.values()) {
+        list.sort((a, b) => SIMULATION_MODES.indexOf(a) - SIMULATION_MODES.indexOf(b));
+      }
+      return modes;
+    },
+
+    /** Marks the deep linking request answered under `key` with the digest of the JWT handed out. */
+    async recordDeepLinkAnswer(launchId: string, key: string, digest: string): Promise<void> {
+      await q.query(
+        `update lti_launches
+            set deep_linking_settings = deep_linking_settings
+                  || jsonb_build_object($2::text,
+                       jsonb_build_object('sha256', $3::text, 'at', now()))
+          where id = $1::uuid`,
+        [launchId, key, digest],
+      );
+    },
+
+    /** A deep linking request's settings and whether its answer (under `key`) is younger than `ttlSeconds`. */
+    async deepLinkAnswer(
+      launchId: string,
+      key: string,
+      ttlSeconds: number,
+    ): Promise<{ settings: Record<string, unknown> | null; fresh: boolean } | null> {
+      if (!UUID.test(launchId)) return null;
+      const res = await q.query<{ settings: Record<string, unknown> | null; fresh: boolean }>(
+        `select deep_linking_settings as settings,
+                coalesce((deep_linking_settings -> $2::text ->> 'at')::timestamptz
+                           > now() - make_interval(secs => $3), false) as fresh
+           from lti_launches where id = $1::uuid and message_type = 'LtiDeepLinkingRequest'`,
+        [launchId, key, ttlSeconds],
+      );
+      return res.rows[0] ?? null;
+    },
+
     async jwksUrlOf(id: number): Promise<string | null> {
-      const res = await db.query<{ jwks_url: string }>(
+      const res = await q.query<{ jwks_url: string }>(
         'select jwks_url from lti_platforms where id = $1',
         [id],
       );
@@ -269,36 +397,3 @@ export function createLtiRepository(db: Db) {
 }
 
 export type LtiRepository = ReturnType<typeof createLtiRepository>;
-
-/** Records a validated launch for `userId` in the caller's transaction; answers the launchId. */
-export async function recordLaunch(
-  tx: Queryable,
-  launch: ValidLaunch,
-  userId: string,
-): Promise<string> {
-  const id = randomUUID();
-  const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-  await tx.query(
-    `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, roles,
-                               context, resource_link, ags_endpoint, deep_linking_settings,
-                               custom, user_id, brightspace_user_id)
-     values ($1, $2, $3, $4, $5, $6::text[], $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb,
-             $11::jsonb, $12, $13)`,
-    [
-      id,
-      launch.platform.id,
-      launch.deploymentId,
-      launch.messageType,
-      launch.sub,
-      launch.roles,
-      json(launch.context),
-      json(launch.resourceLink),
-      json(launch.agsEndpoint),
-      json(launch.deepLinkingSettings),
-      JSON.stringify(launch.custom),
-      userId,
-      launch.brightspaceUserId,
-    ],
-  );
-  return id;
-}

@@ -10,7 +10,7 @@ import {
 import type { Db, Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
-import { ROLES } from '../seed/reference-data';
+import { ROLES } from '../reference/reference-data';
 import { recordAudit, type AuditActor } from './audit-repository';
 
 interface OrganisationRow {

@@ -85,13 +85,14 @@ export interface ResolvedConfiguration {
   leafIds: number[];
 }
 
-export function createProductConfigurationRepository(db: Queryable) {
+/** Writes need a transaction (`lock` holds the row until it ends); reads run on the pool too. */
+export function createProductConfigurationRepository(q: Queryable) {
   return {
     /** The product with its configuration JSON Schema; null when there is no such product. */
     async product(
       productId: number,
     ): Promise<{ id: number; schema: Record<string, unknown> } | null> {
-      const res = await db.query<{ id: number; configuration_schema: Record<string, unknown> }>(
+      const res = await q.query<{ id: number; configuration_schema: Record<string, unknown> }>(
         'select id, configuration_schema from products where id = $1',
         [productId],
       );
@@ -99,8 +100,27 @@ export function createProductConfigurationRepository(db: Queryable) {
       return row ? { id: row.id, schema: row.configuration_schema } : null;
     },
 
+    /** `product`, its row locked until the transaction ends. */
+    async lockProduct(
+      productId: number,
+    ): Promise<{ id: number; schema: Record<string, unknown> } | null> {
+      const res = await q.query<{ id: number; configuration_schema: Record<string, unknown> }>(
+        'select id, configuration_schema from products where id = $1 for update',
+        [productId],
+      );
+      const row = res.rows[0];
+      return row ? { id: row.id, schema: row.configuration_schema } : null;
+    },
+
+    async replaceSchema(productId: number, schema: Record<string, unknown>): Promise<void> {
+      await q.query('update products set configuration_schema = $2::jsonb where id = $1', [
+        productId,
+        JSON.stringify(schema),
+      ]);
+    },
+
     async list(productId: number, query: PagedQuery): Promise<PagedResult<ProductConfiguration>> {
-      return pagedList<ConfigurationRow, ProductConfiguration>(db, query, {
+      return pagedList<ConfigurationRow, ProductConfiguration>(q, query, {
         from: FROM,
         select: SELECT,
         where: { sql: 'pc.product_id = $1', params: [productId] },
@@ -118,11 +138,7 @@ export function createProductConfigurationRepository(db: Queryable) {
     },
 
     /** One configuration of the product; another product's id is not found. */
-    async find(
-      productId: number,
-      id: number,
-      q: Queryable = db,
-    ): Promise<ProductConfiguration | null> {
+    async find(productId: number, id: number): Promise<ProductConfiguration | null> {
       const res = await q.query<ConfigurationRow>(
         `select ${SELECT} from ${FROM} where pc.product_id = $1 and pc.id = $2`,
         [productId, id],
@@ -131,20 +147,16 @@ export function createProductConfigurationRepository(db: Queryable) {
       return row ? toConfiguration(row) : null;
     },
 
-    /** Locks the configuration row until `tx` ends, so two saves of it run one after the other. */
-    async lock(tx: Queryable, productId: number, id: number): Promise<boolean> {
-      const res = await tx.query(
+    /** Locks the configuration row until the transaction ends, so two saves of it run one after the other. */
+    async lock(productId: number, id: number): Promise<boolean> {
+      const res = await q.query(
         'select 1 from product_configurations where product_id = $1 and id = $2 for update',
         [productId, id],
       );
       return res.rows.length > 0;
     },
 
-    async hasPracticeViewCategory(
-      productId: number,
-      id: number,
-      q: Queryable = db,
-    ): Promise<boolean> {
+    async hasPracticeViewCategory(productId: number, id: number): Promise<boolean> {
       const res = await q.query(
         'select 1 from practice_view_categories where product_id = $1 and id = $2',
         [productId, id],
@@ -154,7 +166,7 @@ export function createProductConfigurationRepository(db: Queryable) {
 
     /** The lookup `practice_view_category` of one product, in the product's order. */
     async practiceViewCategories(productId: number): Promise<LookupItem[]> {
-      const res = await db.query<LookupItem>(
+      const res = await q.query<LookupItem>(
         `select id, name, null::text as description, code from practice_view_categories
           where product_id = $1 order by sort, id`,
         [productId],
@@ -163,8 +175,8 @@ export function createProductConfigurationRepository(db: Queryable) {
     },
 
     /** The configuration a file belongs to, if any. */
-    async fileUser(tx: Queryable, fileId: string): Promise<number | null> {
-      const res = await tx.query<{ id: number }>(
+    async fileUser(fileId: string): Promise<number | null> {
+      const res = await q.query<{ id: number }>(
         `select id from product_configurations
           where config_file_id = $1 or translation_file_id = $1 limit 1`,
         [fileId],
@@ -173,13 +185,8 @@ export function createProductConfigurationRepository(db: Queryable) {
     },
 
     /** Another configuration of the product already has the name (case-insensitive). */
-    async nameTaken(
-      tx: Queryable,
-      productId: number,
-      name: string,
-      exceptId: number | null,
-    ): Promise<boolean> {
-      const res = await tx.query(
+    async nameTaken(productId: number, name: string, exceptId: number | null): Promise<boolean> {
+      const res = await q.query(
         `select 1 from product_configurations
           where product_id = $1 and lower(configuration_name) = lower($2)
             and id is distinct from $3`,
@@ -188,8 +195,8 @@ export function createProductConfigurationRepository(db: Queryable) {
       return res.rows.length > 0;
     },
 
-    async insert(tx: Queryable, productId: number, v: ConfigurationValues): Promise<number> {
-      const res = await tx.query<{ id: number }>(
+    async insert(productId: number, v: ConfigurationValues): Promise<number> {
+      const res = await q.query<{ id: number }>(
         `insert into product_configurations (product_id, configuration_name,
            practice_view_category_id, is_self_assessment, config_file_id, translation_file_id)
          values ($1, $2, $3, $4, $5, $6) returning id`,
@@ -205,8 +212,8 @@ export function createProductConfigurationRepository(db: Queryable) {
       return res.rows[0]!.id;
     },
 
-    async update(tx: Queryable, id: number, v: ConfigurationValues): Promise<void> {
-      await tx.query(
+    async update(id: number, v: ConfigurationValues): Promise<void> {
+      await q.query(
         `update product_configurations
             set configuration_name = $2, practice_view_category_id = $3, is_self_assessment = $4,
                 config_file_id = $5, translation_file_id = $6, updated_at = now()
@@ -231,7 +238,7 @@ export function createProductConfigurationRepository(db: Queryable) {
       productId: number,
       configuration: string,
     ): Promise<ResolvedConfiguration | null> {
-      const res = await db.query<{ id: number; leaf_ids: number[] | null }>(
+      const res = await q.query<{ id: number; leaf_ids: number[] | null }>(
         `with target as (
            select pc.id from product_configurations pc
             where pc.product_id = $1

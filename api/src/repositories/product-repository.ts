@@ -53,7 +53,7 @@ export function buildCategoryTree(rows: readonly CategoryRow[]): ProductCategory
   return roots;
 }
 
-export function createProductRepository(db: Queryable) {
+export function createProductRepository(q: Queryable) {
   return {
     /**
      * The given products in catalogue order, their texts in `language` where translated (English
@@ -61,7 +61,7 @@ export function createProductRepository(db: Queryable) {
      */
     async listByIds(ids: readonly number[], language = 'en'): Promise<Product[]> {
       if (ids.length === 0) return [];
-      const res = await db.query<ProductRow>(
+      const res = await q.query<ProductRow>(
         `select p.id, p.code, coalesce(t.name, p.name) as name,
                 coalesce(t.description, p.description) as description, p.protocol, p.image,
                 coalesce(t.selection_message, p.selection_message) as selection_message
@@ -74,7 +74,7 @@ export function createProductRepository(db: Queryable) {
     },
 
     async categoryTree(productId: number, language = 'en'): Promise<ProductCategory[]> {
-      const res = await db.query<CategoryRow>(
+      const res = await q.query<CategoryRow>(
         `select c.id, c.parent_id, c.name, coalesce(t.display_name, c.display_name) as display_name,
                 c.image, c.simulation_configuration
            from product_categories c

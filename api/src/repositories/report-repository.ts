@@ -256,12 +256,12 @@ function toReportDetails(raw: Record<string, unknown> | null): ReportDetails | n
   return details;
 }
 
-export function createReportRepository(db: Queryable) {
+export function createReportRepository(q: Queryable) {
   /** Analysis summaries of just these sessions (one page), keyed by uuid. */
   async function summaries(uuids: readonly string[]): Promise<Map<string, AnalysisStatusSummary>> {
     const result = new Map<string, AnalysisStatusSummary>();
     if (uuids.length === 0) return result;
-    const res = await db.query<{ session_uuid: string; total: number; analysed: number }>(
+    const res = await q.query<{ session_uuid: string; total: number; analysed: number }>(
       `select session_uuid, count(*)::int as total,
               count(*) filter (where analysis_status_id = any($2::int[]))::int as analysed
          from evidence
@@ -289,7 +289,7 @@ export function createReportRepository(db: Queryable) {
         : `array(select id from users
                   where ${users.organisationId === null ? '' : 'organisation_id = $2 and '}
                         (${like("(first_name || ' ' || last_name)")} or ${like('email')}))`;
-    const res = await db.query<FilterMatches>(
+    const res = await q.query<FilterMatches>(
       `select array(select distinct lower(name) from products where ${like('name')}) as simulations,
               array(select lower(display_name) from product_categories
                      where ${like('display_name')}
@@ -330,7 +330,7 @@ export function createReportRepository(db: Queryable) {
     // The page is read first and summarised afterwards, so evidence is only ever touched for
     // the (at most 100) rows shown, however many reports there are.
     const page = await pagedList<ListRow, Omit<LearnerReportRow, 'analysisStatusSummary'>>(
-      db,
+      q,
       // The filter is already part of `where`.
       { ...query, filter: undefined },
       {
@@ -369,7 +369,7 @@ export function createReportRepository(db: Queryable) {
   }
 
   async function evidenceOf(uuid: string, owner: ReportRowRecord): Promise<Evidence[]> {
-    const res = await db.query<EvidenceRecord>(
+    const res = await q.query<EvidenceRecord>(
       `select id, practice_activity, analysis, analysis_status_id, evidence_data,
               image_file_id is not null as has_image
          from evidence where session_uuid = $1 order by position`,
@@ -392,7 +392,7 @@ export function createReportRepository(db: Queryable) {
   }
 
   async function findRecord(uuid: string): Promise<ReportRowRecord | null> {
-    const res = await db.query<ReportRowRecord>(
+    const res = await q.query<ReportRowRecord>(
       `select s.id, s.uuid, s.user_id, u.organisation_id, p.name as simulation,
               ${SESSION_NAME} as description, ${RECORDED} as recorded, s.mode,
               u.first_name, u.last_name, u.email, s.report_details
@@ -463,7 +463,7 @@ export function createReportRepository(db: Queryable) {
     /** Stored images of the given evidence of one report; evidence without an image is left out. */
     async images(uuid: string, evidenceIds: readonly number[]): Promise<EvidenceImage[]> {
       if (evidenceIds.length === 0) return [];
-      const res = await db.query<{ id: number; storage_key: string; mime_type: string }>(
+      const res = await q.query<{ id: number; storage_key: string; mime_type: string }>(
         `select e.id, f.storage_key, f.mime_type
            from evidence e
            join files f on f.id = e.image_file_id
@@ -482,7 +482,7 @@ export function createReportRepository(db: Queryable) {
     ): Promise<Evidence | null> {
       const record = await findRecord(uuid);
       if (!record) return null;
-      const res = await db.query<EvidenceRecord>(
+      const res = await q.query<EvidenceRecord>(
         `update evidence
             set analysis_status_id = $3, analysis = $4, analysed_at = now()
           where session_uuid = $1 and id = $2

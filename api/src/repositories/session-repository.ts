@@ -7,9 +7,7 @@ import type {
   SimulationMode,
   SimulatorSession,
 } from '@portal/contract';
-import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/driver';
-import { enqueueLtiScore } from '../lti/grade-passback';
+import type { Queryable } from '../db/driver';
 
 /** What the session-token check knows about the session a simulator call belongs to. */
 export interface TokenSession {
@@ -58,24 +56,16 @@ interface SimulatorSessionRow {
   evidence_count: number;
 }
 
-export interface SessionRepositoryOptions {
-  /**
-   * How long a polled status may be answered from memory. Every status change goes through this
-   * repository and drops the entry, so with one API process (PGlite is always one) the cache is
-   * exact; with several processes on PostgreSQL another process's change shows after at most this.
-   */
-  statusCacheMs?: number;
-  /** The status cache's time in milliseconds (the app's clock, which tests move). */
-  now?: () => number;
-}
-
 /** How long a session token lives (config SESSION_TOKEN_*). */
 export interface TokenLifetime {
   maxAgeSeconds: number;
   idleSeconds: number;
 }
 
-export type CreateResult = { ok: true; uuid: string } | { ok: false; reason: 'open_sessions' };
+/** `closed`: abandoned launches closed to make room (their cached statuses are stale). */
+export type CreateResult =
+  | { ok: true; uuid: string; closed: string[] }
+  | { ok: false; reason: 'open_sessions'; closed: string[] };
 
 /**
  * The condition of a session whose token still works, with the lifetime in parameters `$a`, `$b`.
@@ -92,46 +82,22 @@ const live = (a: number, b: number) =>
  */
 export const ABANDONED_LAUNCH_SECONDS = 600;
 
-/** Bounds memory: about one entry per learner with a launch screen open; LRU makes room. */
-const STATUS_CACHE_MAX = 20_000;
-
-export function createSessionRepository(db: Db, options: SessionRepositoryOptions = {}) {
-  const statusCacheMs = options.statusCacheMs ?? 0;
-  const statusCache = new LRUCache<
-    string,
-    { key: OwnedSessionKey; status: SessionStatusValue }
-  >({
-    max: STATUS_CACHE_MAX,
-    // Unused when statusCacheMs is 0: polledStatus then reads the database every time.
-    ttl: Math.max(statusCacheMs, 1),
-    ...(options.now ? { perf: { now: options.now } } : {}),
-    ttlResolution: 0,
-  });
-  const forget = (uuid: string) => statusCache.delete(uuid);
-
+/**
+ * Every call runs on `q`: the pool, or the transaction of a unit of work. `create` and
+ * `completeBySimulator` need a transaction (a row lock, and a completion with its grade). Every
+ * status change answers the uuids it changed, so the caller can drop cached statuses after commit.
+ */
+export function createSessionRepository(q: Queryable) {
   async function ownedStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
-    const res = await db.query<{ status: SessionStatusValue }>(
+    const res = await q.query<{ status: SessionStatusValue }>(
       'select status from simulation_sessions where uuid = $1 and user_id = $2 and product_id = $3',
       [key.uuid, key.userId, key.productId],
     );
     return res.rows[0]?.status ?? null;
   }
 
-  async function polledStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
-    if (statusCacheMs <= 0) return ownedStatus(key);
-    const hit = statusCache.get(key.uuid);
-    if (hit) {
-      const same = hit.key.userId === key.userId && hit.key.productId === key.productId;
-      // Another learner's (or product's) uuid is "not found", exactly as the query would say.
-      return same ? hit.status : null;
-    }
-    const status = await ownedStatus(key);
-    if (status !== null) statusCache.set(key.uuid, { key: { ...key }, status });
-    return status;
-  }
-
   async function currentStatus(uuid: string): Promise<SessionStatusValue | null> {
-    const res = await db.query<{ status: SessionStatusValue }>(
+    const res = await q.query<{ status: SessionStatusValue }>(
       'select status from simulation_sessions where uuid = $1',
       [uuid],
     );
@@ -147,73 +113,71 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
       session: NewSession,
       limits: TokenLifetime & { maxOpen: number },
     ): Promise<CreateResult> {
-      return db.transaction(async (tx) => {
-        await tx.query('select 1 from users where id = $1 for no key update', [session.userId]);
-        const countOpen = async () =>
-          (
-            await tx.query<{ count: number }>(
-              `select count(*)::int as count from simulation_sessions
-                where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`,
-              [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
-            )
-          ).rows[0]?.count ?? 0;
-        let openCount = await countOpen();
-        if (openCount >= limits.maxOpen) {
-          // A launch the simulator never joined, long past the launch screen's wait, was given up
-          // (app not installed, tab closed): it holds no evidence, so closing it loses nothing,
-          // and a learner who tried five times must not be locked out for the token's idle time.
-          const abandoned = await tx.query<{ uuid: string }>(
-            `update simulation_sessions set status = 'closed', closed_at = now()
-              where user_id = $1 and status = 'not_started'
-                and created_at < now() - make_interval(secs => $2)
-              returning uuid`,
-            [session.userId, ABANDONED_LAUNCH_SECONDS],
-          );
-          abandoned.rows.forEach((row) => forget(row.uuid));
-          // Some of them may have expired already and not counted: count again.
-          if (abandoned.rows.length > 0) openCount = await countOpen();
-        }
-        if (openCount >= limits.maxOpen) {
-          return { ok: false, reason: 'open_sessions' } as const;
-        }
-        const uuid = randomUUID();
-        await tx.query(
-          `insert into simulation_sessions
-             (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash,
-              configuration_id)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [
-            uuid,
-            session.userId,
-            session.productId,
-            session.categoryId,
-            session.configuration,
-            session.mode,
-            session.ltiLaunchId,
-            session.tokenHash,
-            session.configurationId ?? null,
-          ],
+      await q.query('select 1 from users where id = $1 for no key update', [session.userId]);
+      const countOpen = async () =>
+        (
+          await q.query<{ count: number }>(
+            `select count(*)::int as count from simulation_sessions
+              where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`,
+            [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
+          )
+        ).rows[0]?.count ?? 0;
+      const closed: string[] = [];
+      let openCount = await countOpen();
+      if (openCount >= limits.maxOpen) {
+        // A launch the simulator never joined, long past the launch screen's wait, was given up
+        // (app not installed, tab closed): it holds no evidence, so closing it loses nothing,
+        // and a learner who tried five times must not be locked out for the token's idle time.
+        const abandoned = await q.query<{ uuid: string }>(
+          `update simulation_sessions set status = 'closed', closed_at = now()
+            where user_id = $1 and status = 'not_started'
+              and created_at < now() - make_interval(secs => $2)
+            returning uuid`,
+          [session.userId, ABANDONED_LAUNCH_SECONDS],
         );
-        return { ok: true, uuid } as const;
-      });
+        closed.push(...abandoned.rows.map((row) => row.uuid));
+        // Some of them may have expired already and not counted: count again.
+        if (abandoned.rows.length > 0) openCount = await countOpen();
+      }
+      if (openCount >= limits.maxOpen) {
+        return { ok: false, reason: 'open_sessions', closed } as const;
+      }
+      const uuid = randomUUID();
+      await q.query(
+        `insert into simulation_sessions
+           (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash,
+            configuration_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          uuid,
+          session.userId,
+          session.productId,
+          session.categoryId,
+          session.configuration,
+          session.mode,
+          session.ltiLaunchId,
+          session.tokenHash,
+          session.configurationId ?? null,
+        ],
+      );
+      return { ok: true, uuid, closed } as const;
     },
 
     /** The learner polls this every second: one primary-key lookup, nothing else. */
     async status(key: OwnedSessionKey): Promise<SessionStatus | null> {
-      const status = await polledStatus(key);
+      const status = await ownedStatus(key);
       return status === null ? null : { uuid: key.uuid, status };
     },
 
     /** The learner ends a session the simulator never completed (e.g. it crashed). */
     async completeByOwner(key: OwnedSessionKey): Promise<Transition<SessionStatus>> {
-      const res = await db.query<{ status: SessionStatusValue }>(
+      const res = await q.query<{ status: SessionStatusValue }>(
         `update simulation_sessions set status = 'complete', completed_at = now()
           where uuid = $1 and user_id = $2 and product_id = $3
             and status in ('not_started', 'in_progress')
           returning status`,
         [key.uuid, key.userId, key.productId],
       );
-      forget(key.uuid);
       const row = res.rows[0];
       if (row) return { ok: true, value: { uuid: key.uuid, status: row.status } };
       return { ok: false, status: await ownedStatus(key) };
@@ -221,7 +185,7 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
 
     /** Closing twice answers the same; the first close time is kept. */
     async close(key: OwnedSessionKey): Promise<CloseSessionResult | null> {
-      const res = await db.query<{
+      const res = await q.query<{
         status: SessionStatusValue;
         has_report_details: boolean;
         has_submitted_evidence: boolean;
@@ -234,7 +198,6 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
                       as has_submitted_evidence`,
         [key.uuid, key.userId, key.productId],
       );
-      forget(key.uuid);
       const row = res.rows[0];
       return row
         ? {
@@ -251,7 +214,7 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
      * simulator does not write on every call and a refused call seldom writes at all.
      */
     async useToken(tokenHash: string, lifetime: TokenLifetime): Promise<TokenSession | null> {
-      const res = await db.query<{
+      const res = await q.query<{
         uuid: string;
         user_id: string;
         product_id: number;
@@ -287,14 +250,13 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
      * API processes running it together close each session once and never block each other long.
      */
     async closeExpired(lifetime: TokenLifetime): Promise<string[]> {
-      const res = await db.query<{ uuid: string }>(
+      const res = await q.query<{ uuid: string }>(
         `update simulation_sessions set status = 'closed', closed_at = coalesce(closed_at, now())
           where status in ('not_started', 'in_progress') and not (${live(1, 2)})
           returning uuid`,
         [lifetime.maxAgeSeconds, lifetime.idleSeconds],
       );
       const uuids = res.rows.map((r) => r.uuid);
-      uuids.forEach(forget);
       return uuids;
     },
 
@@ -303,7 +265,7 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
      * first start time.
      */
     async join(uuid: string): Promise<Transition<SimulatorSession>> {
-      const res = await db.query<SimulatorSessionRow>(
+      const res = await q.query<SimulatorSessionRow>(
         `with joined as (
            update simulation_sessions
               set status = 'in_progress', started_at = coalesce(started_at, now())
@@ -320,7 +282,6 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
            left join product_categories c on c.id = j.category_id`,
         [uuid],
       );
-      forget(uuid);
       const row = res.rows[0];
       if (!row) return { ok: false, status: await currentStatus(uuid) };
       return {
@@ -339,31 +300,22 @@ export function createSessionRepository(db: Db, options: SessionRepositoryOption
     },
 
     /**
-     * `gradeQueued`: the session came from an LTI launch with grade passback and its report has
-     * a score; the grade's outbox item is committed with the completion (never one without the
-     * other), and the caller kicks the outbox worker.
+     * The simulator's completion, with the report details it sends. `fromLaunch`: the session
+     * came from an LTI launch, so its grade may have to go back to the platform.
      */
     async completeBySimulator(
       uuid: string,
       reportDetails: CompleteSessionBody['reportDetails'],
-    ): Promise<Transition<SessionStatus> & { gradeQueued?: boolean }> {
-      const done = await db.transaction(async (tx) => {
-        const res = await tx.query<{ status: SessionStatusValue; lti: boolean }>(
-          `update simulation_sessions
-              set status = 'complete', completed_at = now(), report_details = $2::jsonb
-            where uuid = $1 and status = 'in_progress'
-            returning status, lti_launch_id is not null as lti`,
-          [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
-        );
-        const row = res.rows[0];
-        if (!row) return null;
-        const gradeQueued =
-          row.lti && reportDetails?.score !== undefined ? await enqueueLtiScore(tx, uuid) : false;
-        return { status: row.status, gradeQueued };
-      });
-      forget(uuid);
-      if (done)
-        return { ok: true, value: { uuid, status: done.status }, gradeQueued: done.gradeQueued };
+    ): Promise<Transition<SessionStatus & { fromLaunch: boolean }>> {
+      const res = await q.query<{ status: SessionStatusValue; lti: boolean }>(
+        `update simulation_sessions
+            set status = 'complete', completed_at = now(), report_details = $2::jsonb
+          where uuid = $1 and status = 'in_progress'
+          returning status, lti_launch_id is not null as lti`,
+        [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
+      );
+      const row = res.rows[0];
+      if (row) return { ok: true, value: { uuid, status: row.status, fromLaunch: row.lti } };
       return { ok: false, status: await currentStatus(uuid) };
     },
   };

@@ -7,7 +7,7 @@ import {
   type SimulationDownloadInput,
   type PagedQuery,
 } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import { recordAudit, type AuditActor } from './audit-repository';
@@ -82,7 +82,7 @@ const isDuplicateVersion = (error: unknown) =>
  * Installer versions of a product as administrators keep them (spec §2 downloads, §3 Simulation
  * download). Learners read the active ones through download-repository.ts.
  */
-export function createSimulationDownloadRepository(db: Db) {
+export function createSimulationDownloadRepository(q: Queryable) {
   async function findIn(tx: Queryable, productId: number, id: number) {
     const res = await tx.query<DownloadRow>(
       `select ${SELECT} from ${FROM} where d.product_id = $1 and d.id = $2`,
@@ -139,65 +139,61 @@ export function createSimulationDownloadRepository(db: Db) {
     id: number | null,
   ): Promise<SimulationDownload | null> {
     try {
-      return await db.transaction(async (tx) => {
-        const product = await tx.query('select 1 from products where id = $1 for share', [
-          productId,
-        ]);
-        if (product.rowCount === 0) return null;
-        let before: SimulationDownload | null = null;
-        if (id !== null) {
-          const locked = await tx.query(
-            'select 1 from simulation_downloads where product_id = $1 and id = $2 for update',
-            [productId, id],
-          );
-          if (locked.rowCount === 0) return null;
-          before = await findIn(tx, productId, id);
-        }
-        const errors = await validate(tx, productId, input, actor, before);
-        if (Object.keys(errors).length > 0) throw badRequest(errors);
-        const values = [
-          input.version,
-          input.operatingSystem,
-          input.fileUrl,
-          input.fileId?.toLowerCase() ?? null,
-          input.isActive ?? true,
-        ];
-        let savedId: number;
-        if (id === null) {
-          const inserted = await tx.query<{ id: number }>(
-            `insert into simulation_downloads
-               (product_id, version, operating_system, file_url, file_id, is_active)
-             values ($1, $2, $3, $4, $5, $6) returning id`,
-            [productId, ...values],
-          );
-          savedId = inserted.rows[0]!.id;
-        } else {
-          await tx.query(
-            `update simulation_downloads
-                set version = $3, operating_system = $4, file_url = $5, file_id = $6,
-                    is_active = $7, updated_at = now()
-              where product_id = $1 and id = $2`,
-            [productId, id, ...values],
-          );
-          savedId = id;
-        }
-        // Spec §4: the upload is `saved` once the form that uses it is.
-        if (input.fileId) {
-          await tx.query(`update files set state = 'saved' where id = $1`, [input.fileId]);
-        }
-        const after = (await findIn(tx, productId, savedId))!;
-        await recordAudit(tx, {
-          actor,
-          action: id === null ? 'create' : 'update',
-          entityType: 'simulation_download',
-          entityId: savedId,
-          // Installers are offered to every entitled organisation: the entry is global.
-          organisationId: null,
-          before,
-          after,
-        });
-        return after;
+      const product = await q.query('select 1 from products where id = $1 for share', [productId]);
+      if (product.rowCount === 0) return null;
+      let before: SimulationDownload | null = null;
+      if (id !== null) {
+        const locked = await q.query(
+          'select 1 from simulation_downloads where product_id = $1 and id = $2 for update',
+          [productId, id],
+        );
+        if (locked.rowCount === 0) return null;
+        before = await findIn(q, productId, id);
+      }
+      const errors = await validate(q, productId, input, actor, before);
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
+      const values = [
+        input.version,
+        input.operatingSystem,
+        input.fileUrl,
+        input.fileId?.toLowerCase() ?? null,
+        input.isActive ?? true,
+      ];
+      let savedId: number;
+      if (id === null) {
+        const inserted = await q.query<{ id: number }>(
+          `insert into simulation_downloads
+             (product_id, version, operating_system, file_url, file_id, is_active)
+           values ($1, $2, $3, $4, $5, $6) returning id`,
+          [productId, ...values],
+        );
+        savedId = inserted.rows[0]!.id;
+      } else {
+        await q.query(
+          `update simulation_downloads
+              set version = $3, operating_system = $4, file_url = $5, file_id = $6,
+                  is_active = $7, updated_at = now()
+            where product_id = $1 and id = $2`,
+          [productId, id, ...values],
+        );
+        savedId = id;
+      }
+      // Spec §4: the upload is `saved` once the form that uses it is.
+      if (input.fileId) {
+        await q.query(`update files set state = 'saved' where id = $1`, [input.fileId]);
+      }
+      const after = (await findIn(q, productId, savedId))!;
+      await recordAudit(q, {
+        actor,
+        action: id === null ? 'create' : 'update',
+        entityType: 'simulation_download',
+        entityId: savedId,
+        // Installers are offered to every entitled organisation: the entry is global.
+        organisationId: null,
+        before,
+        after,
       });
+      return after;
     } catch (error) {
       if (isDuplicateVersion(error)) {
         throw badRequest({
@@ -211,7 +207,7 @@ export function createSimulationDownloadRepository(db: Db) {
   return {
     /** One page of a product's downloads; default ordering `-isActive`, newest version first. */
     list(productId: number, query: PagedQuery) {
-      return pagedList<DownloadRow, SimulationDownload>(db, query, {
+      return pagedList<DownloadRow, SimulationDownload>(q, query, {
         from: FROM,
         select: SELECT,
         where: { sql: 'd.product_id = $1', params: [productId] },
@@ -230,7 +226,7 @@ export function createSimulationDownloadRepository(db: Db) {
     },
 
     find(productId: number, id: number) {
-      return findIn(db, productId, id);
+      return findIn(q, productId, id);
     },
 
     /** null when the product does not exist. */
@@ -244,13 +240,13 @@ export function createSimulationDownloadRepository(db: Db) {
     },
 
     async productExists(productId: number): Promise<boolean> {
-      const res = await db.query('select 1 from products where id = $1', [productId]);
+      const res = await q.query('select 1 from products where id = $1', [productId]);
       return res.rowCount > 0;
     },
 
     /** The installer's bytes are stored: its size is known now (it was streamed). */
-    async installerUploaded(tx: Queryable, id: string, size: number): Promise<void> {
-      await tx.query(
+    async installerUploaded(id: string, size: number): Promise<void> {
+      await q.query(
         `update files set state = 'uploaded', size = $2 where id = $1 and state = 'uploading'`,
         [id, size],
       );

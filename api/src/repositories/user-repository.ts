@@ -3,7 +3,7 @@ import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@por
 import { LRUCache } from 'lru-cache';
 import type { Db, Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
-import { LOOKUP_SEED } from '../seed/reference-data';
+import { LOOKUP_SEED } from '../reference/reference-data';
 
 /**
  * The signed-in user as the API knows them: our row plus the permissions of their role, and

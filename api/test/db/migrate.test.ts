@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, readMigrations } from '../../src/db/migrate';
-import { seedDemoData, seedReferenceData } from '../../src/seed/seed';
+import { seedDemoData } from '../../src/demo/seed-demo-data';
+import { seedReferenceData } from '../../src/reference/seed-reference-data';
 import { createTestDatabase, type TestDatabase } from '../helper';
 
 describe('migrations', () => {

@@ -11,7 +11,8 @@ import {
 } from '../../src/identity/create-admin';
 import { createKeycloakIdentityAdmin, type IdentityAdmin } from '../../src/identity/identity-admin';
 import { createUserRepository } from '../../src/repositories/user-repository';
-import { seedDemoData, seedReferenceData } from '../../src/seed/seed';
+import { seedDemoData } from '../../src/demo/seed-demo-data';
+import { seedReferenceData } from '../../src/reference/seed-reference-data';
 import { createMigratedTestDatabase, type TestDatabase } from '../helper';
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/lib/http-errors';
 import { escapeLike, orderByClause, pagedList, type PagedListSpec } from '../../src/lib/paged-list';
 import { migrate } from '../../src/db/migrate';
-import { seedReferenceData } from '../../src/seed/seed';
+import { seedReferenceData } from '../../src/reference/seed-reference-data';
 import { createMigratedTestDatabase, type TestDatabase } from '../helper';
 
 interface Row {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { LtiRegistrationToken, LtiToolConfiguration } from '@portal/contract';
 import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../helper';
 import { issuerMatches, isLoopbackHost, platformUrl } from '../../src/lti/dynamic-registration';
-import { pageLanguage } from '../../src/routes/lti/register';
+import { pageLanguage } from '../../src/routes/api/lti/register/index';
 import { serveRegistrationPlatform, type RegistrationPlatform } from './registration-platform';
 
 const sysAdmin = account('sys admin');

@@ -14,7 +14,7 @@ import {
   PNG,
   xrayEvidence,
 } from '../routes/api/v1/simulator/session-fixtures';
-import { LOOKUP_SEED } from '../../src/seed/reference-data';
+import { LOOKUP_SEED } from '../../src/reference/reference-data';
 import {
   createTestPlatform,
   serveJwks,

@@ -13,13 +13,13 @@ import {
 import { DEMO_COHORT } from '@portal/contract/demo-accounts';
 import { BODY_AREAS, bodyAreaFor, lessonFor } from '@portal/xray';
 import { Value } from '@sinclair/typebox/value';
-import { CATALOGUE, configurationOf } from '../../src/seed/catalogue';
+import { CATALOGUE, configurationOf } from '../../src/demo/catalogue';
 import {
   DEMO_ACTIVITY_DAYS,
   DEMO_ACTIVITY_REPORTS,
   PILOT_LICENCE,
   seedDemoActivity,
-} from '../../src/seed/demo-activity';
+} from '../../src/demo/demo-activity';
 import { account, authHeader, buildTestApp, type TestApp } from '../helper';
 
 const DAY_MS = 86_400_000;

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate } from '../../src/db/migrate';
-import { seedDemoData, seedReferenceData } from '../../src/seed/seed';
-import { seedDemoDownloads, zipOf } from '../../src/seed/downloads';
+import { seedDemoData } from '../../src/demo/seed-demo-data';
+import { seedReferenceData } from '../../src/reference/seed-reference-data';
+import { seedDemoDownloads, zipOf } from '../../src/demo/downloads';
 import { createLocalStorage } from '../../src/storage/local-storage';
 import { createMigratedTestDatabase, type TestDatabase } from '../helper';
 

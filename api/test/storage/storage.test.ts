@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { errorsPlugin } from '../../src/plugins/app/errors';
-import { storageRoutes } from '../../src/routes/api/v1/storage/index';
+import storageRoutes from '../../src/routes/api/v1/storage/index';
 import { createLocalStorage } from '../../src/storage/local-storage';
 import { createS3Storage } from '../../src/storage/s3-storage';
 import type { Storage } from '../../src/storage/storage';

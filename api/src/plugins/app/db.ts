@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import { createDb } from '../../db/create-db';
 import type { Db } from '../../db/driver';
 import { migrate } from '../../db/migrate';
-import { seedDemoData, seedReferenceData } from '../../seed/seed';
+import { seedDemoData } from '../../demo/seed-demo-data';
+import { seedReferenceData } from '../../reference/seed-reference-data';
 
 declare module 'fastify' {
   interface FastifyInstance {

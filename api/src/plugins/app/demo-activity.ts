@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { seedDemoActivity, type DemoActivityResult } from '../../seed/demo-activity';
+import { seedDemoActivity, type DemoActivityResult } from '../../demo/demo-activity';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +38,10 @@ export const demoActivityPlugin = fp(
       app.demoActivity = seed().then(
         (result) => {
           if (result.seeded) {
-            app.log.info({ ...result, ms: Math.round(performance.now() - started) }, 'demo activity seeded');
+            app.log.info(
+              { ...result, ms: Math.round(performance.now() - started) },
+              'demo activity seeded',
+            );
           }
           return result;
         },

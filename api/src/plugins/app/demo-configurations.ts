@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { seedDemoConfigurations } from '../../seed/configurations';
+import { seedDemoConfigurations } from '../../demo/configurations';
 
 /**
  * Demo configurations need the database and the file storage together (their files are stored

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { seedDemoDownloads } from '../../seed/downloads';
+import { seedDemoDownloads } from '../../demo/downloads';
 
 /**
  * Demo installers need the database and the file storage together, so they are seeded here,

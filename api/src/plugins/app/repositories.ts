@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
 import { createAuditRepository } from '../../repositories/audit-repository';
+import { createBrightspaceRepository } from '../../repositories/brightspace-repository';
 import { createDownloadRepository } from '../../repositories/download-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
 import { createFileRepository } from '../../repositories/file-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
+import { createLtiRepository } from '../../repositories/lti-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
 import { createNotificationRepository } from '../../repositories/notification-repository';
 import { createOrganisationRepository } from '../../repositories/organisation-repository';
@@ -29,12 +31,7 @@ function createRepositories(
     downloads: createDownloadRepository(db),
     files: createFileRepository(db),
     products: createProductRepository(db),
-    // PGlite is one process, so every status change passes through this cache and it can live
-    // long; on PostgreSQL other API processes may change a status, so it lives under a poll.
-    sessions: createSessionRepository(db, {
-      statusCacheMs: db.kind === 'postgres' ? 800 : 30_000,
-      now,
-    }),
+    sessions: createSessionRepository(db),
     evidence: createEvidenceRepository(db),
     organisations: createOrganisationRepository(db),
     licenses: createLicenseRepository(db),
@@ -42,6 +39,8 @@ function createRepositories(
     simulationDownloads: createSimulationDownloadRepository(db),
     notifications: createNotificationRepository(db),
     configurations: createProductConfigurationRepository(db),
+    lti: createLtiRepository(db),
+    brightspace: createBrightspaceRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

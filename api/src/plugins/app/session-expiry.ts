@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { scheduleJob } from '../../jobs/schedule-job';
+import { closeExpiredSessions } from '../../services/sessions/session-changes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +25,7 @@ export const sessionExpiryPlugin = fp(
     const job = scheduleJob(app, {
       everyMs: config.sessionCloseIntervalMs,
       run: async () => {
-        const uuids = await app.repos.sessions.closeExpired(lifetime);
+        const uuids = await closeExpiredSessions(app, lifetime);
         if (uuids.length > 0) app.log.info({ closed: uuids.length }, 'expired sessions closed');
         return uuids.length;
       },
@@ -32,5 +33,5 @@ export const sessionExpiryPlugin = fp(
     });
     app.decorate('closeExpiredSessions', job.run);
   },
-  { name: 'session-expiry', dependencies: ['config', 'clock', 'repositories'] },
+  { name: 'session-expiry', dependencies: ['config', 'clock', 'db', 'session-status-cache'] },
 );

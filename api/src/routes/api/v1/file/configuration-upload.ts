@@ -11,7 +11,7 @@ import { badRequest, fieldError } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { FILE_EMPTY, fileTypeInvalid } from '../../../../lib/upload-rules';
 import { currentUser } from '../../../../plugins/app/auth';
-import { recordAudit } from '../../../../repositories/audit-repository';
+import { storeUpload } from '../../../../services/files/store-upload';
 import { readUploadedFile } from './upload';
 
 /** Spec §5: configuration files are JSON. */
@@ -101,28 +101,9 @@ export const configurationUploadRoutes: FastifyPluginAsyncTypebox = async (app) 
           storageKey: `${kind}/${id}.json`,
           ownerId: actor.id,
         };
-        await app.repos.files.insertUploading(stored);
-        try {
-          await app.storage.put(stored.storageKey, file.data, 'application/json');
-          await app.db.transaction(async (tx) => {
-            await app.repos.files.markUploaded(tx, id);
-            await recordAudit(tx, {
-              actor,
-              action: 'create',
-              entityType: 'file',
-              entityId: id,
-              organisationId: actor.organisationId,
-              after: { id, kind, originalName: stored.originalName, size: stored.size },
-            });
-          });
-        } catch (error) {
-          await app.storage.remove(stored.storageKey).catch(() => undefined);
-          await app.repos.files.remove(id);
-          throw error;
-        }
         return reply
           .code(201)
-          .send({ id, originalName: stored.originalName, size: stored.size, state: 'uploaded' });
+          .send(await storeUpload(app, stored, file.data, actor, 'application/json'));
       },
     );
   }

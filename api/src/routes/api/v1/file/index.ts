@@ -27,7 +27,7 @@ const ADMIN_KINDS: Readonly<
   'sim-config-translation': ['global.manage_sim_config'],
 };
 
-export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files, entitlements } = app.repos;
   await app.register(fileUploadRoutes);
   await app.register(installerUploadRoutes);
@@ -91,3 +91,5 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   }
 };
+
+export default fileRoutes;

@@ -23,7 +23,7 @@ import {
   ONE_FILE_ONLY,
 } from '../../../../lib/upload-rules';
 import { currentUser } from '../../../../plugins/app/auth';
-import { recordAudit } from '../../../../repositories/audit-repository';
+import { installerUploaded } from '../../../../services/files/installer-uploaded';
 
 type InstallerExtension = (typeof INSTALLER_EXTENSIONS)[number];
 
@@ -166,7 +166,7 @@ export const installerUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { id, key } = stored;
         stored = null;
         await app.storage.remove(key).catch(() => undefined);
-        await app.db.query('delete from files where id = $1', [id]);
+        await app.repos.files.remove(id);
       };
 
       try {
@@ -244,22 +244,7 @@ export const installerUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const file = stored as { id: string; key: string; name: string; size: number } | null;
       if (!file) throw fieldError('file', NO_FILE);
       try {
-        await app.db.transaction(async (tx) => {
-          await app.repos.simulationDownloads.installerUploaded(tx, file.id, file.size);
-          await recordAudit(tx, {
-            actor,
-            action: 'create',
-            entityType: 'file',
-            entityId: file.id,
-            organisationId: null,
-            after: {
-              id: file.id,
-              kind: 'sim-installation-file',
-              originalName: file.name,
-              size: file.size,
-            },
-          });
-        });
+        await installerUploaded(app, file, actor);
       } catch (error) {
         await discard();
         throw error;

@@ -15,7 +15,7 @@ import {
   ONE_FILE_ONLY,
 } from '../../../../lib/upload-rules';
 import { currentUser } from '../../../../plugins/app/auth';
-import { recordAudit } from '../../../../repositories/audit-repository';
+import { storeUpload } from '../../../../services/files/store-upload';
 
 /** Spec §5: the users upload must be CSV. */
 export const USER_FILE_EXTENSIONS = ['csv'] as const;
@@ -162,28 +162,7 @@ export const fileUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         storageKey: `user/${id}.csv`,
         ownerId: actor.id,
       };
-      await app.repos.files.insertUploading(stored);
-      try {
-        await app.storage.put(stored.storageKey, file.data);
-        await app.db.transaction(async (tx) => {
-          await app.repos.files.markUploaded(tx, id);
-          await recordAudit(tx, {
-            actor,
-            action: 'create',
-            entityType: 'file',
-            entityId: id,
-            organisationId: actor.organisationId,
-            after: { id, kind: 'user', originalName: stored.originalName, size: stored.size },
-          });
-        });
-      } catch (error) {
-        await app.storage.remove(stored.storageKey).catch(() => undefined);
-        await app.repos.files.remove(id);
-        throw error;
-      }
-      return reply
-        .code(201)
-        .send({ id, originalName: stored.originalName, size: stored.size, state: 'uploaded' });
+      return reply.code(201).send(await storeUpload(app, stored, file.data, actor));
     },
   );
 };

@@ -10,7 +10,7 @@ import { fieldError, notFound, orNotFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
-import { STATIC_LOOKUP_FIELDS, type StaticLookupField } from '../../../../seed/reference-data';
+import { STATIC_LOOKUP_FIELDS, type StaticLookupField } from '../../../../reference/reference-data';
 
 const isStatic = (field: string): field is StaticLookupField =>
   (STATIC_LOOKUP_FIELDS as readonly string[]).includes(field);

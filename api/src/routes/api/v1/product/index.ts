@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CatalogueLanguageQuery, ProductCategoryList, ProductIdParams, ProductList } from '@portal/contract';
+import {
+  CatalogueLanguageQuery,
+  ProductCategoryList,
+  ProductIdParams,
+  ProductList,
+} from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { productConfigurationRoutes } from './configuration';
 import { productConfigurationSchemaRoutes } from './configuration-schema';
 import { productSessionRoutes } from './session';
+import { productSimulationDownloadRoutes } from './simulation-download';
 
 const tags = ['product'];
 
@@ -17,7 +23,7 @@ function catalogueLanguage(requested: string | undefined, stored: string): strin
   return requested ?? stored;
 }
 
-export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { entitlements, products } = app.repos;
 
   app.get(
@@ -54,11 +60,17 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { productId } = request.params;
       const visible = await entitlements.productIdsFor(currentUser(request));
       if (!visible.includes(productId)) throw notFound();
-      return products.categoryTree(productId, catalogueLanguage(request.query.language, currentUser(request).language));
+      return products.categoryTree(
+        productId,
+        catalogueLanguage(request.query.language, currentUser(request).language),
+      );
     },
   );
 
   await app.register(productSessionRoutes);
   await app.register(productConfigurationRoutes);
   await app.register(productConfigurationSchemaRoutes);
+  await app.register(productSimulationDownloadRoutes);
 };
+
+export default productRoutes;

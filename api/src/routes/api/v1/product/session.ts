@@ -7,24 +7,23 @@ import {
   ProductIdParams,
   SessionParams,
   SessionStatus,
-  type FieldErrors,
 } from '@portal/contract';
-import { badRequest, detailError, notFound, orNotFound } from '../../../../lib/http-errors';
+import { detailError, notFound, orNotFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
-import { hashSessionToken, newSessionToken } from '../../../../lib/session-token';
 import { currentUser } from '../../../../plugins/app/auth';
-import { assertOwnRecentLaunch } from '../../../../lti/session-launch';
+import { createSession } from '../../../../services/sessions/create-session';
+import {
+  closeSession,
+  completeSessionByOwner,
+  pollSessionStatus,
+} from '../../../../services/sessions/session-changes';
 
 const tags = ['session'];
 
-export const tooManyOpenSessions = (max: number) =>
-  `You already have ${max} simulation sessions open. Finish one, or try again later.`;
+export { tooManyOpenSessions } from '../../../../services/sessions/create-session';
 
 /** Learner-side session calls: create, poll, complete, close. */
 export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { configurations, entitlements, sessions } = app.repos;
-  const { maxOpenSessionsPerUser, sessionTokenMaxAgeSeconds, sessionTokenIdleSeconds } = app.config;
-
   app.post(
     '/:productId/session',
     {
@@ -38,51 +37,13 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const { productId } = request.params;
-      const { configuration, mode, ltiLaunchId = null, categoryId = null } = request.body;
-
-      const modes = await entitlements.modesFor(user, productId);
-      if (modes.length === 0 && !(await entitlements.productIdsFor(user)).includes(productId)) {
-        throw notFound();
-      }
-      const errors: FieldErrors = {};
-      if (!modes.includes(mode)) {
-        errors.mode = [`Your licence does not include this product in ${mode} mode.`];
-      }
-      // The launch starts a configuration record of the product (by its name, or by the key of
-      // the catalogue leaf that starts it); a category, when given, must be one of those leaves.
-      const resolved = await configurations.resolveLaunch(productId, configuration);
-      const leafIds = resolved?.leafIds ?? [];
-      if (!resolved) {
-        errors.configuration = [`"${configuration}" is not a simulation of this product.`];
-      } else if (categoryId !== null && !leafIds.includes(categoryId)) {
-        errors.categoryId = ['The category does not start this configuration.'];
-      }
-      if (Object.keys(errors).length > 0) throw badRequest(errors);
-      await assertOwnRecentLaunch(app.db, ltiLaunchId, user.id);
-
-      const token = newSessionToken();
-      const created = await sessions.create(
-        {
-          userId: user.id,
-        productId,
-        // One leaf per configuration names the report even when the client sent no category.
-          categoryId: categoryId ?? (leafIds.length === 1 ? (leafIds[0] ?? null) : null),
-          configuration,
-          configurationId: resolved?.id ?? null,
-          mode,
-          ltiLaunchId,
-          tokenHash: hashSessionToken(token),
-        },
-        {
-          maxOpen: maxOpenSessionsPerUser,
-          maxAgeSeconds: sessionTokenMaxAgeSeconds,
-          idleSeconds: sessionTokenIdleSeconds,
-        },
+      const created = await createSession(
+        app,
+        currentUser(request),
+        request.params.productId,
+        request.body,
       );
-      if (!created.ok) throw detailError(409, tooManyOpenSessions(maxOpenSessionsPerUser));
-      return reply.code(201).send({ token, uuid: created.uuid });
+      return reply.code(201).send(created);
     },
   );
 
@@ -99,7 +60,9 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { productId, uuid } = request.params;
-      return orNotFound(await sessions.status({ uuid, productId, userId: currentUser(request).id }));
+      return orNotFound(
+        await pollSessionStatus(app, { uuid, productId, userId: currentUser(request).id }),
+      );
     },
   );
 
@@ -116,7 +79,7 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { productId, uuid } = request.params;
-      const result = await sessions.completeByOwner({
+      const result = await completeSessionByOwner(app, {
         uuid,
         productId,
         userId: currentUser(request).id,
@@ -141,7 +104,7 @@ export const productSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { productId, uuid } = request.params;
       return orNotFound(
-        await sessions.close({ uuid, productId, userId: currentUser(request).id }),
+        await closeSession(app, { uuid, productId, userId: currentUser(request).id }),
       );
     },
   );

@@ -13,6 +13,10 @@ import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import type { AuthUser } from '../../../../repositories/user-repository';
+import {
+  createSimulationDownload,
+  updateSimulationDownload,
+} from '../../../../services/downloads/save-simulation-download';
 
 const tags = ['simulation-download'];
 
@@ -76,7 +80,7 @@ export const productSimulationDownloadRoutes: FastifyPluginAsyncTypebox = async 
       const user = currentUser(request);
       await assertWritable(user, request.params.id);
       const created = orNotFound(
-        await simulationDownloads.create(request.params.id, request.body, user),
+        await createSimulationDownload(app, request.params.id, request.body, user),
       );
       return reply.code(201).send(created);
     },
@@ -116,7 +120,7 @@ export const productSimulationDownloadRoutes: FastifyPluginAsyncTypebox = async 
       const user = currentUser(request);
       const { id, downloadId } = request.params;
       await assertWritable(user, id);
-      return orNotFound(await simulationDownloads.update(id, downloadId, request.body, user));
+      return orNotFound(await updateSimulationDownload(app, id, downloadId, request.body, user));
     },
   );
 };

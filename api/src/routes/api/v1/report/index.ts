@@ -35,7 +35,7 @@ function learnerScope(user: AuthUser): ReportScope | null {
   return { kind: 'organisation', organisationId: user.organisationId };
 }
 
-export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { reports } = app.repos;
 
   const signedImageUrl = (image: { storageKey: string; mimeType: string }) =>
@@ -158,3 +158,5 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default reportRoutes;

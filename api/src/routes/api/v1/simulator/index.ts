@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -28,6 +27,11 @@ import {
   type ImageType,
 } from '../../../../lib/upload-rules';
 import { currentSession, SESSION_NOT_OPEN } from '../../../../plugins/app/session-token';
+import {
+  completeSessionBySimulator,
+  joinSession,
+} from '../../../../services/sessions/session-changes';
+import { submitEvidence } from '../../../../services/sessions/submit-evidence';
 import { readEvidenceForm, type UploadedImage } from './evidence-form';
 
 const tags = ['simulator'];
@@ -74,8 +78,8 @@ function parseData(data: unknown): { value: unknown } | { error: string } {
 }
 
 /** The calls the simulator makes during a session (contract: simulator.ts). */
-export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { sessions, evidence } = app.repos;
+const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { evidence } = app.repos;
   const { maxEvidencePerSession, maxStoredBytesPerUser } = app.config;
   const limits = { maxPerSession: maxEvidencePerSession, maxStoredBytes: maxStoredBytesPerUser };
   const quotaError = () =>
@@ -94,7 +98,7 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const result = await sessions.join(currentSession(request).uuid);
+      const result = await joinSession(app, currentSession(request).uuid);
       if (!result.ok) throw notOpen(result.status);
       return result.value;
     },
@@ -166,33 +170,17 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw quotaError();
       }
 
-      let stored = null;
-      if (form.image && imageType) {
-        const id = randomUUID();
-        const extension = IMAGE_EXTENSIONS[imageType][0] ?? 'bin';
-        stored = {
-          id,
-          originalName: form.image.fileName,
-          mimeType: imageType,
-          size: form.image.data.length,
-          storageKey: `evidence/${session.uuid}/${id}.${extension}`,
-        };
-        await app.storage.put(stored.storageKey, form.image.data);
-      }
-      // The bytes go first so a row never points at a missing file; they are removed again when
-      // the rows cannot be written.
-      let result;
-      try {
-        result = await evidence.add(
-          { sessionUuid: session.uuid, userId: session.userId, submission, image: stored },
-          limits,
-        );
-      } catch (error) {
-        if (stored) await app.storage.remove(stored.storageKey);
-        throw error;
-      }
+      const image =
+        form.image && imageType
+          ? { fileName: form.image.fileName, type: imageType, data: form.image.data }
+          : null;
+      const result = await submitEvidence(
+        app,
+        { sessionUuid: session.uuid, userId: session.userId, submission },
+        image,
+        limits,
+      );
       if (!result.ok) {
-        if (stored) await app.storage.remove(stored.storageKey);
         if (result.reason === 'limit') {
           throw fieldError(NON_FIELD_ERRORS, evidenceLimit(maxEvidencePerSession));
         }
@@ -217,10 +205,15 @@ export const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const session = currentSession(request);
       if (session.status !== 'in_progress') throw notOpen(session.status);
-      const result = await sessions.completeBySimulator(session.uuid, request.body.reportDetails);
+      const result = await completeSessionBySimulator(
+        app,
+        session.uuid,
+        request.body.reportDetails,
+      );
       if (!result.ok) throw notOpen(result.status);
-      if (result.gradeQueued) app.outboxWorker.kick();
       return result.value;
     },
   );
 };
+
+export default simulatorRoutes;

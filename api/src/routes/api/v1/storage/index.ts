@@ -15,7 +15,7 @@ export const FILE_CSP =
  * Serves a signed URL made by `app.storage.signedUrl`. Public on purpose: the signature and
  * expiry are the credential, so an <img> tag or a download link works without a bearer token.
  */
-export const storageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const storageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/*',
     {
@@ -53,3 +53,5 @@ export const storageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default storageRoutes;

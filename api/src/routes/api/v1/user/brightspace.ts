@@ -8,7 +8,7 @@ import {
   BRIGHTSPACE_STATE_TTL_SECONDS,
   createBrightspaceRepository,
 } from '../../../../repositories/brightspace-repository';
-import { BRIGHTSPACE_COOKIE_PATH, brightspaceCookieName } from '../../../brightspace/index';
+import { BRIGHTSPACE_COOKIE_PATH, brightspaceCookieName } from '../../../../brightspace/oauth';
 
 const tags = ['user'];
 

@@ -12,6 +12,7 @@ import { fillMessage, parseUsersCsv } from '../../../../lib/csv/users-csv';
 import { ApiError, notFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { recordAudit } from '../../../../repositories/audit-repository';
+import { createFileRepository } from '../../../../repositories/file-repository';
 import { currentLicenseSql, isoDay } from '../../../../repositories/entitlement-repository';
 import { assignUsers } from '../../../../repositories/license-repository';
 import { enqueue } from '../../../../repositories/outbox-repository';
@@ -68,7 +69,7 @@ export async function bulkAddUsers(
 
   const result = await app.db.transaction(async (tx) => {
     // Locked: a second bulk add of the same file waits here, then finds it saved.
-    const file = await app.repos.files.lockUpload(tx, input.file, 'user');
+    const file = await createFileRepository(tx).lockUpload(input.file, 'user');
     if (!file || file.ownerId !== actor.id) throw notFound();
     if (file.state !== 'uploaded') throw refuse({ file: [M.fileNotUploaded] });
     const opened = await app.storage.open(file.storageKey);
@@ -148,7 +149,7 @@ export async function bulkAddUsers(
       throw new Error(`new users not found in their organisation: ${assigned.userIds.join(', ')}`);
     }
     await enqueue(tx, users.map(createAccountItem));
-    await app.repos.files.markSaved(tx, file.id);
+    await createFileRepository(tx).markSaved(file.id);
     await recordAudit(tx, {
       actor,
       action: 'create',

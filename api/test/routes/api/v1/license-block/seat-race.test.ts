@@ -8,7 +8,7 @@ import {
 import type { Db } from '../../../../../src/db/driver';
 import { migrate } from '../../../../../src/db/migrate';
 import { createPgDb } from '../../../../../src/db/pg-driver';
-import { seedReferenceData } from '../../../../../src/seed/seed';
+import { seedReferenceData } from '../../../../../src/reference/seed-reference-data';
 import { createTestDatabase, type TestDatabase } from '../../../../helper';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@portal/contract';
 import { DEEP_LINK_RESPONSE_TTL_SECONDS } from '../../../../../src/lti/deep-linking';
 import { DEEP_LINKING_CLAIM } from '../../../../../src/lti/validate-launch';
-import { formActionSource } from '../../../../../src/routes/lti/deep-link-return';
+import { formActionSource } from '../../../../../src/routes/api/lti/deep-link/index';
 import { account, buildTestApp, type TestApp } from '../../../../helper';
 import { ltiLaunch, registerPlatform } from '../../../../lti/lti-fixtures';
 import {

@@ -109,7 +109,7 @@ describe('the seeded configurations', () => {
   });
 
   test('a restart seeds nothing twice', async () => {
-    const { seedDemoConfigurations } = await import('../../../../../src/seed/configurations');
+    const { seedDemoConfigurations } = await import('../../../../../src/demo/configurations');
     const before = await counts();
     assert.equal(await seedDemoConfigurations(t.db, t.app.storage), 0);
     assert.deepEqual(await counts(), before);

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Product, ProductCategory } from '@portal/contract';
-import { seedDemoData } from '../../../../../src/seed/seed';
+import { seedDemoData } from '../../../../../src/demo/seed-demo-data';
 import { authHeader, buildTestApp, type TestApp } from '../../../../helper';
 import {
   learner,

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { FieldErrors, LTI_DEEP_LINK_MESSAGES, LtiDeepLinkParams } from '@portal/contract';
-import { createDeepLinking } from '../../lti/deep-linking';
-import { createToolKeys } from '../../lti/tool-keys';
-import { badRequest } from '../../lib/http-errors';
-import { escapeHtml } from '../../lib/escape-html';
+import { createDeepLinking } from '../../../../lti/deep-linking';
+import { createToolKeys } from '../../../../lti/tool-keys';
+import { badRequest } from '../../../../lib/http-errors';
+import { escapeHtml } from '../../../../lib/escape-html';
 
 /** A deep linking response JWT is a few kB; far more is not one. */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -51,7 +51,7 @@ export function formActionSource(returnUrl: string): string {
  * lifetime is posted, to the return URL the platform itself sent in its signed request: the page
  * is no way to post arbitrary data anywhere.
  */
-export const ltiDeepLinkReturnRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const ltiDeepLinkReturnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deepLinking = createDeepLinking(app.db, createToolKeys(app.db), app.config.portalUrl);
 
   app.addContentTypeParser(
@@ -117,3 +117,5 @@ export const ltiDeepLinkReturnRoutes: FastifyPluginAsyncTypebox = async (app) =>
     },
   );
 };
+
+export default ltiDeepLinkReturnRoutes;

@@ -5,24 +5,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { BrightspaceAuthError } from '@portal/contract';
 import {
   authorizationUrl,
+  BRIGHTSPACE_COOKIE_PATH,
+  BRIGHTSPACE_STATE_PATTERN,
+  brightspaceCookieName,
   BrightspaceError,
   exchangeCode,
   fetchWhoami,
-} from '../../brightspace/oauth';
-import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
-import {
-  createBrightspaceRepository,
-  hashBrowserSecret,
-} from '../../repositories/brightspace-repository';
+} from '../../../brightspace/oauth';
+import { createOutboundClient, outboundPolicyFor } from '../../../lib/outbound-http';
+import { hashBrowserSecret } from '../../../repositories/brightspace-repository';
 
 const tags = ['brightspace'];
-
-/** The path the browser-binding cookies live under: this route and its callback only. */
-export const BRIGHTSPACE_COOKIE_PATH = '/api/brightspace-auth';
-/** Our states are base64url; nothing else names a cookie. */
-export const BRIGHTSPACE_STATE_PATTERN = /^[A-Za-z0-9_-]{16,100}$/;
-/** One cookie per state, so two tabs starting the round trip do not undo each other. */
-export const brightspaceCookieName = (state: string) => `bs_oauth_${state.slice(0, 16)}`;
 
 const Param = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 
@@ -40,8 +33,8 @@ function sameHash(a: string, b: string): boolean {
  * has; the host then navigates to the URL it answers. These two routes are public and trust
  * nothing but that state and cookie. Every failure ends on the host's error page, never a 500.
  */
-export const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const states = createBrightspaceRepository(app.db);
+const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const states = app.repos.brightspace;
   const { portalUrl, brightspace } = app.config;
   // Token and whoami calls go through the guarded client, as every call to a platform does.
   const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
@@ -132,3 +125,5 @@ export const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default brightspaceAuthRoutes;

@@ -8,10 +8,10 @@ import {
   LtiDeepLinkParams,
   LtiDeepLinkRequest,
 } from '@portal/contract';
-import { createDeepLinking } from '../../../../lti/deep-linking';
-import { createToolKeys } from '../../../../lti/tool-keys';
-import { errorResponses } from '../../../../lib/route-schemas';
-import { currentUser } from '../../../../plugins/app/auth';
+import { createDeepLinking } from '../../../../../lti/deep-linking';
+import { createToolKeys } from '../../../../../lti/tool-keys';
+import { errorResponses } from '../../../../../lib/route-schemas';
+import { currentUser } from '../../../../../plugins/app/auth';
 
 const tags = ['lti'];
 
@@ -31,7 +31,7 @@ const responses = {
   409: FieldErrors,
 } as const;
 
-export const ltiDeepLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const ltiDeepLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const toolKeys = createToolKeys(app.db);
   await toolKeys.ensure();
   const deepLinking = createDeepLinking(app.db, toolKeys, app.config.portalUrl);
@@ -66,3 +66,5 @@ export const ltiDeepLinkRoutes: FastifyPluginAsyncTypebox = async (app) => {
       deepLinking.answer(request.params.launchId, request.body, currentUser(request)),
   );
 };
+
+export default ltiDeepLinkRoutes;

@@ -1,6 +1,6 @@
 import { SIMULATION_MODES, type SimulationMode } from '@portal/contract';
 import type { Queryable } from '../db/driver';
-import { CATALOGUE_TRANSLATIONS } from './catalogue-translations';
+import { CATALOGUE_TRANSLATIONS } from '../reference/catalogue-translations';
 
 /**
  * The demo catalogue and licences of docs/catalogue.md. Front-end images and e2e tests key off

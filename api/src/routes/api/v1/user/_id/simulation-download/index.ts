@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DownloadGroupList, UserIdParams } from '@portal/contract';
-import { notFound } from '../../../../lib/http-errors';
-import { isSelf } from '../../../../lib/object-access';
-import { errorResponses } from '../../../../lib/route-schemas';
-import { currentUser } from '../../../../plugins/app/auth';
+import { notFound } from '../../../../../../lib/http-errors';
+import { isSelf } from '../../../../../../lib/object-access';
+import { errorResponses } from '../../../../../../lib/route-schemas';
+import { currentUser } from '../../../../../../plugins/app/auth';
 
-/** Registered under /api/v1/user beside the user routes. */
-export const simulationDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+/** `/api/v1/user/{id}/simulation-download`: the installers a user may download. */
+const simulationDownloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { downloads, entitlements } = app.repos;
 
   app.get(
-    '/:id/simulation-download',
+    '',
     {
       config: { permissions: 'authenticated' },
       schema: {
@@ -27,3 +27,5 @@ export const simulationDownloadRoutes: FastifyPluginAsyncTypebox = async (app) =
     },
   );
 };
+
+export default simulationDownloadRoutes;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver';
 import type { Storage } from '../storage/storage';
 import { CATALOGUE, configurationOf } from './catalogue';
-import { CATALOGUE_TRANSLATIONS } from './catalogue-translations';
+import { CATALOGUE_TRANSLATIONS } from '../reference/catalogue-translations';
 
 /**
  * The demo catalogue's product configurations (issue #9): each product's configuration schema

@@ -3,13 +3,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { LtiRegistrationError } from '@portal/contract';
-import { createDynamicRegistration, RegistrationRefused } from '../../lti/dynamic-registration';
-import { escapeHtml } from '../../lib/escape-html';
-import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 import {
-  createLtiRegistrationRepository,
-  PORTAL_TOKEN_PATTERN,
-} from '../../repositories/lti-registration-repository';
+  createDynamicRegistration,
+  RegistrationRefused,
+} from '../../../../lti/dynamic-registration';
+import { escapeHtml } from '../../../../lib/escape-html';
+import { createOutboundClient, outboundPolicyFor } from '../../../../lib/outbound-http';
+import { PORTAL_TOKEN_PATTERN } from '../../../../repositories/lti-registration-repository';
+import {
+  claimRegistrationAttempt,
+  registerPlatform,
+} from '../../../../services/lti/dynamic-registration';
 
 /** The name the platform shows for the tool. */
 export const TOOL_CLIENT_NAME = 'Simulation Portal';
@@ -114,9 +118,8 @@ const CLOSE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(CLOSE_SCRIPT).d
  * (POST /api/v1/organisation/{id}/lti/registration-token). The page shows in the platform's
  * iframe or window; it has no controls, so being framed by any https page harms nothing.
  */
-export const ltiRegisterRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const ltiRegisterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { portalUrl } = app.config;
-  const registrations = createLtiRegistrationRepository(app.db);
   const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
   app.addHook('onClose', () => outbound.close());
   const dynamic = createDynamicRegistration({
@@ -191,7 +194,7 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
   };
 
   app.get(
-    '/register',
+    '',
     {
       // A HEAD must not register anything.
       exposeHeadRoute: false,
@@ -219,7 +222,7 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
       } = request.query;
       if (
         !PORTAL_TOKEN_PATTERN.test(portalToken) ||
-        !(await registrations.claimAttempt(portalToken))
+        !(await claimRegistrationAttempt(app, portalToken))
       ) {
         return failed(reply, lang, 'INVALID_PORTAL_TOKEN');
       }
@@ -228,7 +231,7 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
           dynamic.configurationUrl(configuration),
         );
         const client = await dynamic.register(endpoints, registrationToken || undefined);
-        const outcome = await registrations.register(portalToken, endpoints, client);
+        const outcome = await registerPlatform(app, portalToken, endpoints, client);
         if (!outcome.ok) {
           return failed(
             reply,
@@ -261,3 +264,5 @@ ${script ? `<script>${CLOSE_SCRIPT}</script>` : ''}
     },
   );
 };
+
+export default ltiRegisterRoutes;

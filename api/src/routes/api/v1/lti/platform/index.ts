@@ -6,10 +6,14 @@ import {
   LtiPlatformListQuery,
   Paged,
 } from '@portal/contract';
-import { notFound, orNotFound } from '../../../../lib/http-errors';
-import { errorResponses } from '../../../../lib/route-schemas';
-import { currentUser } from '../../../../plugins/app/auth';
-import { createLtiRepository } from '../../../../repositories/lti-repository';
+import { notFound, orNotFound } from '../../../../../lib/http-errors';
+import { errorResponses } from '../../../../../lib/route-schemas';
+import { currentUser } from '../../../../../plugins/app/auth';
+import {
+  createLtiPlatform,
+  removeLtiPlatform,
+  updateLtiPlatform,
+} from '../../../../../services/lti/platforms';
 
 const tags = ['lti'];
 
@@ -20,8 +24,8 @@ const tags = ['lti'];
  */
 const config = { permissions: ['global.create_org'] } as const;
 
-export const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const platforms = createLtiRepository(app.db);
+const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const platforms = app.repos.lti;
 
   app.get(
     '',
@@ -49,7 +53,7 @@ export const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await platforms.create(request.body, currentUser(request))),
+      reply.code(201).send(await createLtiPlatform(app, request.body, currentUser(request))),
   );
 
   app.get(
@@ -79,7 +83,9 @@ export const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      orNotFound(await platforms.update(request.params.id, request.body, currentUser(request))),
+      orNotFound(
+        await updateLtiPlatform(app, request.params.id, request.body, currentUser(request)),
+      ),
   );
 
   app.delete(
@@ -94,8 +100,11 @@ export const ltiPlatformRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await platforms.remove(request.params.id, currentUser(request)))) throw notFound();
+      if (!(await removeLtiPlatform(app, request.params.id, currentUser(request))))
+        throw notFound();
       return reply.code(204).send();
     },
   );
 };
+
+export default ltiPlatformRoutes;

@@ -2,22 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { FieldErrors, LTI_MESSAGES, LtiJwks, type LtiErrorCode } from '@portal/contract';
-import { badRequest } from '../../lib/http-errors';
-import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
-import { linkPlatformUser } from '../../lti/platform-user';
-import { createPlatformKeys } from '../../lti/platform-keys';
-import { createToolKeys } from '../../lti/tool-keys';
-import {
-  STATE_PATTERN,
-  validateLaunch,
-  type LaunchStores,
-  type ValidLaunch,
-} from '../../lti/validate-launch';
-import {
-  createLtiRepository,
-  LOGIN_STATE_TTL_SECONDS,
-  recordLaunch,
-} from '../../repositories/lti-repository';
+import { badRequest } from '../../../lib/http-errors';
+import { createOutboundClient, outboundPolicyFor } from '../../../lib/outbound-http';
+import { createPlatformKeys } from '../../../lti/platform-keys';
+import { createToolKeys } from '../../../lti/tool-keys';
+import { STATE_PATTERN, validateLaunch, type LaunchStores } from '../../../lti/validate-launch';
+import { LOGIN_STATE_TTL_SECONDS } from '../../../repositories/lti-repository';
+import { recordLtiLaunch } from '../../../services/lti/record-launch';
 
 const tags = ['lti'];
 
@@ -61,8 +52,8 @@ function originOf(url: string): string | null {
  * public: the platform and the browser call them without a portal token. A refused launch sends
  * the browser to the host's `/lti/error?error=…`, never to a JSON answer it could not show.
  */
-export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const lti = createLtiRepository(app.db);
+const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { lti } = app.repos;
   const toolKeys = createToolKeys(app.db);
   await toolKeys.ensure();
   const { portalUrl } = app.config;
@@ -185,14 +176,11 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return toError(reply, result.error);
       }
       const launch = result.launch;
-      const outcome = await recordValidLaunch(launch);
+      const outcome = await recordLtiLaunch(app, launch);
       if (!outcome.ok) {
         request.log.warn({ lti: outcome, iss: launch.platform.issuer }, 'LTI launch refused');
         return toError(reply, outcome.error);
       }
-      if (outcome.created) app.outboxWorker.kick();
-      // whoami's Brightspace mismatch compares with the latest launch: show this one at once.
-      app.repos.users.forget(outcome.userId);
       const query = new URLSearchParams({ launchId: outcome.launchId });
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         // The instructor's picker (issue #10 point 5) reads the recorded deep-linking settings.
@@ -207,32 +195,6 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.redirect(`${portalUrl}/lti/launch?${query}`, 302);
     },
   );
-
-  /** Links the user and records the launch in one transaction: a refusal leaves nothing behind. */
-  async function recordValidLaunch(launch: ValidLaunch) {
-    class Refused extends Error {
-      constructor(readonly outcome: { ok: false; error: LtiErrorCode; reason: string }) {
-        super(outcome.reason);
-      }
-    }
-    try {
-      return await app.db.transaction(async (tx) => {
-        const linked = await linkPlatformUser(tx, launch);
-        if (!linked.ok) throw new Refused(linked);
-        const launchId = await recordLaunch(tx, launch, linked.userId);
-        return { ok: true as const, launchId, created: linked.created, userId: linked.userId };
-      });
-    } catch (error) {
-      if (error instanceof Refused) return error.outcome;
-      // A claim the database cannot hold (SQLSTATE 22xxx: too long, out of range): the platform's
-      // message is at fault, and the browser still belongs on the error page, not a JSON 400.
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && code.startsWith('22')) {
-        return { ok: false as const, error: 'INVALID_LTI_MESSAGE' as const, reason: `db_${code}` };
-      }
-      throw error;
-    }
-  }
 
   app.get(
     '/jwks',
@@ -251,3 +213,5 @@ export const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default ltiRoutes;

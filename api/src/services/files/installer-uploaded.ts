@@ -1,0 +1,38 @@
+import type { Db } from '../../db/driver';
+import { recordAudit, type AuditActor } from '../../repositories/audit-repository';
+import { createSimulationDownloadRepository } from '../../repositories/simulation-download-repository';
+import { runUnitOfWork } from '../unit-of-work';
+
+export interface StreamedInstaller {
+  id: string;
+  name: string;
+  /** Known only now: the bytes were streamed to storage. */
+  size: number;
+}
+
+/**
+ * An installer's bytes are in storage: its row becomes `uploaded` with its size, audited as a
+ * global file (installers serve every organisation), in one unit of work.
+ */
+export function installerUploaded(
+  deps: { db: Db },
+  file: StreamedInstaller,
+  actor: AuditActor,
+): Promise<void> {
+  return runUnitOfWork(deps.db, async (uow) => {
+    await createSimulationDownloadRepository(uow.q).installerUploaded(file.id, file.size);
+    await recordAudit(uow.q, {
+      actor,
+      action: 'create',
+      entityType: 'file',
+      entityId: file.id,
+      organisationId: null,
+      after: {
+        id: file.id,
+        kind: 'sim-installation-file',
+        originalName: file.name,
+        size: file.size,
+      },
+    });
+  });
+}

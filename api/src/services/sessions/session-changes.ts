@@ -1,0 +1,92 @@
+import type { CompleteSessionBody, SessionStatus, SimulatorSession } from '@portal/contract';
+import { enqueueLtiScore } from '../../lti/grade-passback';
+import {
+  createSessionRepository,
+  type OwnedSessionKey,
+  type TokenLifetime,
+  type Transition,
+} from '../../repositories/session-repository';
+import { runUnitOfWork } from '../unit-of-work';
+import type { SessionDeps } from './deps';
+
+/**
+ * The status changes of a session after its creation, each one unit of work that drops the
+ * changed session's polled status once committed.
+ */
+
+/** The simulator starts (or, after a restart, resumes) the session. */
+export function joinSession(
+  deps: SessionDeps,
+  uuid: string,
+): Promise<Transition<SimulatorSession>> {
+  return runUnitOfWork(deps.db, async (uow) => {
+    uow.afterCommit(() => deps.sessionStatuses.forget([uuid]));
+    return createSessionRepository(uow.q).join(uuid);
+  });
+}
+
+/** The learner ends a session the simulator never completed (e.g. it crashed). */
+export function completeSessionByOwner(
+  deps: SessionDeps,
+  key: OwnedSessionKey,
+): Promise<Transition<SessionStatus>> {
+  return runUnitOfWork(deps.db, async (uow) => {
+    uow.afterCommit(() => deps.sessionStatuses.forget([key.uuid]));
+    return createSessionRepository(uow.q).completeByOwner(key);
+  });
+}
+
+/**
+ * The simulator finishes the session. A session launched from a learning platform with grade
+ * passback and a scored report gets its grade's outbox item in the same transaction (never one
+ * without the other), and the outbox worker is kicked once both are committed.
+ */
+export function completeSessionBySimulator(
+  deps: SessionDeps & { outboxWorker: { kick(): void } },
+  uuid: string,
+  reportDetails: CompleteSessionBody['reportDetails'],
+): Promise<Transition<SessionStatus>> {
+  return runUnitOfWork(deps.db, async (uow) => {
+    uow.afterCommit(() => deps.sessionStatuses.forget([uuid]));
+    const result = await createSessionRepository(uow.q).completeBySimulator(uuid, reportDetails);
+    if (!result.ok) return result;
+    const { fromLaunch, ...status } = result.value;
+    if (fromLaunch && reportDetails?.score !== undefined && (await enqueueLtiScore(uow.q, uuid))) {
+      uow.afterCommit(() => deps.outboxWorker.kick());
+    }
+    return { ok: true, value: status };
+  });
+}
+
+/** Closing twice answers the same; the first close time is kept. */
+export function closeSession(deps: SessionDeps, key: OwnedSessionKey) {
+  return runUnitOfWork(deps.db, async (uow) => {
+    uow.afterCommit(() => deps.sessionStatuses.forget([key.uuid]));
+    return createSessionRepository(uow.q).close(key);
+  });
+}
+
+/** Closes open sessions whose tokens expired (one statement); answers their uuids. */
+export function closeExpiredSessions(
+  deps: SessionDeps,
+  lifetime: TokenLifetime,
+): Promise<string[]> {
+  return runUnitOfWork(deps.db, async (uow) => {
+    const uuids = await createSessionRepository(uow.q).closeExpired(lifetime);
+    uow.afterCommit(() => deps.sessionStatuses.forget(uuids));
+    return uuids;
+  });
+}
+
+/** The launch screen polls this every second: from memory while fresh, else one lookup. */
+export async function pollSessionStatus(
+  deps: SessionDeps,
+  key: OwnedSessionKey,
+): Promise<SessionStatus | null> {
+  const repository = createSessionRepository(deps.db);
+  const status = await deps.sessionStatuses.read(
+    key,
+    async (k) => (await repository.status(k))?.status ?? null,
+  );
+  return status === null ? null : { uuid: key.uuid, status };
+}

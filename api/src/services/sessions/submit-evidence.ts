@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { IMAGE_EXTENSIONS, type ImageType } from '../../lib/upload-rules';
+import {
+  createEvidenceRepository,
+  type AddEvidenceResult,
+  type EvidenceLimits,
+  type NewEvidence,
+} from '../../repositories/evidence-repository';
+import type { Storage } from '../../storage/storage';
+import { runUnitOfWork } from '../unit-of-work';
+import type { SessionDeps } from './deps';
+
+export interface EvidenceImage {
+  fileName: string;
+  type: ImageType;
+  data: Buffer;
+}
+
+/**
+ * Stores one evidence of the simulator's: the image's bytes first, so a row never points at a
+ * missing file, then the rows in one unit of work that checks the session, the evidence limit and
+ * the storage quota under locks. The bytes are removed again when the rows are not written.
+ */
+export async function submitEvidence(
+  deps: Pick<SessionDeps, 'db'> & { storage: Storage },
+  evidence: Omit<NewEvidence, 'image'>,
+  image: EvidenceImage | null,
+  limits: EvidenceLimits,
+): Promise<AddEvidenceResult> {
+  let stored: NewEvidence['image'] = null;
+  if (image) {
+    const id = randomUUID();
+    const extension = IMAGE_EXTENSIONS[image.type][0] ?? 'bin';
+    stored = {
+      id,
+      originalName: image.fileName,
+      mimeType: image.type,
+      size: image.data.length,
+      storageKey: `evidence/${evidence.sessionUuid}/${id}.${extension}`,
+    };
+    await deps.storage.put(stored.storageKey, image.data);
+  }
+  let result: AddEvidenceResult;
+  try {
+    result = await runUnitOfWork(deps.db, (uow) =>
+      createEvidenceRepository(uow.q).add({ ...evidence, image: stored }, limits),
+    );
+  } catch (error) {
+    if (stored) await deps.storage.remove(stored.storageKey);
+    throw error;
+  }
+  if (!result.ok && stored) await deps.storage.remove(stored.storageKey);
+  return result;
+}
