@@ -13,7 +13,7 @@ import { confirmationMail, noticeMail } from '../mail/email-change-mails';
 import type { Mail } from '../mail/mailer';
 import { recordAudit, type AuditActor } from '../repositories/audit-repository';
 import { enqueue } from '../repositories/outbox-repository';
-import { emailsInUse, findAdminUser } from '../repositories/user-repository';
+import { createUserRepository } from '../repositories/user-repository';
 import { invitationItem, updateAccountItem } from './provisioning';
 
 /**
@@ -172,11 +172,11 @@ export async function previewEmailChange(
 export async function confirmEmailChange(db: Db, token: string): Promise<AdminUser> {
   return db.transaction(async (tx) => {
     const change = await changeOf(tx, token, true);
-    const before = await findAdminUser(tx, change.user_id);
+    const before = await createUserRepository(tx).findAdminUser(change.user_id);
     if (!before) throw refused('invalid');
     const email = change.new_email;
     if (email.toLowerCase() !== before.email.toLowerCase()) {
-      if ((await emailsInUse(tx, [email])).size > 0) throw refused('taken');
+      if ((await createUserRepository(tx).emailsInUse([email])).size > 0) throw refused('taken');
     }
     try {
       await tx.query('update users set email = $2, updated_at = now() where id = $1', [
@@ -189,7 +189,7 @@ export async function confirmEmailChange(db: Db, token: string): Promise<AdminUs
       throw error;
     }
     await tx.query('update email_changes set confirmed_at = now() where user_id = $1', [before.id]);
-    const after = (await findAdminUser(tx, before.id))!;
+    const after = (await createUserRepository(tx).findAdminUser(before.id))!;
     const items = [updateAccountItem(after, { emailVerified: true })];
     if (after.accountStatus === 'invited') items.push(invitationItem(after));
     await enqueue(tx, items);

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
+import type { Db } from '../../db/driver';
 import { createAuditRepository } from '../../repositories/audit-repository';
+import { createBrightspaceRepository } from '../../repositories/brightspace-repository';
 import { createDownloadRepository } from '../../repositories/download-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
@@ -16,7 +18,7 @@ import { createSimulationDownloadRepository } from '../../repositories/simulatio
 import { createUserRepository } from '../../repositories/user-repository';
 
 function createRepositories(
-  db: Parameters<typeof createUserRepository>[0] & { kind?: 'pglite' | 'postgres' },
+  db: Db,
   config: { brightspace: unknown } = { brightspace: null },
 ) {
   return {
@@ -37,13 +39,17 @@ function createRepositories(
     simulationDownloads: createSimulationDownloadRepository(db),
     notifications: createNotificationRepository(db),
     configurations: createProductConfigurationRepository(db),
+    brightspace: createBrightspaceRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The only way routes touch the database. */
+    /**
+     * The repositories on the pool, for routes' reads (writes go through services/, which make
+     * their own on the transaction). Shared, so the caches some of them hold are too.
+     */
     repos: Repositories;
   }
 }
