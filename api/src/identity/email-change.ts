@@ -7,7 +7,7 @@ import {
   type EmailChangePreview,
   type EmailChangeRefusalCode,
 } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { ApiError } from '../lib/http-errors';
 import { confirmationMail, noticeMail } from '../mail/email-change-mails';
 import type { Mail } from '../mail/mailer';
@@ -164,44 +164,42 @@ export async function previewEmailChange(
 }
 
 /**
- * Uses the link: in one transaction, under a lock on the change, the user's e-mail becomes the
- * new one, the link is marked used, the identity account's update (e-mail verified) is queued
+ * Uses the link, inside the caller's transaction: under a lock on the change, the user's e-mail
+ * becomes the new one, the link is marked used, the identity account's update (e-mail verified) is queued
  * and the confirmation is audited with the user as actor. An invited user, whose set-password
  * mail went to the old address, is invited again at the new one.
  */
-export async function confirmEmailChange(db: Db, token: string): Promise<AdminUser> {
-  return db.transaction(async (tx) => {
-    const change = await changeOf(tx, token, true);
-    const before = await createUserRepository(tx).findAdminUser(change.user_id);
-    if (!before) throw refused('invalid');
-    const email = change.new_email;
-    if (email.toLowerCase() !== before.email.toLowerCase()) {
-      if ((await createUserRepository(tx).emailsInUse([email])).size > 0) throw refused('taken');
-    }
-    try {
-      await tx.query('update users set email = $2, updated_at = now() where id = $1', [
-        before.id,
-        email,
-      ]);
-    } catch (error) {
-      // Another user took the address between the check and the write (users_email_key).
-      if ((error as { code?: unknown }).code === '23505') throw refused('taken');
-      throw error;
-    }
-    await tx.query('update email_changes set confirmed_at = now() where user_id = $1', [before.id]);
-    const after = (await createUserRepository(tx).findAdminUser(before.id))!;
-    const items = [updateAccountItem(after, { emailVerified: true })];
-    if (after.accountStatus === 'invited') items.push(invitationItem(after));
-    await enqueue(tx, items);
-    await recordAudit(tx, {
-      actor: { id: after.id, firstName: after.firstName, lastName: after.lastName, email },
-      action: 'confirm_email_change',
-      entityType: 'user',
-      entityId: after.id,
-      organisationId: after.organisation,
-      before: { email: before.email, pendingEmail: email },
-      after: { email },
-    });
-    return after;
+export async function confirmEmailChange(tx: Queryable, token: string): Promise<AdminUser> {
+  const change = await changeOf(tx, token, true);
+  const before = await createUserRepository(tx).findAdminUser(change.user_id);
+  if (!before) throw refused('invalid');
+  const email = change.new_email;
+  if (email.toLowerCase() !== before.email.toLowerCase()) {
+    if ((await createUserRepository(tx).emailsInUse([email])).size > 0) throw refused('taken');
+  }
+  try {
+    await tx.query('update users set email = $2, updated_at = now() where id = $1', [
+      before.id,
+      email,
+    ]);
+  } catch (error) {
+    // Another user took the address between the check and the write (users_email_key).
+    if ((error as { code?: unknown }).code === '23505') throw refused('taken');
+    throw error;
+  }
+  await tx.query('update email_changes set confirmed_at = now() where user_id = $1', [before.id]);
+  const after = (await createUserRepository(tx).findAdminUser(before.id))!;
+  const items = [updateAccountItem(after, { emailVerified: true })];
+  if (after.accountStatus === 'invited') items.push(invitationItem(after));
+  await enqueue(tx, items);
+  await recordAudit(tx, {
+    actor: { id: after.id, firstName: after.firstName, lastName: after.lastName, email },
+    action: 'confirm_email_change',
+    entityType: 'user',
+    entityId: after.id,
+    organisationId: after.organisation,
+    before: { email: before.email, pendingEmail: email },
+    after: { email },
   });
+  return after;
 }

@@ -59,6 +59,7 @@ async function lockLicense(tx: Queryable, id: number, organisationId: number, to
  * (license_blocks_seats_check, migration 0005) refuses an overbooking from any other path. A
  * licence may be filled before its start date, but not when it is inactive or expired.
  */
+// A free function only for LTI's platform users until their layer takes the repository (#21).
 export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promise<AssignResult> {
   const today = input.today ?? new Date();
   const license = await lockLicense(tx, input.licenseBlockId, input.organisationId, today);
@@ -112,7 +113,7 @@ export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promi
  * caller's transaction, and records it. False when the user held no seat of it in that
  * organisation (`organisationId` null: any organisation, for global administrators).
  */
-export async function unassignUser(
+async function unassignUser(
   tx: Queryable,
   input: {
     licenseBlockId: number;

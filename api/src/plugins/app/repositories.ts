@@ -6,6 +6,7 @@ import { createDownloadRepository } from '../../repositories/download-repository
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
 import { createFileRepository } from '../../repositories/file-repository';
+import { createHealthRepository } from '../../repositories/health-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
 import { createNotificationRepository } from '../../repositories/notification-repository';
@@ -40,6 +41,7 @@ function createRepositories(
     notifications: createNotificationRepository(db),
     configurations: createProductConfigurationRepository(db),
     brightspace: createBrightspaceRepository(db),
+    health: createHealthRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -7,7 +7,8 @@ import {
   EmailChangeTokenInput,
   FieldErrors,
 } from '@portal/contract';
-import { confirmEmailChange, previewEmailChange } from '../../../../identity/email-change';
+import { previewEmailChange } from '../../../../identity/email-change';
+import { confirmPendingEmail } from '../../../../services/email-change/confirm-email-change';
 
 const tags = ['user'];
 
@@ -57,11 +58,10 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = await confirmEmailChange(app.db, request.body.token);
-      // The e-mail is part of the signed-in user; their next call must see it.
-      app.repos.users.forget(user.id);
-      app.outboxWorker.kick();
+      const user = await confirmPendingEmail(app, request.body.token);
       return { email: user.email };
     },
   );
 };
+
+export default emailChangeRoutes;

@@ -6,7 +6,7 @@ import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 
 /**
- * GET /api/v1/organisation/{id}/user (registered under /api/v1/organisation): the organisation's
+ * GET /api/v1/organisation/{id}/user (under /api/v1/organisation): the organisation's
  * users. Global administrators see any organisation's; others only their own (else 404).
  */
 export const organisationUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,9 +26,10 @@ export const organisationUserRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const actor = currentUser(request);
       const { id } = request.params;
       if (!isGlobalAdmin(actor) && actor.organisationId !== id) throw notFound();
-      const exists = await app.db.query('select 1 from organisations where id = $1', [id]);
-      if (exists.rowCount === 0) throw notFound();
+      if (!(await app.repos.organisations.exists(id))) throw notFound();
       return app.repos.users.listForOrganisation(id, request.query);
     },
   );
 };
+
+export default organisationUserRoutes;

@@ -13,6 +13,7 @@ import { currentUser } from '../../../../plugins/app/auth';
 
 const tags = ['user'];
 
+/** The signed-in user's own routes under `/api/v1/user`: whoami and their preferences. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { users, lookups } = app.repos;
 
@@ -100,3 +101,5 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default userRoutes;
