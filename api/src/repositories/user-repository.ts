@@ -312,6 +312,14 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
       );
     },
 
+    /**
+     * Writes a confirmed new e-mail. Throws the unique violation (23505, users_email_key) when
+     * another user took the address meanwhile.
+     */
+    async setEmail(id: string, email: string): Promise<void> {
+      await db.query('update users set email = $2, updated_at = now() where id = $1', [id, email]);
+    },
+
     /** Seats go with the user (cascade), and the seat counts follow (migration 0005). */
     async remove(id: string): Promise<boolean> {
       const res = await db.query('delete from users where id = $1', [id]);

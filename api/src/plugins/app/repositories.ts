@@ -3,6 +3,7 @@ import type { Db } from '../../db/driver';
 import { createAuditRepository } from '../../repositories/audit-repository';
 import { createBrightspaceRepository } from '../../repositories/brightspace-repository';
 import { createDownloadRepository } from '../../repositories/download-repository';
+import { createEmailChangeRepository } from '../../repositories/email-change-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
 import { createFileRepository } from '../../repositories/file-repository';
@@ -18,10 +19,7 @@ import { createSessionRepository } from '../../repositories/session-repository';
 import { createSimulationDownloadRepository } from '../../repositories/simulation-download-repository';
 import { createUserRepository } from '../../repositories/user-repository';
 
-function createRepositories(
-  db: Db,
-  config: { brightspace: unknown } = { brightspace: null },
-) {
+function createRepositories(db: Db, config: { brightspace: unknown } = { brightspace: null }) {
   return {
     users: createUserRepository(db, { brightspace: config.brightspace !== null }),
     lookups: createLookupRepository(db),
@@ -42,6 +40,7 @@ function createRepositories(
     configurations: createProductConfigurationRepository(db),
     brightspace: createBrightspaceRepository(db),
     health: createHealthRepository(db),
+    emailChanges: createEmailChangeRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

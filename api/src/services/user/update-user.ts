@@ -5,14 +5,15 @@ import {
   type AdminUserInput,
   type FieldErrors,
 } from '@portal/contract';
-import { requestEmailChange, withdrawEmailChange } from '../../identity/email-change';
 import { updateAccountItem } from '../../identity/provisioning';
 import { emailError, nameError } from '../../lib/csv/users-csv';
 import { ApiError, badRequest } from '../../lib/http-errors';
 import { isGlobalAdmin } from '../../lib/object-access';
 import { createAuditRepository } from '../../repositories/audit-repository';
+import { createEmailChangeRepository } from '../../repositories/email-change-repository';
 import { enqueue } from '../../repositories/outbox-repository';
 import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
+import { requestEmailChange } from '../email-change/request-email-change';
 import type { ServiceContext } from '../service-context';
 import { runUnitOfWork } from '../unit-of-work';
 import { assertMayChange, visibleUser } from './user-access';
@@ -96,7 +97,7 @@ export async function updateUser(
       await Promise.all(requested.mails.map((mail) => ctx.mailer!.send(mail)));
     } catch (error) {
       log.error({ err: error, userId: after.id }, 'e-mail change mails not sent');
-      await withdrawEmailChange(ctx.db, requested.token);
+      await createEmailChangeRepository(ctx.db).withdraw(requested.token);
       throw new ApiError(503, { email: [EMAIL_CHANGE_MESSAGES.notSent] });
     }
   }

@@ -7,8 +7,8 @@ import {
   EmailChangeTokenInput,
   FieldErrors,
 } from '@portal/contract';
-import { previewEmailChange } from '../../../../identity/email-change';
-import { confirmPendingEmail } from '../../../../services/email-change/confirm-email-change';
+import { confirmEmailChange } from '../../../../services/email-change/confirm-email-change';
+import { previewEmailChange } from '../../../../services/email-change/email-change-link';
 
 const tags = ['user'];
 
@@ -39,7 +39,7 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EmailChangePreview, ...refusals },
       },
     },
-    async (request) => previewEmailChange(app.db, request.body.token),
+    async (request) => previewEmailChange(app.repos.emailChanges, request.body.token),
   );
 
   app.post(
@@ -58,7 +58,7 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = await confirmPendingEmail(app, request.body.token);
+      const user = await confirmEmailChange(app, request.body.token);
       return { email: user.email };
     },
   );
