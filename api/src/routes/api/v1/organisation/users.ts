@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminUser, OrganisationIdParams, Paged, UserListQuery } from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
-import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
+import { assertOrganisationInScope } from '../../../../services/organisation/organisation-access';
 
 /**
  * GET /api/v1/organisation/{id}/user (under /api/v1/organisation): the organisation's
@@ -23,9 +23,8 @@ export const organisationUserRoutes: FastifyPluginAsyncTypebox = async (app) => 
       },
     },
     async (request) => {
-      const actor = currentUser(request);
       const { id } = request.params;
-      if (!isGlobalAdmin(actor) && actor.organisationId !== id) throw notFound();
+      assertOrganisationInScope(currentUser(request), id);
       if (!(await app.repos.organisations.exists(id))) throw notFound();
       return app.repos.users.listForOrganisation(id, request.query);
     },
