@@ -24,10 +24,10 @@ import type { Storage } from './storage/storage';
 import storageRoutes from './routes/api/v1/storage/index';
 import { xsrfPlugin } from './plugins/app/xsrf';
 import { swaggerPlugin } from './plugins/external/swagger';
-import { docsRoutes } from './routes/docs/index';
+import { docsRoutes } from './routes/api/docs/index';
 import { healthRoutes } from './routes/healthz';
 import { lookupRoutes } from './routes/api/v1/lookup/index';
-import { userRoutes } from './routes/api/v1/user/index';
+import { userRoutes } from './routes/api/v1/user/self';
 import simulationDownloadRoutes from './routes/api/v1/user/_id/simulation-download/index';
 import reportRoutes from './routes/api/v1/report/index';
 import fileRoutes from './routes/api/v1/file/index';
@@ -42,10 +42,10 @@ import { mailerPlugin } from './plugins/app/mailer';
 import { emailChangeRoutes } from './routes/api/v1/email-change/index';
 import { devOutboxRoutes } from './routes/api/dev/outbox';
 import { userAdminRoutes } from './routes/api/v1/user/admin';
-import { organisationUserRoutes } from './routes/api/v1/user/organisation-users';
+import { organisationUserRoutes } from './routes/api/v1/organisation/users';
 import type { IdentityAdmin } from './identity/identity-admin';
-import { organisationRoutes } from './routes/api/v1/organisation/index';
-import { licenseBlockRoutes } from './routes/api/v1/license-block/index';
+import { organisationRoutes } from './routes/api/v1/organisation/organisations';
+import { licenseBlockRoutes } from './routes/api/v1/organisation/license-blocks';
 import { auditRoutes } from './routes/api/v1/audit/index';
 import { notificationRoutes } from './routes/api/v1/notification/index';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
@@ -126,7 +126,7 @@ export async function buildApp(options: BuildAppOptions) {
 
   // Routes.
   await app.register(healthRoutes);
-  await app.register(docsRoutes);
+  await app.register(docsRoutes, { prefix: '/api/docs' });
   await app.register(userRoutes, { prefix: '/api/v1/user' });
   await app.register(entitlementModeRoutes, { prefix: '/api/v1/user' });
   await app.register(productRoutes, { prefix: '/api/v1/product' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../src/db/driver';
-import { assignUsers } from '../../src/repositories/license-repository';
+import { createLicenseRepository } from '../../src/repositories/license-repository';
 
 /**
  * The seat race of issue #8: many administrators give seats of one licence at the same moment.
@@ -100,7 +100,7 @@ export async function seatRaceTrial(db: Db, options: SeatRaceOptions): Promise<S
         await together(tx);
         switch (options.mode) {
           case 'locked': {
-            const result = await assignUsers(tx, {
+            const result = await createLicenseRepository(tx).assignUsers({
               licenseBlockId,
               organisationId,
               userIds: [userId],

@@ -1,5 +1,5 @@
 import type { AuditAction, AuditEntityType, AuditEntry, AuditListQuery } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 
 /** Who acted: the signed-in user (`currentUser(request)` fits), or SYSTEM_ACTOR. */
@@ -31,8 +31,8 @@ export interface AuditRecord {
  * exactly when the change is, so the log can neither miss a write nor record one that was rolled
  * back. Call it from every admin write.
  */
-export async function recordAudit(tx: Queryable, entry: AuditRecord): Promise<void> {
-  await tx.query(
+async function insertAudit(q: Queryable, entry: AuditRecord): Promise<void> {
+  await q.query(
     `insert into audit_log (actor_id, actor_name, actor_email, action, entity_type, entity_id,
                             organisation_id, before, after)
      values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb)`,
@@ -80,9 +80,10 @@ const toEntry = (row: AuditRow): AuditEntry => ({
   after: row.after,
 });
 
-export function createAuditRepository(db: Db) {
+export function createAuditRepository(db: Queryable) {
   return {
-    record: recordAudit,
+    /** One entry, written with the handle the repository was made with: the change's transaction. */
+    record: (entry: AuditRecord) => insertAudit(db, entry),
 
     /** One page of entries; `organisationId` null = every organisation's and the global ones. */
     list(query: AuditListQuery, organisationId: number | null) {
@@ -117,3 +118,10 @@ export function createAuditRepository(db: Db) {
 }
 
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
+
+/**
+ * `createAuditRepository(tx).record(entry)` for the callers outside the people domain (uploads,
+ * configurations, LTI, jobs) until their own layer moves to the repository; #21.
+ */
+export const recordAudit = (tx: Queryable, entry: AuditRecord): Promise<void> =>
+  insertAudit(tx, entry);

@@ -7,10 +7,10 @@ import {
   type LicensedUser,
   type LicensedUserListQuery,
 } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
-import { recordAudit, type AuditActor } from './audit-repository';
+import { createAuditRepository, type AuditActor } from './audit-repository';
 import { currentLicenseSql, INACTIVE_DURATION, isoDay } from './entitlement-repository';
 import { toLicensedUser, USER_SELECT, type UserRow } from './user-repository';
 
@@ -59,6 +59,7 @@ async function lockLicense(tx: Queryable, id: number, organisationId: number, to
  * (license_blocks_seats_check, migration 0005) refuses an overbooking from any other path. A
  * licence may be filled before its start date, but not when it is inactive or expired.
  */
+// A free function only for LTI's platform users until their layer takes the repository (#21).
 export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promise<AssignResult> {
   const today = input.today ?? new Date();
   const license = await lockLicense(tx, input.licenseBlockId, input.organisationId, today);
@@ -90,7 +91,7 @@ export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promi
      on conflict do nothing`,
     [input.licenseBlockId, needed],
   );
-  await recordAudit(tx, {
+  await createAuditRepository(tx).record({
     actor: input.actor,
     action: 'assign',
     entityType: 'license_block',
@@ -112,7 +113,7 @@ export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promi
  * caller's transaction, and records it. False when the user held no seat of it in that
  * organisation (`organisationId` null: any organisation, for global administrators).
  */
-export async function unassignUser(
+async function unassignUser(
   tx: Queryable,
   input: {
     licenseBlockId: number;
@@ -132,7 +133,7 @@ export async function unassignUser(
   );
   const row = res.rows[0];
   if (!row) return false;
-  await recordAudit(tx, {
+  await createAuditRepository(tx).record({
     actor: input.actor,
     action: 'unassign',
     entityType: 'license_block_user',
@@ -206,7 +207,7 @@ export function isSeatLimitViolation(error: unknown): boolean {
 /** Whose licences a list shows: an organisation's, or those a user holds a seat of. */
 export type LicenseListScope = { organisationId: number } | { heldBy: string };
 
-export function createLicenseRepository(db: Db) {
+export function createLicenseRepository(db: Queryable) {
   /** Field errors of a licence form that the schema cannot see (lookups, dates, entitlements). */
   async function validate(
     tx: Queryable,
@@ -268,9 +269,36 @@ export function createLicenseRepository(db: Db) {
   }
 
   return {
-    assignUsers: (tx: Queryable, input: AssignUsersInput) => assignUsers(tx, input),
-    unassignUser: (tx: Queryable, input: Parameters<typeof unassignUser>[1]) =>
-      unassignUser(tx, input),
+    /** Must run in a transaction: see `assignUsers`. */
+    assignUsers: (input: AssignUsersInput) => assignUsers(db, input),
+    unassignUser: (input: Parameters<typeof unassignUser>[1]) => unassignUser(db, input),
+
+    /** The licence's organisation and that organisation's default language, or null. */
+    async findOwner(
+      id: number,
+    ): Promise<{ organisationId: number; language: string | null } | null> {
+      const res = await db.query<{ organisation_id: number; language: string | null }>(
+        `select lb.organisation_id, l.code as language
+           from license_blocks lb
+           join organisations o on o.id = lb.organisation_id
+           left join lookups l on l.id = o.default_language_id
+          where lb.id = $1`,
+        [id],
+      );
+      const row = res.rows[0];
+      return row ? { organisationId: row.organisation_id, language: row.language } : null;
+    },
+
+    /** Its free seats now and whether it may be filled today (current, or not started yet). */
+    async seatState(id: number, today: Date = new Date()) {
+      const res = await db.query<{ free: number; usable: boolean }>(
+        `select lb.number_of_seats - lb.seats_used as free,
+                ${currentLicenseSql('lb', '$2::date', { notStartedToo: true })} as usable
+           from license_blocks lb where lb.id = $1`,
+        [id, isoDay(today)],
+      );
+      return res.rows[0] ?? null;
+    },
 
     /**
      * One page of licences as the licence lists show them: an organisation's
@@ -323,43 +351,41 @@ export function createLicenseRepository(db: Db) {
       actor: AuditActor,
       today: Date = new Date(),
     ): Promise<LicenseBlock | null> {
-      return db.transaction(async (tx) => {
-        const org = await tx.query('select 1 from organisations where id = $1 for share', [
-          organisationId,
-        ]);
-        if (org.rowCount === 0) return null;
-        const { errors, durationCode, entitlements } = await validate(tx, input);
-        if (Object.keys(errors).length > 0) throw badRequest(errors);
-        const expiry = await expiryOf(tx, input, durationCode);
-        if (isPastMaxDay(expiry)) throw badRequest({ startDate: [M.dateOutOfRange] });
-        const inserted = await tx.query<{ id: number }>(
-          `insert into license_blocks (organisation_id, license_name, sales_reference,
+      const org = await db.query('select 1 from organisations where id = $1 for share', [
+        organisationId,
+      ]);
+      if (org.rowCount === 0) return null;
+      const { errors, durationCode, entitlements } = await validate(db, input);
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
+      const expiry = await expiryOf(db, input, durationCode);
+      if (isPastMaxDay(expiry)) throw badRequest({ startDate: [M.dateOutOfRange] });
+      const inserted = await db.query<{ id: number }>(
+        `insert into license_blocks (organisation_id, license_name, sales_reference,
              number_of_seats, start_date, expiry_date, is_active, duration_id)
            values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-          [
-            organisationId,
-            input.licenseName.trim(),
-            input.salesReference?.trim() || null,
-            input.numberOfSeats,
-            input.startDate,
-            expiry,
-            input.isActive ?? true,
-            input.duration,
-          ],
-        );
-        const id = inserted.rows[0]!.id;
-        await writeEntitlements(tx, id, entitlements);
-        const created = (await findIn(tx, organisationId, id, today))!;
-        await recordAudit(tx, {
-          actor,
-          action: 'create',
-          entityType: 'license_block',
-          entityId: id,
+        [
           organisationId,
-          after: created,
-        });
-        return created;
+          input.licenseName.trim(),
+          input.salesReference?.trim() || null,
+          input.numberOfSeats,
+          input.startDate,
+          expiry,
+          input.isActive ?? true,
+          input.duration,
+        ],
+      );
+      const id = inserted.rows[0]!.id;
+      await writeEntitlements(db, id, entitlements);
+      const created = (await findIn(db, organisationId, id, today))!;
+      await createAuditRepository(db).record({
+        actor,
+        action: 'create',
+        entityType: 'license_block',
+        entityId: id,
+        organisationId,
+        after: created,
       });
+      return created;
     },
 
     /** null when the organisation has no such licence. */
@@ -370,65 +396,63 @@ export function createLicenseRepository(db: Db) {
       actor: AuditActor,
       today: Date = new Date(),
     ): Promise<LicenseBlock | null> {
-      return db.transaction(async (tx) => {
-        // Locked first: seat assignments to this licence wait, so the seats check below holds.
-        const locked = await tx.query<{
-          start_date: string;
-          seats_used: number;
-          code: string | null;
-        }>(
-          `select to_char(lb.start_date, 'YYYY-MM-DD') as start_date, lb.seats_used, d.code
+      // Locked first: seat assignments to this licence wait, so the seats check below holds.
+      const locked = await db.query<{
+        start_date: string;
+        seats_used: number;
+        code: string | null;
+      }>(
+        `select to_char(lb.start_date, 'YYYY-MM-DD') as start_date, lb.seats_used, d.code
              from license_blocks lb left join lookups d on d.id = lb.duration_id
             where lb.organisation_id = $1 and lb.id = $2
               for update of lb`,
-          [organisationId, id],
-        );
-        const current = locked.rows[0];
-        if (!current) return null;
-        const before = (await findIn(tx, organisationId, id, today))!;
-        const { errors, durationCode, entitlements } = await validate(tx, input);
-        if (current.code === INACTIVE_DURATION && input.startDate !== current.start_date) {
-          errors.startDate = [...(errors.startDate ?? []), M.startDateReadOnly];
-        }
-        if (input.numberOfSeats < current.seats_used) {
-          errors.numberOfSeats = [
-            ...(errors.numberOfSeats ?? []),
-            M.seatsBelowUsed.replace('{n}', String(current.seats_used)),
-          ];
-        }
-        if (Object.keys(errors).length > 0) throw badRequest(errors);
-        const expiry = await expiryOf(tx, input, durationCode);
-        if (isPastMaxDay(expiry)) throw badRequest({ startDate: [M.dateOutOfRange] });
-        await tx.query(
-          `update license_blocks
+        [organisationId, id],
+      );
+      const current = locked.rows[0];
+      if (!current) return null;
+      const before = (await findIn(db, organisationId, id, today))!;
+      const { errors, durationCode, entitlements } = await validate(db, input);
+      if (current.code === INACTIVE_DURATION && input.startDate !== current.start_date) {
+        errors.startDate = [...(errors.startDate ?? []), M.startDateReadOnly];
+      }
+      if (input.numberOfSeats < current.seats_used) {
+        errors.numberOfSeats = [
+          ...(errors.numberOfSeats ?? []),
+          M.seatsBelowUsed.replace('{n}', String(current.seats_used)),
+        ];
+      }
+      if (Object.keys(errors).length > 0) throw badRequest(errors);
+      const expiry = await expiryOf(db, input, durationCode);
+      if (isPastMaxDay(expiry)) throw badRequest({ startDate: [M.dateOutOfRange] });
+      await db.query(
+        `update license_blocks
               set license_name = $3, sales_reference = $4, number_of_seats = $5, start_date = $6,
                   expiry_date = $7, is_active = $8, duration_id = $9, updated_at = now()
             where organisation_id = $1 and id = $2`,
-          [
-            organisationId,
-            id,
-            input.licenseName.trim(),
-            input.salesReference?.trim() || null,
-            input.numberOfSeats,
-            input.startDate,
-            expiry,
-            input.isActive ?? before.isActive,
-            input.duration,
-          ],
-        );
-        await writeEntitlements(tx, id, entitlements);
-        const after = (await findIn(tx, organisationId, id, today))!;
-        await recordAudit(tx, {
-          actor,
-          action: 'update',
-          entityType: 'license_block',
-          entityId: id,
+        [
           organisationId,
-          before,
-          after,
-        });
-        return after;
+          id,
+          input.licenseName.trim(),
+          input.salesReference?.trim() || null,
+          input.numberOfSeats,
+          input.startDate,
+          expiry,
+          input.isActive ?? before.isActive,
+          input.duration,
+        ],
+      );
+      await writeEntitlements(db, id, entitlements);
+      const after = (await findIn(db, organisationId, id, today))!;
+      await createAuditRepository(db).record({
+        actor,
+        action: 'update',
+        entityType: 'license_block',
+        entityId: id,
+        organisationId,
+        before,
+        after,
       });
+      return after;
     },
 
     /** The licence's seat holders, one page; null when the organisation has no such licence. */

@@ -1,5 +1,5 @@
 import type { LookupItem } from '@portal/contract';
-import type { Db } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { currentLicenseSql, isoDay } from './entitlement-repository';
 import { roleCodeOf, type StaticLookupField } from '../reference/reference-data';
 
@@ -17,7 +17,7 @@ const toItem = (row: LookupRow): LookupItem => ({
   code: row.code,
 });
 
-export function createLookupRepository(db: Db) {
+export function createLookupRepository(db: Queryable) {
   return {
     async listStatic(field: StaticLookupField): Promise<LookupItem[]> {
       const res = await db.query<LookupRow>(

@@ -7,11 +7,11 @@ import {
   type OrganisationInput,
   type OrganisationListQuery,
 } from '@portal/contract';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import { ROLES } from '../reference/reference-data';
-import { recordAudit, type AuditActor } from './audit-repository';
+import { createAuditRepository, type AuditActor } from './audit-repository';
 
 interface OrganisationRow {
   id: number;
@@ -74,7 +74,7 @@ const ORG_ADMIN_ROLE_ID = ROLES.find((role) => role.code === ROLE_CODES.orgAdmin
 /** How many administrators a deactivated organisation's members are shown. */
 const CONTACTS_LISTED = 5;
 
-export function createOrganisationRepository(db: Db) {
+export function createOrganisationRepository(db: Queryable) {
   async function validate(tx: Queryable, input: OrganisationInput, exceptId: number | null) {
     const errors: FieldErrors = {};
     if (input.name.trim() === '') errors.name = [M.blank];
@@ -157,6 +157,11 @@ export function createOrganisationRepository(db: Db) {
 
     find: (id: number) => findIn(db, id),
 
+    async exists(id: number): Promise<boolean> {
+      const res = await db.query('select 1 from organisations where id = $1', [id]);
+      return res.rowCount > 0;
+    },
+
     /**
      * Whom the members of a deactivated organisation can turn to: its main contact and its
      * active administrators (a few; the page lists them). Read only on that refusal.
@@ -186,28 +191,26 @@ export function createOrganisationRepository(db: Db) {
     },
 
     create(input: OrganisationInput, actor: AuditActor): Promise<Organisation> {
-      return guardName(() =>
-        db.transaction(async (tx) => {
-          await validate(tx, input, null);
-          const res = await tx.query<{ id: number }>(
-            `insert into organisations (name, city, country_id, main_contact,
+      return guardName(async () => {
+        await validate(db, input, null);
+        const res = await db.query<{ id: number }>(
+          `insert into organisations (name, city, country_id, main_contact,
                primary_technical_contact, learning_management_system_id, default_language_id,
                radiation_unit_system_id, measurement_standard_id, is_active)
              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-            [...values(input), input.isActive ?? true],
-          );
-          const created = (await findIn(tx, res.rows[0]!.id))!;
-          await recordAudit(tx, {
-            actor,
-            action: 'create',
-            entityType: 'organisation',
-            entityId: created.id,
-            organisationId: created.id,
-            after: created,
-          });
-          return created;
-        }),
-      );
+          [...values(input), input.isActive ?? true],
+        );
+        const created = (await findIn(db, res.rows[0]!.id))!;
+        await createAuditRepository(db).record({
+          actor,
+          action: 'create',
+          entityType: 'organisation',
+          entityId: created.id,
+          organisationId: created.id,
+          after: created,
+        });
+        return created;
+      });
     },
 
     /**
@@ -220,39 +223,35 @@ export function createOrganisationRepository(db: Db) {
       actor: AuditActor,
       mayActivate: boolean,
     ): Promise<Organisation | null> {
-      return guardName(() =>
-        db.transaction(async (tx) => {
-          const locked = await tx.query('select 1 from organisations where id = $1 for update', [
-            id,
-          ]);
-          if (locked.rowCount === 0) return null;
-          const before = (await findIn(tx, id))!;
-          if (!mayActivate && input.isActive !== undefined && input.isActive !== before.isActive) {
-            throw badRequest({ isActive: [M.onlyGlobalAdminActivates] });
-          }
-          await validate(tx, input, id);
-          await tx.query(
-            `update organisations
+      return guardName(async () => {
+        const locked = await db.query('select 1 from organisations where id = $1 for update', [id]);
+        if (locked.rowCount === 0) return null;
+        const before = (await findIn(db, id))!;
+        if (!mayActivate && input.isActive !== undefined && input.isActive !== before.isActive) {
+          throw badRequest({ isActive: [M.onlyGlobalAdminActivates] });
+        }
+        await validate(db, input, id);
+        await db.query(
+          `update organisations
                 set name = $2, city = $3, country_id = $4, main_contact = $5,
                     primary_technical_contact = $6, learning_management_system_id = $7,
                     default_language_id = $8, radiation_unit_system_id = $9,
                     measurement_standard_id = $10, is_active = $11, updated_at = now()
               where id = $1`,
-            [id, ...values(input), input.isActive ?? before.isActive],
-          );
-          const after = (await findIn(tx, id))!;
-          await recordAudit(tx, {
-            actor,
-            action: 'update',
-            entityType: 'organisation',
-            entityId: id,
-            organisationId: id,
-            before,
-            after,
-          });
-          return after;
-        }),
-      );
+          [id, ...values(input), input.isActive ?? before.isActive],
+        );
+        const after = (await findIn(db, id))!;
+        await createAuditRepository(db).record({
+          actor,
+          action: 'update',
+          entityType: 'organisation',
+          entityId: id,
+          organisationId: id,
+          before,
+          after,
+        });
+        return after;
+      });
     },
   };
 }

@@ -98,7 +98,7 @@ const authUserQuery = (flags: string) =>
     where u.identity_sub = $1
        or (u.identity_sub is null and u.account_status = 'active' and u.id = $2::uuid)`;
 
-export function createUserRepository(db: Db, options: UserRepositoryOptions = {}) {
+export function createUserRepository(db: Queryable, options: UserRepositoryOptions = {}) {
   const ttlMs = options.authUserTtlMs ?? AUTH_USER_TTL_MS;
   const brightspace = options.brightspace ?? false;
   const authUserSql = authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS);
@@ -258,9 +258,111 @@ export function createUserRepository(db: Db, options: UserRepositoryOptions = {}
       });
     },
 
-    findAdminUser(id: string, tx: Queryable = db) {
-      return findAdminUser(tx, id);
+    /** One user as administrators see them, or null (also for an id that is no UUID). */
+    async findAdminUser(id: string): Promise<AdminUser | null> {
+      if (!UUID.test(id)) return null;
+      const res = await db.query<UserRow>(
+        `select ${USER_SELECT}
+           from users u join roles r on r.id = u.role_id
+           left join organisations o on o.id = u.organisation_id
+          where u.id = $1`,
+        [id],
+      );
+      const row = res.rows[0];
+      return row ? toAdminUser(row) : null;
     },
+
+    async findRole(id: number): Promise<RoleInfo | null> {
+      const res = await db.query<{ id: number; name: string; is_global: boolean }>(
+        `select r.id, r.name, ${GLOBAL_ROLE_SQL('r.id')} as is_global from roles r where r.id = $1`,
+        [id],
+      );
+      const row = res.rows[0];
+      return row ? { id: row.id, name: row.name, isGlobal: row.is_global } : null;
+    },
+
+    /**
+     * The global administrators, locked until the transaction ends: two administrators removing
+     * each other at the same time queue here, and the second sees the first one's change.
+     */
+    async lockGlobalAdmins(): Promise<string[]> {
+      const res = await db.query<{ id: string }>(
+        `select u.id::text as id from users u where ${GLOBAL_ROLE_SQL('u.role_id')}
+          order by u.id for update of u`,
+      );
+      return res.rows.map((r) => r.id);
+    },
+
+    /** Which of these e-mails (lower-case) a user already has. */
+    emailsInUse: (emails: readonly string[]) => emailsInUse(db, emails),
+
+    /** One statement for the whole list: a bulk add of 10 000 rows is one round trip. */
+    insertUsers: (
+      users: readonly NewUser[],
+      organisationId: number,
+      roleId: number,
+      language: string,
+    ) => insertUsers(db, users, organisationId, roleId, language),
+
+    /** The e-mail is not written here: it changes only when the new address confirms it. */
+    async updateNamesAndRole(
+      id: string,
+      change: { firstName: string; lastName: string; roleId: number },
+    ): Promise<void> {
+      await db.query(
+        `update users set first_name = $2, last_name = $3, role_id = $4, updated_at = now()
+          where id = $1`,
+        [id, change.firstName, change.lastName, change.roleId],
+      );
+    },
+
+    /**
+     * Writes a confirmed new e-mail. Throws the unique violation (23505, users_email_key) when
+     * another user took the address meanwhile.
+     */
+    async setEmail(id: string, email: string): Promise<void> {
+      await db.query('update users set email = $2, updated_at = now() where id = $1', [id, email]);
+    },
+
+    /** Seats go with the user (cascade), and the seat counts follow (migration 0005). */
+    async remove(id: string): Promise<boolean> {
+      const res = await db.query('delete from users where id = $1', [id]);
+      return res.rowCount > 0;
+    },
+
+    /** The account's status, its row locked until the transaction ends; undefined: no such user. */
+    async lockAccountStatus(id: string): Promise<AccountStatus | undefined> {
+      const res = await db.query<{ status: AccountStatus }>(
+        'select account_status as status from users where id = $1 for update',
+        [id],
+      );
+      return res.rows[0]?.status;
+    },
+
+    /**
+     * When the invitation item `key` still on its way (or done within `minutes`) was queued, or
+     * null: a resend within that time answers the one already sent.
+     */
+    async invitationQueuedAt(key: string, kind: string, minutes: number): Promise<string | null> {
+      const res = await db.query<{ at: Date | string }>(
+        `select created_at as at from outbox
+          where key = $1 and kind = $2
+            and (done_at is null or created_at > now() - $3::integer * interval '1 minute')
+          order by id desc limit 1`,
+        [key, kind, minutes],
+      );
+      const row = res.rows[0];
+      return row ? new Date(row.at).toISOString() : null;
+    },
+
+    /** The database's time of the transaction: what `created_at` of its writes will say. */
+    async transactionTime(): Promise<string> {
+      const res = await db.query<{ at: Date | string }>('select now() as at');
+      return new Date(res.rows[0]!.at).toISOString();
+    },
+
+    identitySubOf: (id: string) => identitySubOf(db, id),
+    setAccount: (id: string, change: AccountChange) => setAccount(db, id, change),
   };
   return repository;
 }
@@ -321,19 +423,6 @@ const toAdminUser = (row: UserRow): AdminUser => ({
   pendingEmail: row.pending_email,
 });
 
-export async function findAdminUser(tx: Queryable, id: string): Promise<AdminUser | null> {
-  if (!UUID.test(id)) return null;
-  const res = await tx.query<UserRow>(
-    `select ${USER_SELECT}
-       from users u join roles r on r.id = u.role_id
-       left join organisations o on o.id = u.organisation_id
-      where u.id = $1`,
-    [id],
-  );
-  const row = res.rows[0];
-  return row ? toAdminUser(row) : null;
-}
-
 /** A role and whether it makes its holders global administrators (it can create organisations). */
 export interface RoleInfo {
   id: number;
@@ -345,37 +434,6 @@ const GLOBAL_ROLE_SQL = (role: string) => `exists (
   select 1 from role_permissions rp join permissions p on p.id = rp.permission_id
    where rp.role_id = ${role} and p.codename = 'global.create_org')`;
 
-export async function findRole(tx: Queryable, id: number): Promise<RoleInfo | null> {
-  const res = await tx.query<{ id: number; name: string; is_global: boolean }>(
-    `select r.id, r.name, ${GLOBAL_ROLE_SQL('r.id')} as is_global from roles r where r.id = $1`,
-    [id],
-  );
-  const row = res.rows[0];
-  return row ? { id: row.id, name: row.name, isGlobal: row.is_global } : null;
-}
-
-/**
- * The global administrators, locked until `tx` ends: two administrators removing each other at
- * the same time queue here, and the second sees the first one's change.
- */
-export async function lockGlobalAdmins(tx: Queryable): Promise<string[]> {
-  const res = await tx.query<{ id: string }>(
-    `select u.id::text as id from users u where ${GLOBAL_ROLE_SQL('u.role_id')}
-      order by u.id for update of u`,
-  );
-  return res.rows.map((r) => r.id);
-}
-
-/** Which of these e-mails (lower-case) a user already has. */
-export async function emailsInUse(tx: Queryable, emails: readonly string[]): Promise<Set<string>> {
-  if (emails.length === 0) return new Set();
-  const res = await tx.query<{ email: string }>(
-    'select lower(email) as email from users where lower(email) = any($1::text[])',
-    [emails],
-  );
-  return new Set(res.rows.map((r) => r.email));
-}
-
 export interface NewUser {
   id: string;
   email: string;
@@ -383,7 +441,21 @@ export interface NewUser {
   lastName: string;
 }
 
-/** One statement for the whole list: a bulk add of 10 000 rows is one round trip. */
+type AccountChange = { sub?: string; status?: Exclude<AccountStatus, 'active'> };
+
+// The functions below take their handle as an argument only for the callers outside the people
+// domain (identity provisioning, LTI users) until their layers move to the repository (#21);
+// inside it they are the repository's methods.
+
+async function emailsInUse(q: Queryable, emails: readonly string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const res = await q.query<{ email: string }>(
+    'select lower(email) as email from users where lower(email) = any($1::text[])',
+    [emails],
+  );
+  return new Set(res.rows.map((r) => r.email));
+}
+
 export async function insertUsers(
   tx: Queryable,
   users: readonly NewUser[],
@@ -426,11 +498,7 @@ export async function identitySubOf(tx: Queryable, id: string): Promise<string |
  * sign in before the worker that sent it has written `invited` (or, retrying a lost answer,
  * `failed`), and signing in is the last word on the account.
  */
-export async function setAccount(
-  tx: Queryable,
-  id: string,
-  change: { sub?: string; status?: Exclude<AccountStatus, 'active'> },
-): Promise<void> {
+export async function setAccount(tx: Queryable, id: string, change: AccountChange): Promise<void> {
   await tx.query(
     `update users set identity_sub = coalesce($2, identity_sub),
                       account_status = case when account_status = 'active' then account_status
@@ -448,7 +516,7 @@ export async function setAccount(
  * it; the audit entry (by the user themselves) is written by the same statement. True when this
  * call made the change.
  */
-export async function activateAccount(db: Queryable, sub: string): Promise<boolean> {
+async function activateAccount(db: Queryable, sub: string): Promise<boolean> {
   const res = await db.query(
     `with previous as (
        select id, account_status from users

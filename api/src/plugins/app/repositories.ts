@@ -1,10 +1,13 @@
 import fp from 'fastify-plugin';
+import type { Db } from '../../db/driver';
 import { createAuditRepository } from '../../repositories/audit-repository';
 import { createBrightspaceRepository } from '../../repositories/brightspace-repository';
 import { createDownloadRepository } from '../../repositories/download-repository';
+import { createEmailChangeRepository } from '../../repositories/email-change-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
 import { createFileRepository } from '../../repositories/file-repository';
+import { createHealthRepository } from '../../repositories/health-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
 import { createLtiRepository } from '../../repositories/lti-repository';
 import { createLookupRepository } from '../../repositories/lookup-repository';
@@ -18,7 +21,7 @@ import { createSimulationDownloadRepository } from '../../repositories/simulatio
 import { createUserRepository } from '../../repositories/user-repository';
 
 function createRepositories(
-  db: Parameters<typeof createUserRepository>[0] & { kind?: 'pglite' | 'postgres' },
+  db: Db,
   config: { brightspace: unknown } = { brightspace: null },
   /** The caches' time (`app.clock`, which tests move). */
   now: () => number = Date.now,
@@ -41,13 +44,18 @@ function createRepositories(
     configurations: createProductConfigurationRepository(db),
     lti: createLtiRepository(db),
     brightspace: createBrightspaceRepository(db),
+    health: createHealthRepository(db),
+    emailChanges: createEmailChangeRepository(db),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The only way routes touch the database. */
+    /**
+     * The repositories on the pool, for routes' reads (writes go through services/, which make
+     * their own on the transaction). Shared, so the caches some of them hold are too.
+     */
     repos: Repositories;
   }
 }

@@ -28,3 +28,5 @@ export const devOutboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => outbox.list(),
   );
 };
+
+export default devOutboxRoutes;

@@ -32,3 +32,5 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default auditRoutes;

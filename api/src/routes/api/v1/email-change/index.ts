@@ -7,7 +7,8 @@ import {
   EmailChangeTokenInput,
   FieldErrors,
 } from '@portal/contract';
-import { confirmEmailChange, previewEmailChange } from '../../../../identity/email-change';
+import { confirmEmailChange } from '../../../../services/email-change/confirm-email-change';
+import { previewEmailChange } from '../../../../services/email-change/email-change-link';
 
 const tags = ['user'];
 
@@ -38,7 +39,7 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EmailChangePreview, ...refusals },
       },
     },
-    async (request) => previewEmailChange(app.db, request.body.token),
+    async (request) => previewEmailChange(app.repos.emailChanges, request.body.token),
   );
 
   app.post(
@@ -57,11 +58,10 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = await confirmEmailChange(app.db, request.body.token);
-      // The e-mail is part of the signed-in user; their next call must see it.
-      app.repos.users.forget(user.id);
-      app.outboxWorker.kick();
+      const user = await confirmEmailChange(app, request.body.token);
       return { email: user.email };
     },
   );
 };
+
+export default emailChangeRoutes;

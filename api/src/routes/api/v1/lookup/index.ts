@@ -71,3 +71,5 @@ export const lookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default lookupRoutes;

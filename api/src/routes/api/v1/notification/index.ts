@@ -32,3 +32,5 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default notificationRoutes;

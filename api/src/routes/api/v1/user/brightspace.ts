@@ -4,10 +4,8 @@ import { safeRedirectPath } from '../../../../brightspace/oauth';
 import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
-import {
-  BRIGHTSPACE_STATE_TTL_SECONDS,
-  createBrightspaceRepository,
-} from '../../../../repositories/brightspace-repository';
+import { BRIGHTSPACE_STATE_TTL_SECONDS } from '../../../../repositories/brightspace-repository';
+import { resetBrightspaceLink } from '../../../../services/brightspace/reset-brightspace-link';
 import { BRIGHTSPACE_COOKIE_PATH, brightspaceCookieName } from '../../../../brightspace/oauth';
 
 const tags = ['user'];
@@ -17,8 +15,7 @@ const tags = ['user'];
  * (object scope: self), so every registered user may call them.
  */
 export const brightspaceUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const brightspace = createBrightspaceRepository(app.db);
-  const { users } = app.repos;
+  const { brightspace } = app.repos;
 
   app.post(
     '/brightspace-auth',
@@ -62,10 +59,10 @@ export const brightspaceUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id } = currentUser(request);
-      await brightspace.unlink(id);
-      users.forget(id);
+      await resetBrightspaceLink(app, currentUser(request).id);
       return reply.code(204).send();
     },
   );
 };
+
+export default brightspaceUserRoutes;

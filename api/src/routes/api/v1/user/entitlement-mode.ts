@@ -37,3 +37,5 @@ export const entitlementModeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default entitlementModeRoutes;

@@ -6,22 +6,17 @@ import {
   OrganisationListQuery,
   Paged,
 } from '@portal/contract';
-import { notFound, orNotFound } from '../../../../lib/http-errors';
+import { orNotFound } from '../../../../lib/http-errors';
 import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
-import type { AuthUser } from '../../../../repositories/user-repository';
+import { createOrganisation } from '../../../../services/organisation/create-organisation';
+import { assertOrganisationInScope } from '../../../../services/organisation/organisation-access';
+import { updateOrganisation } from '../../../../services/organisation/update-organisation';
 
 const tags = ['organisation'];
 
-/**
- * Global administrators reach every organisation; anyone else only their own, and another id
- * answers 404 as if it did not exist, so organisation ids cannot be probed.
- */
-export function assertOrganisationInScope(user: AuthUser, organisationId: number): void {
-  if (!isGlobalAdmin(user) && user.organisationId !== organisationId) throw notFound();
-}
-
+/** Organisations, under `/api/v1/organisation`. */
 export const organisationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { organisations } = app.repos;
 
@@ -57,7 +52,7 @@ export const organisationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await organisations.create(request.body, currentUser(request));
+      const created = await createOrganisation(app, currentUser(request), request.body);
       return reply.code(201).send(created);
     },
   );
@@ -91,19 +86,11 @@ export const organisationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Organisation, ...errorResponses },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      assertOrganisationInScope(user, request.params.id);
-      const updated = await organisations.update(
-        request.params.id,
-        request.body,
-        user,
-        isGlobalAdmin(user),
-      );
-      // Its members' next request must see a (de)activation, or a new name, at once: the auth
-      // hook reuses loaded users for a few seconds.
-      app.repos.users.forgetAll();
-      return orNotFound(updated);
-    },
+    async (request) =>
+      orNotFound(
+        await updateOrganisation(app, currentUser(request), request.params.id, request.body),
+      ),
   );
 };
+
+export default organisationRoutes;

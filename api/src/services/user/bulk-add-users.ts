@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import {
   LICENSE_BLOCK_MESSAGES,
   USER_ADMIN_MESSAGES as M,
@@ -7,22 +6,21 @@ import {
   type BulkUserResult,
   type CsvRowError,
 } from '@portal/contract';
-import { createAccountItem } from '../../../../identity/provisioning';
-import { fillMessage, parseUsersCsv } from '../../../../lib/csv/users-csv';
-import { ApiError, notFound } from '../../../../lib/http-errors';
-import { isGlobalAdmin } from '../../../../lib/object-access';
-import { recordAudit } from '../../../../repositories/audit-repository';
-import { createFileRepository } from '../../../../repositories/file-repository';
-import { currentLicenseSql, isoDay } from '../../../../repositories/entitlement-repository';
-import { assignUsers } from '../../../../repositories/license-repository';
-import { enqueue } from '../../../../repositories/outbox-repository';
+import { createAccountItem } from '../../identity/provisioning';
+import { fillMessage, parseUsersCsv } from '../../lib/csv/users-csv';
+import { ApiError, notFound } from '../../lib/http-errors';
+import { isGlobalAdmin } from '../../lib/object-access';
+import { createAuditRepository } from '../../repositories/audit-repository';
+import { createFileRepository } from '../../repositories/file-repository';
+import { createLicenseRepository } from '../../repositories/license-repository';
+import { enqueue } from '../../repositories/outbox-repository';
 import {
-  emailsInUse,
-  findRole,
-  insertUsers,
+  createUserRepository,
   type AuthUser,
   type NewUser,
-} from '../../../../repositories/user-repository';
+} from '../../repositories/user-repository';
+import type { ServiceContext } from '../service-context';
+import { runUnitOfWork } from '../unit-of-work';
 
 type Errors = Record<string, string[] | CsvRowError[]>;
 const refuse = (errors: Errors): ApiError => new ApiError(400, errors);
@@ -43,58 +41,40 @@ const byRow = (a: CsvRowError, b: CsvRowError) => a.row - b.row;
  * move to `saved` and the audit entry. Any problem refuses the whole file and nothing is written.
  */
 export async function bulkAddUsers(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   actor: AuthUser,
   input: BulkUserInput,
 ): Promise<BulkUserResult> {
   const global = isGlobalAdmin(actor);
-  const role = await findRole(app.db, input.role);
+  const role = await ctx.repos.users.findRole(input.role);
   if (!role) throw refuse({ role: [M.invalidChoice] });
   if (role.isGlobal && !global) throw refuse({ role: [M.sysAdminOnly] });
 
-  const licenseRes = await app.db.query<{
-    organisation_id: number;
-    language: string | null;
-  }>(
-    `select lb.organisation_id, l.code as language
-       from license_blocks lb
-       join organisations o on o.id = lb.organisation_id
-       left join lookups l on l.id = o.default_language_id
-      where lb.id = $1`,
-    [input.license],
-  );
-  const license = licenseRes.rows[0];
+  const license = await ctx.repos.licenses.findOwner(input.license);
   // Another organisation's licence is as unknown as one that does not exist.
-  if (!license || (!global && license.organisation_id !== actor.organisationId)) throw notFound();
+  if (!license || (!global && license.organisationId !== actor.organisationId)) throw notFound();
 
-  const result = await app.db.transaction(async (tx) => {
+  return runUnitOfWork(ctx.db, async (uow) => {
+    const users = createUserRepository(uow.q);
+    const licenses = createLicenseRepository(uow.q);
     // Locked: a second bulk add of the same file waits here, then finds it saved.
-    const file = await createFileRepository(tx).lockUpload(input.file, 'user');
+    const file = await createFileRepository(uow.q).lockUpload(input.file, 'user');
     if (!file || file.ownerId !== actor.id) throw notFound();
     if (file.state !== 'uploaded') throw refuse({ file: [M.fileNotUploaded] });
-    const opened = await app.storage.open(file.storageKey);
+    const opened = await ctx.storage.open(file.storageKey);
     if (!opened) throw refuse({ file: [M.fileNotUploaded] });
     const parsed = parseUsersCsv(await readAll(opened.stream));
     if (!parsed.ok) throw refuse({ file: parsed.fileErrors });
 
     const rowErrors = [...parsed.rowErrors];
-    const taken = await emailsInUse(
-      tx,
-      parsed.rows.map((r) => r.email),
-    );
+    const taken = await users.emailsInUse(parsed.rows.map((r) => r.email));
     for (const r of parsed.rows) {
       if (taken.has(r.email)) rowErrors.push({ row: r.row, field: 'email', message: M.emailTaken });
     }
 
     // The licence as it stands now; assignUsers below decides under the licence's lock.
-    const seats = await tx.query<{ free: number; usable: boolean }>(
-      `select lb.number_of_seats - lb.seats_used as free,
-              ${currentLicenseSql('lb', '$2::date', { notStartedToo: true })} as usable
-         from license_blocks lb where lb.id = $1`,
-      [input.license, isoDay(new Date())],
-    );
+    const state = await licenses.seatState(input.license);
     const licenseErrors: string[] = [];
-    const state = seats.rows[0];
     if (!state || !state.usable) licenseErrors.push(LICENSE_BLOCK_MESSAGES.inactive);
     else {
       // Every row of the file needs a seat, including those with other errors still to fix.
@@ -115,17 +95,17 @@ export async function bulkAddUsers(
       });
     }
 
-    const users: NewUser[] = parsed.rows.map((r) => ({
+    const newUsers: NewUser[] = parsed.rows.map((r) => ({
       id: randomUUID(),
       email: r.email,
       firstName: r.firstName,
       lastName: r.lastName,
     }));
-    await insertUsers(tx, users, license.organisation_id, role.id, license.language ?? 'en');
-    const assigned = await assignUsers(tx, {
+    await users.insertUsers(newUsers, license.organisationId, role.id, license.language ?? 'en');
+    const assigned = await licenses.assignUsers({
       licenseBlockId: input.license,
-      organisationId: license.organisation_id,
-      userIds: users.map((u) => u.id),
+      organisationId: license.organisationId,
+      userIds: newUsers.map((u) => u.id),
       actor,
     });
     if (!assigned.ok) {
@@ -148,26 +128,25 @@ export async function bulkAddUsers(
       if (assigned.reason === 'not-found') throw notFound();
       throw new Error(`new users not found in their organisation: ${assigned.userIds.join(', ')}`);
     }
-    await enqueue(tx, users.map(createAccountItem));
-    await createFileRepository(tx).markSaved(file.id);
-    await recordAudit(tx, {
+    await enqueue(uow.q, newUsers.map(createAccountItem));
+    await createFileRepository(uow.q).markSaved(file.id);
+    await createAuditRepository(uow.q).record({
       actor,
       action: 'create',
       entityType: 'user',
       entityId: `bulk:${file.id}`,
-      organisationId: license.organisation_id,
+      organisationId: license.organisationId,
       after: {
         file: file.id,
         license: input.license,
         role: role.name,
-        count: users.length,
-        users: users.map((u) => ({ id: u.id, email: u.email })),
+        count: newUsers.length,
+        users: newUsers.map((u) => ({ id: u.id, email: u.email })),
       },
     });
-    return { count: users.length, users };
+    uow.afterCommit(() => ctx.outboxWorker.kick());
+    return { count: newUsers.length, users: newUsers };
   });
-  app.outboxWorker.kick();
-  return result;
 }
 
 /** The rows of the file in order: good ones and those with errors (each row once). */

@@ -1,20 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  CookiePreference,
-  CurrentUser,
-  UserIdParams,
-  UserPreference,
-  type FieldErrors,
-} from '@portal/contract';
-import { badRequest, notFound, orNotFound } from '../../../../lib/http-errors';
+import { CookiePreference, CurrentUser, UserIdParams, UserPreference } from '@portal/contract';
+import { notFound, orNotFound } from '../../../../lib/http-errors';
 import { isSelf } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
+import { setCookiePreference } from '../../../../services/user/set-cookie-preference';
+import { setPreference } from '../../../../services/user/set-preference';
 
 const tags = ['user'];
 
+/** The signed-in user's own routes under `/api/v1/user`: whoami and their preferences. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { users, lookups } = app.repos;
+  const { users } = app.repos;
 
   app.get(
     '/whoami',
@@ -58,7 +55,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (!isSelf(currentUser(request), request.params.id)) throw notFound();
-      return orNotFound(await users.setCookiePreference(currentUser(request).id, request.body));
+      return orNotFound(await setCookiePreference(app, currentUser(request).id, request.body));
     },
   );
 
@@ -87,16 +84,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (!isSelf(currentUser(request), request.params.id)) throw notFound();
-      const { language, skinTone } = request.body;
-      const errors: FieldErrors = {};
-      if (!(await lookups.existsByCode('language', language))) {
-        errors.language = [`"${language}" is not a valid choice.`];
-      }
-      if (skinTone !== null && !(await lookups.existsById('skinTone', skinTone))) {
-        errors.skinTone = [`Invalid pk "${skinTone}" - object does not exist.`];
-      }
-      if (Object.keys(errors).length > 0) throw badRequest(errors);
-      return orNotFound(await users.setPreference(currentUser(request).id, request.body));
+      return orNotFound(await setPreference(app, currentUser(request).id, request.body));
     },
   );
 };
+
+export default userRoutes;

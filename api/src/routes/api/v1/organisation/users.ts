@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminUser, OrganisationIdParams, Paged, UserListQuery } from '@portal/contract';
 import { notFound } from '../../../../lib/http-errors';
-import { isGlobalAdmin } from '../../../../lib/object-access';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
+import { assertOrganisationInScope } from '../../../../services/organisation/organisation-access';
 
 /**
- * GET /api/v1/organisation/{id}/user (registered under /api/v1/organisation): the organisation's
+ * GET /api/v1/organisation/{id}/user (under /api/v1/organisation): the organisation's
  * users. Global administrators see any organisation's; others only their own (else 404).
  */
 export const organisationUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,12 +23,12 @@ export const organisationUserRoutes: FastifyPluginAsyncTypebox = async (app) => 
       },
     },
     async (request) => {
-      const actor = currentUser(request);
       const { id } = request.params;
-      if (!isGlobalAdmin(actor) && actor.organisationId !== id) throw notFound();
-      const exists = await app.db.query('select 1 from organisations where id = $1', [id]);
-      if (exists.rowCount === 0) throw notFound();
+      assertOrganisationInScope(currentUser(request), id);
+      if (!(await app.repos.organisations.exists(id))) throw notFound();
       return app.repos.users.listForOrganisation(id, request.query);
     },
   );
 };
+
+export default organisationUserRoutes;

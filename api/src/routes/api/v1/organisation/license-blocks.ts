@@ -12,7 +12,9 @@ import {
 import { orNotFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
-import { assertOrganisationInScope } from '../organisation/index';
+import { createLicenseBlock } from '../../../../services/license-block/create-license-block';
+import { updateLicenseBlock } from '../../../../services/license-block/update-license-block';
+import { assertOrganisationInScope } from '../../../../services/organisation/organisation-access';
 
 const tags = ['license-block'];
 
@@ -53,9 +55,10 @@ export const licenseBlockRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      assertOrganisationInScope(user, request.params.id);
-      const created = orNotFound(await licenses.create(request.params.id, request.body, user));
+      const { id } = request.params;
+      const created = orNotFound(
+        await createLicenseBlock(app, currentUser(request), id, request.body),
+      );
       return reply.code(201).send(created);
     },
   );
@@ -91,10 +94,10 @@ export const licenseBlockRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = currentUser(request);
       const { id, licenseId } = request.params;
-      assertOrganisationInScope(user, id);
-      return orNotFound(await licenses.update(id, licenseId, request.body, user));
+      return orNotFound(
+        await updateLicenseBlock(app, currentUser(request), id, licenseId, request.body),
+      );
     },
   );
 
@@ -117,3 +120,5 @@ export const licenseBlockRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+export default licenseBlockRoutes;

@@ -9,7 +9,7 @@ import {
   type PagedResult,
   type Product,
 } from '@portal/contract';
-import { assignUsers, unassignUser } from '../../../../../src/repositories/license-repository';
+import { createLicenseRepository } from '../../../../../src/repositories/license-repository';
 import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../../../../helper';
 import {
   dayFromToday,
@@ -338,7 +338,12 @@ describe('licence blocks', () => {
       const license = await create(demo, { numberOfSeats: 2 });
       const assign = (userIds: string[]) =>
         t.db.transaction((tx) =>
-          assignUsers(tx, { licenseBlockId: license.id, organisationId: demo, userIds, actor }),
+          createLicenseRepository(tx).assignUsers({
+            licenseBlockId: license.id,
+            organisationId: demo,
+            userIds,
+            actor,
+          }),
         );
       assert.deepEqual(await assign([learner.sub, educator.sub, orgAdmin.sub]), {
         ok: false,
@@ -367,7 +372,7 @@ describe('licence blocks', () => {
       assert.equal(audit.rows[0]!.n, 2);
 
       const removed = await t.db.transaction((tx) =>
-        unassignUser(tx, {
+        createLicenseRepository(tx).unassignUser({
           licenseBlockId: license.id,
           userId: learner.sub,
           organisationId: demo,
@@ -376,7 +381,7 @@ describe('licence blocks', () => {
       );
       assert.equal(removed, true);
       const again = await t.db.transaction((tx) =>
-        unassignUser(tx, {
+        createLicenseRepository(tx).unassignUser({
           licenseBlockId: license.id,
           userId: learner.sub,
           organisationId: demo,
@@ -385,7 +390,7 @@ describe('licence blocks', () => {
       );
       assert.equal(again, false);
       const foreign = await t.db.transaction((tx) =>
-        unassignUser(tx, {
+        createLicenseRepository(tx).unassignUser({
           licenseBlockId: license.id,
           userId: educator.sub,
           organisationId: other,
@@ -405,7 +410,7 @@ describe('licence blocks', () => {
       const notStarted = await create(demo, { duration: await durationId(t.db, 'inactive') });
       for (const license of [inactive, expired, notStarted]) {
         const result = await t.db.transaction((tx) =>
-          assignUsers(tx, {
+          createLicenseRepository(tx).assignUsers({
             licenseBlockId: license.id,
             organisationId: demo,
             userIds: [learner.sub],
@@ -416,7 +421,7 @@ describe('licence blocks', () => {
       }
       const future = await create(demo, { startDate: dayFromToday(10) });
       const early = await t.db.transaction((tx) =>
-        assignUsers(tx, {
+        createLicenseRepository(tx).assignUsers({
           licenseBlockId: future.id,
           organisationId: demo,
           userIds: [learner.sub],
@@ -429,7 +434,12 @@ describe('licence blocks', () => {
         'a licence may be filled before it starts',
       );
       const elsewhere = await t.db.transaction((tx) =>
-        assignUsers(tx, { licenseBlockId: future.id, organisationId: other, userIds: [], actor }),
+        createLicenseRepository(tx).assignUsers({
+          licenseBlockId: future.id,
+          organisationId: other,
+          userIds: [],
+          actor,
+        }),
       );
       assert.deepEqual(elsewhere, { ok: false, reason: 'not-found' });
     });
