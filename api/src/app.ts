@@ -1,6 +1,8 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serverLogOptions } from '@portal/service-kit';
+import autoload from '@fastify/autoload';
 import cookie from '@fastify/cookie';
+import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { JWTVerifyGetKey } from 'jose';
 import type { Config } from './config';
@@ -21,44 +23,16 @@ import { sessionStatusCachePlugin } from './plugins/app/session-status-cache';
 import { sessionTokenPlugin } from './plugins/app/session-token';
 import { storagePlugin } from './plugins/app/storage';
 import type { Storage } from './storage/storage';
-import storageRoutes from './routes/api/v1/storage/index';
 import { xsrfPlugin } from './plugins/app/xsrf';
 import { swaggerPlugin } from './plugins/external/swagger';
-import { docsRoutes } from './routes/api/docs/index';
-import { healthRoutes } from './routes/healthz';
-import { lookupRoutes } from './routes/api/v1/lookup/index';
-import { userRoutes } from './routes/api/v1/user/self';
-import simulationDownloadRoutes from './routes/api/v1/user/_id/simulation-download/index';
-import reportRoutes from './routes/api/v1/report/index';
-import fileRoutes from './routes/api/v1/file/index';
-import { entitlementModeRoutes } from './routes/api/v1/user/entitlement-mode';
-import productRoutes from './routes/api/v1/product/index';
-import simulatorRoutes from './routes/api/v1/simulator/index';
 import { identityAdminPlugin } from './plugins/app/identity-admin';
 import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
 import { clockPlugin } from './plugins/app/clock';
 import type { Clock } from './jobs/clock';
 import { mailerPlugin } from './plugins/app/mailer';
-import { emailChangeRoutes } from './routes/api/v1/email-change/index';
-import { devOutboxRoutes } from './routes/api/dev/outbox';
-import { userAdminRoutes } from './routes/api/v1/user/admin';
-import { organisationUserRoutes } from './routes/api/v1/organisation/users';
 import type { IdentityAdmin } from './identity/identity-admin';
-import { organisationRoutes } from './routes/api/v1/organisation/organisations';
-import { licenseBlockRoutes } from './routes/api/v1/organisation/license-blocks';
-import { auditRoutes } from './routes/api/v1/audit/index';
-import { notificationRoutes } from './routes/api/v1/notification/index';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
 import { fileCleanupPlugin } from './plugins/app/file-cleanup';
-import ltiRoutes from './routes/api/lti/index';
-import ltiPlatformRoutes from './routes/api/v1/lti/platform/index';
-import ltiRegistrationTokenRoutes from './routes/api/v1/organisation/_id/lti/registration-token/index';
-import ltiToolRoutes from './routes/api/v1/lti/tool/index';
-import ltiRegisterRoutes from './routes/api/lti/register/index';
-import brightspaceAuthRoutes from './routes/api/brightspace-auth/index';
-import { brightspaceUserRoutes } from './routes/api/v1/user/brightspace';
-import ltiDeepLinkRoutes from './routes/api/v1/lti/deep-link/index';
-import ltiDeepLinkReturnRoutes from './routes/api/lti/deep-link/index';
 
 export interface BuildAppOptions {
   config: Config;
@@ -79,6 +53,10 @@ export interface BuildAppOptions {
 function trustProxyOption(trust: Config['trustProxy']) {
   return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
+
+// @fastify/autoload recognises TypeScript only behind the loaders it knows; tsx's `--import` hook is
+// not one of them, so the API run from its sources (tsx, tests) says so itself.
+if (import.meta.url.endsWith('.ts')) process.env.FASTIFY_AUTOLOAD_TYPESCRIPT ??= '1';
 
 export async function buildApp(options: BuildAppOptions) {
   const app = Fastify({
@@ -124,37 +102,9 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(licenseExpiryPlugin);
   await app.register(fileCleanupPlugin);
 
-  // Routes.
-  await app.register(healthRoutes);
-  await app.register(docsRoutes, { prefix: '/api/docs' });
-  await app.register(userRoutes, { prefix: '/api/v1/user' });
-  await app.register(entitlementModeRoutes, { prefix: '/api/v1/user' });
-  await app.register(productRoutes, { prefix: '/api/v1/product' });
-  await app.register(simulatorRoutes, { prefix: '/api/v1/simulator' });
-  await app.register(simulationDownloadRoutes, { prefix: '/api/v1/user/:id/simulation-download' });
-  await app.register(reportRoutes, { prefix: '/api/v1/report' });
-  await app.register(fileRoutes, { prefix: '/api/v1/file' });
-  await app.register(lookupRoutes, { prefix: '/api/v1/lookup' });
-  await app.register(storageRoutes, { prefix: '/api/v1/storage' });
-  await app.register(userAdminRoutes, { prefix: '/api/v1/user' });
-  await app.register(emailChangeRoutes, { prefix: '/api/v1/email-change' });
-  await app.register(devOutboxRoutes, { prefix: '/api/dev' });
-  await app.register(organisationUserRoutes, { prefix: '/api/v1/organisation' });
-  await app.register(organisationRoutes, { prefix: '/api/v1/organisation' });
-  await app.register(licenseBlockRoutes, { prefix: '/api/v1/organisation' });
-  await app.register(auditRoutes, { prefix: '/api/v1/audit' });
-  await app.register(notificationRoutes, { prefix: '/api/v1/notification' });
-  await app.register(ltiRoutes, { prefix: '/api/lti' });
-  await app.register(ltiPlatformRoutes, { prefix: '/api/v1/lti/platform' });
-  await app.register(ltiRegisterRoutes, { prefix: '/api/lti/register' });
-  await app.register(ltiRegistrationTokenRoutes, {
-    prefix: '/api/v1/organisation/:id/lti/registration-token',
-  });
-  await app.register(ltiToolRoutes, { prefix: '/api/v1/lti/tool' });
-  await app.register(brightspaceAuthRoutes, { prefix: '/api/brightspace-auth' });
-  await app.register(brightspaceUserRoutes, { prefix: '/api/v1/user' });
-  await app.register(ltiDeepLinkRoutes, { prefix: '/api/v1/lti/deep-link' });
-  await app.register(ltiDeepLinkReturnRoutes, { prefix: '/api/lti/deep-link' });
+  // Routes: the folder is the URL (`routes/api/v1/user/admin.ts` serves under `/api/v1/user`, a
+  // folder `_id` is `:id`); a folder with an `index.ts` loads that file, which registers its siblings.
+  await app.register(autoload, { dir: path.join(import.meta.dirname, 'routes'), routeParams: true });
 
   return app;
 }
