@@ -77,6 +77,68 @@ const layerZones = ({ tests }) =>
     })),
   ]);
 
+// Layers of the API (docs/conventions.md#api): routes → services → repositories → database. A
+// route never touches the database itself, nothing imports a route (autoload finds them), a
+// repository knows nothing above it, and a service nothing of HTTP.
+const API = './api/src';
+const API_LAYER_ZONES = [
+  {
+    target: `${API}/routes`,
+    from: `${API}/db`,
+    message: 'No SQL in routes: read through app.repos, write through a service in src/services.',
+  },
+  {
+    target: `${API}/repositories`,
+    from: [
+      'routes',
+      'services',
+      'plugins',
+      'outbox',
+      'jobs',
+      'lti',
+      'identity',
+      'brightspace',
+      'mail',
+      'demo',
+      'storage',
+    ].map((layer) => `${API}/${layer}`),
+    message:
+      'A repository takes a query handle and knows nothing above it: move shared types into repositories/ or the contract.',
+  },
+  {
+    target: `${API}/services`,
+    from: [`${API}/routes`, `${API}/plugins`],
+    message:
+      'A service is one use case in a unit of work; it knows nothing of HTTP routes or app plugins.',
+  },
+  {
+    target: [`${API}/outbox`, `${API}/jobs`],
+    from: [`${API}/routes`, `${API}/plugins`, `${API}/services`],
+    message:
+      'The outbox engine and the scheduler know their handlers and jobs only through what registers with them.',
+  },
+  {
+    target: [
+      'repositories',
+      'services',
+      'plugins',
+      'outbox',
+      'jobs',
+      'lib',
+      'lti',
+      'identity',
+      'brightspace',
+      'mail',
+      'demo',
+      'reference',
+      'storage',
+      'db',
+    ].map((layer) => `${API}/${layer}`),
+    from: `${API}/routes`,
+    message: 'Nothing imports a route: @fastify/autoload loads them from the folder of their URL.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -92,7 +154,11 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
-    plugins: { 'import-x': importX, 'react-hooks': reactHooks, '@eslint-community/eslint-comments': eslintComments },
+    plugins: {
+      'import-x': importX,
+      'react-hooks': reactHooks,
+      '@eslint-community/eslint-comments': eslintComments,
+    },
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
@@ -112,7 +178,10 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // A rule switched off in place says why, after `--`.
-      '@eslint-community/eslint-comments/require-description': ['error', { ignore: ['eslint-enable'] }],
+      '@eslint-community/eslint-comments/require-description': [
+        'error',
+        { ignore: ['eslint-enable'] },
+      ],
       '@eslint-community/eslint-comments/no-unused-disable': 'error',
     },
   },
@@ -152,6 +221,10 @@ export default tseslint.config(
   {
     files: ['**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['api/src/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: API_LAYER_ZONES }] },
   },
   {
     files: ['host/**', 'shared-ui/**', 'shared-auth/**'],

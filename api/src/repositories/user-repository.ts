@@ -1,7 +1,7 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
 import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
 import { LRUCache } from 'lru-cache';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 import { LOOKUP_SEED } from '../reference/reference-data';
 
