@@ -36,7 +36,7 @@ const FACADE_ONLY = {
   ],
 };
 
-// Layers inside a front-end app (style.md, bulletproof-react): shared → features → app. A feature
+// Layers inside a front-end app (docs/conventions.md#front-ends, bulletproof-react): shared → features → app. A feature
 // never imports another feature or src/app/, and no front-end app imports another; found from the
 // folders, so a new feature is fenced without touching this file.
 const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];

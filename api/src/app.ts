@@ -65,7 +65,7 @@ export async function buildApp(options: BuildAppOptions) {
     // X-Forwarded-* tell us the browser's protocol and address only when they come from a proxy
     // we run (TRUST_PROXY); believed from anyone, they would let a client pick its own address.
     trustProxy: trustProxyOption(options.config.trustProxy),
-    // Route names follow the spec's URLs exactly; `/lookup/` and `/lookup` are the same list.
+    // Route names follow the URLs of docs/requirements.md#calls exactly; `/lookup/` and `/lookup` are the same list.
     routerOptions: { ignoreTrailingSlash: true },
     // Opening PGlite (WASM) and migrating takes a few seconds, several times that on a busy
     // 2-core machine; fastify's 10 s default then kills a start that would have succeeded.

@@ -45,7 +45,7 @@ export const AUDIT_ENTITY_TYPES = [
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
 /**
- * One admin write (design §7): who (`actor…`, kept when the user is deleted), what (`action`,
+ * One admin write (docs/decisions.md#audit-log): who (`actor…`, kept when the user is deleted), what (`action`,
  * `entityType`, `entityId`), where (`organisation`), when (`at`), and the object before and after
  * (null before a create and after a delete).
  */

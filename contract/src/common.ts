@@ -6,7 +6,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
  */
 export const MAX_INT4 = 2_147_483_647;
 
-/** DRF-style paged list (design §4): page from 1, `ordering` with '-' for descending, `filter`. */
+/** DRF-style paged list (docs/decisions.md#api-conventions): page from 1, `ordering` with '-' for descending, `filter`. */
 export const PagedQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),

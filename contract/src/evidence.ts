@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Evidence kinds: an X-ray image, or one part of a radiation-safety lesson (spec §3). */
+/** Evidence kinds: an X-ray image, or one part of a radiation-safety lesson (docs/requirements.md#data). */
 export const EVIDENCE_TYPES = ['xray_image', 'rs_lesson_part'] as const;
 export const LESSON_PARTS_PER_LESSON = 2;
-/** Lesson doses are extrapolated to 15 minutes of fluoroscopy (spec §9). */
+/** Lesson doses are extrapolated to 15 minutes of fluoroscopy (docs/requirements.md#limits-and-defaults). */
 export const FLUOROSCOPY_SECONDS = 900;
 
 const Scalar = Type.Union([Type.String({ maxLength: 255 }), Type.Number(), Type.Boolean()]);

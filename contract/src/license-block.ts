@@ -3,14 +3,14 @@ import { MAX_INT4, PagedQuery } from './common';
 import { ADMIN_TEXT_MAX_LENGTH } from './organisation';
 
 const Id = Type.Integer({ minimum: 1, maximum: MAX_INT4 });
-/** Calendar day `yyyy-MM-dd` on the wire; the forms show dd/MM/yyyy (spec §9). */
+/** Calendar day `yyyy-MM-dd` on the wire; the forms show dd/MM/yyyy (docs/requirements.md#limits-and-defaults). */
 const Day = Type.String({ format: 'date' });
 
 export const LicenseBlockParams = Type.Object({ id: Id, licenseId: Id });
 export type LicenseBlockParams = Static<typeof LicenseBlockParams>;
 
 /**
- * Spec §3 Licence block. `duration` is a `license_duration` lookup id; `entitlements` are ids of
+ * docs/requirements.md#data (Licence block). `duration` is a `license_duration` lookup id; `entitlements` are ids of
  * `GET /api/v1/lookup?field=entitlement` (one product in one mode each). `seatsUsed` is kept by the
  * database, which never lets it exceed `numberOfSeats`. `isCurrent`: the licence grants its
  * entitlements today (active, duration not "inactive", today between start and expiry date).
@@ -36,7 +36,7 @@ export type LicenseBlock = Static<typeof LicenseBlock>;
  * §5: licenseName, duration, startDate, numberOfSeats (≥ 0), at least one entitlement.
  * `expiryDate` left out is computed from the duration (start + duration − 1 day; an "inactive"
  * duration ends on its start day). While the stored licence's duration is "inactive", the start
- * date is read-only (spec §2): another one answers 400 on `startDate`. Seats below those in use
+ * date is read-only (docs/requirements.md#administration): another one answers 400 on `startDate`. Seats below those in use
  * answer 400 on `numberOfSeats`.
  */
 export const LicenseBlockInput = Type.Object(
@@ -71,7 +71,7 @@ export const LicenseBlockListQuery = PagedQuery;
 export type LicenseBlockListQuery = Static<typeof LicenseBlockListQuery>;
 
 /**
- * Spec §3 Licensed user: a user of the organisation, here one holding a seat of the licence.
+ * docs/requirements.md#data (Licensed user): a user of the organisation, here one holding a seat of the licence.
  * `userRole` is the role id (`roles` lookup), `roleName` its name (translated via userRoles);
  * `licenseNames` all licences of the organisation the user holds; `skinTone` a `skinTone` lookup id.
  */

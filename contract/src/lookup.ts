@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_INT4 } from './common';
 
-/** Every `field` of GET /api/v1/lookup the spec names (§7). */
+/** Every `field` of GET /api/v1/lookup docs/requirements.md#calls names. */
 export const LOOKUP_FIELDS = [
   'country',
   'learning_management_system',
@@ -41,5 +41,5 @@ export type LookupItem = Static<typeof LookupItem>;
 export const LookupList = Type.Array(LookupItem);
 export type LookupList = Static<typeof LookupList>;
 
-/** Analysis status codes (spec §4). */
+/** Analysis status codes (docs/requirements.md#analysis). */
 export const ANALYSIS_STATUS = { notAnalysed: 22001, accepted: 22002, rejected: 22003 } as const;

@@ -3,7 +3,7 @@ import { MAX_INT4, PagedQuery } from './common';
 import { Product, SimulationMode } from './product';
 
 /**
- * Codes of `/lti/error?error=…` (spec §2, §8). The host shows its permission message for
+ * Codes of `/lti/error?error=…` (docs/requirements.md#outside-the-layout, #errors-and-messages). The host shows its permission message for
  * PERMISSION_DENIED and the generic LTI message for every other code; the codes tell support
  * which check refused the launch.
  */
@@ -125,7 +125,7 @@ export type LtiJwks = Static<typeof LtiJwks>;
 
 /**
  * The query the tool redirects the browser to after a valid launch: the host's `/lti/launch`
- * (spec §3 Launch parameters). `configuration`, `protocol` and `productId` come from the resource
+ * (docs/requirements.md#data (Launch parameters)). `configuration`, `protocol` and `productId` come from the resource
  * link's custom parameters of the same names.
  */
 export const LTI_LAUNCH_PARAMETERS = [

@@ -14,7 +14,7 @@ export const OrganisationIdParams = Type.Object({
 export type OrganisationIdParams = Static<typeof OrganisationIdParams>;
 
 /**
- * Spec §3 Organisation. Lookup fields hold the lookup's id (`GET /api/v1/lookup?field=…`):
+ * docs/requirements.md#data (Organisation). Lookup fields hold the lookup's id (`GET /api/v1/lookup?field=…`):
  * country → `country`, learningManagementSystem → `learning_management_system`, defaultLanguage →
  * `language`, radiationUnitSystem → `radiation_units`, measurementStandard →
  * `measurement_standard`. The form's `organisationName` is `name` here, in requests, responses
@@ -37,7 +37,7 @@ export const Organisation = Type.Object({
 export type Organisation = Static<typeof Organisation>;
 
 /**
- * POST /api/v1/organisation and PUT /api/v1/organisation/{id}. Required by spec §5: name, country,
+ * POST /api/v1/organisation and PUT /api/v1/organisation/{id}. Required by docs/requirements.md#validation: name, country,
  * mainContact, learningManagementSystem, defaultLanguage, radiationUnitSystem,
  * measurementStandard. `isActive` defaults to true on create; only global administrators may
  * change it. A blank name or contact answers `{field: ["This field may not be blank."]}`, an id

@@ -1,4 +1,4 @@
-/** Every permission of spec §6. Screens and routes ask for these, never for role names. */
+/** Every permission of docs/requirements.md#permissions. Screens and routes ask for these, never for role names. */
 export const PERMISSIONS = [
   'global.client_access_admin_section',
   'global.create_org',
@@ -25,7 +25,7 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** A check passes if the user holds any one of the permissions asked for (spec §6). */
+/** A check passes if the user holds any one of the permissions asked for (docs/requirements.md#permissions). */
 export function hasAnyPermission(
   held: readonly string[] | undefined,
   required: readonly Permission[],

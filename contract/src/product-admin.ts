@@ -12,7 +12,7 @@ export const ProductConfigurationParams = Type.Object({ id: Id, configurationId:
 export const SimulationDownloadParams = Type.Object({ id: Id, downloadId: Id });
 
 /**
- * Spec §3 Product configuration. `practiceViewCategory` is the id of a `practice_view_category`
+ * docs/requirements.md#data (Product configuration). `practiceViewCategory` is the id of a `practice_view_category`
  * lookup item of the same product; the files are what the uploads answered (state `saved` once
  * the configuration that uses them is saved).
  */
@@ -56,7 +56,7 @@ export const ProductConfigurationListQuery = PagedQuery;
 /** `major.minor.patch`, each part 0–9999 without leading zeros. */
 export const VERSION_PATTERN = '^(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})$';
 
-/** Spec §3 Simulation download, as administrators see it. */
+/** docs/requirements.md#data (Simulation download), as administrators see it. */
 export const SimulationDownload = Type.Object({
   id: Type.Integer(),
   product: Type.Integer(),
@@ -95,7 +95,7 @@ export const SIMULATION_DOWNLOAD_ORDERING_FIELDS = [
 ] as const;
 export const SimulationDownloadListQuery = PagedQuery;
 
-/** Installer uploads stream to storage; everything else keeps the spec's 10 MB. */
+/** Installer uploads stream to storage; everything else keeps the 10 MB of docs/requirements.md#file-rules. */
 export const INSTALLER_MAX_BYTES = 2 * 1024 ** 3;
 export const INSTALLER_EXTENSIONS = ['exe', 'msi', 'zip', 'dmg', 'pkg'] as const;
 

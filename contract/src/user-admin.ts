@@ -4,7 +4,7 @@ import { LicensedUser } from './license-block';
 
 const Id = Type.Integer({ minimum: 1, maximum: MAX_INT4 });
 
-/** Spec §3 File: what an upload answers. `state` moves uploading → uploaded → saved. */
+/** docs/requirements.md#data (File): what an upload answers. `state` moves uploading → uploaded → saved. */
 export const FILE_STATES = ['uploading', 'uploaded', 'saved'] as const;
 export const UploadedFile = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -23,7 +23,7 @@ export const ACCOUNT_STATUSES = ['active', 'provisioning', 'invited', 'failed'] 
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /**
- * A user as administrators see it: spec §3 Licensed user, plus its organisation and account.
+ * A user as administrators see it: docs/requirements.md#data (Licensed user), plus its organisation and account.
  * `pendingEmail`: a new address an administrator asked for that its owner has not confirmed yet
  * (null when none, or once the link expired); `email` stays the old one until then.
  */
@@ -110,7 +110,7 @@ export const UserListQuery = PagedQuery;
 export type UserListQuery = Static<typeof UserListQuery>;
 
 /**
- * The users CSV (spec §5): a header row naming the columns `firstName`, `lastName`, `email` in any
+ * The users CSV (docs/requirements.md#file-rules): a header row naming the columns `firstName`, `lastName`, `email` in any
  * order (case-insensitive), UTF-8 with or without BOM, `,` or `;` between fields, quotes as in
  * RFC 4180, at most USER_CSV_MAX_ROWS data rows.
  */

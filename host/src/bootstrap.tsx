@@ -13,7 +13,7 @@ const root = createRoot(container);
 
 async function start() {
   const [configResult] = await Promise.allSettled([fetchRuntimeConfig(), initI18n()]);
-  // Spec §2: the portal does not run inside a frame; it shows "page not found" instead.
+  // docs/requirements.md#outside-the-layout: the portal does not run inside a frame; it shows "page not found" instead.
   if (window.top !== window.self) {
     root.render(<FramedView />);
     return;

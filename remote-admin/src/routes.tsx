@@ -50,7 +50,7 @@ import { remoteStrings } from './config/remote';
 declare const __webpack_public_path__: string | undefined;
 remoteStrings.register(typeof __webpack_public_path__ === 'string' ? __webpack_public_path__ : undefined);
 
-/** A screen the API would refuse anyway is "page not found" here too (spec §2/§6). */
+/** A screen the API would refuse anyway is "page not found" here too (docs/requirements.md#administration, #permissions). */
 const gated = (anyOf: readonly Permission[], element: ReactNode) => (
   <RequirePermission anyOf={anyOf} fallback={<NotFoundView />}>
     {element}

@@ -6,22 +6,22 @@ export const SILENT_CALLBACK_PATH = '/silent-check-sso.html';
 export const LOGOUT_PATH = '/logout';
 
 export const OIDC_SCOPE = 'openid profile email';
-/** Spec §9: refresh when the access token has this many seconds or fewer left. */
+/** docs/requirements.md#limits-and-defaults: refresh when the access token has this many seconds or fewer left. */
 export const TOKEN_REFRESH_THRESHOLD_SECONDS = 30;
-/** Spec §9: stored login callback state lives 1 hour. */
+/** docs/requirements.md#limits-and-defaults: stored login callback state lives 1 hour. */
 export const STALE_STATE_AGE_SECONDS = 3600;
-/** Spec §9: identity message timeout 10 s. */
+/** docs/requirements.md#limits-and-defaults: identity message timeout 10 s. */
 export const SILENT_REQUEST_TIMEOUT_SECONDS = 10;
-/** Spec §9: login-status check 5 s (only used if session monitoring is switched on). */
+/** docs/requirements.md#limits-and-defaults: login-status check 5 s (only used if session monitoring is switched on). */
 export const CHECK_SESSION_INTERVAL_SECONDS = 5;
-/** Spec §9: logout delay after a login error. */
+/** docs/requirements.md#limits-and-defaults: logout delay after a login error. */
 export const LOGIN_ERROR_LOGOUT_DELAY_MS = 10_000;
 /** Web Locks name shared by every tab of the portal, so only one tab refreshes at a time. */
 export const TOKEN_REFRESH_LOCK_NAME = 'portal-token-refresh';
 
 export const WHOAMI_PATH = '/api/v1/user/whoami';
 
-/** Log lines fixed by the spec (§2, §4); English on purpose, they are not user-visible. */
+/** Log lines fixed by docs/requirements.md#screens, #behaviour; English on purpose, they are not user-visible. */
 export const TOKEN_EXPIRED_MESSAGE = 'Token expired, please login again.';
 export const LOGIN_ERROR_MESSAGE = 'A login error occurred';
 export const TOKEN_NOT_FOUND_MESSAGE = 'Token not found';

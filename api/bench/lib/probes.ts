@@ -3,7 +3,7 @@ import { XSRF_COOKIE } from '@portal/contract';
 import { UnexpectedResponse, type HttpTarget, type RequestSpec } from './http-client';
 import { Recorder, type RouteStats } from './stats';
 
-/** Orderings of the learner report list the spec allows (the grid's sortable columns). */
+/** Orderings of the learner report list docs/requirements.md#main-area allows (the grid's sortable columns). */
 export const ORDERINGS = ['simulation', 'session', 'user', 'recorded', 'analysisStatusSummary'];
 /** The deep page of the targets: with 20 rows a page, the 9 981st report onwards. */
 export const DEEP_PAGE = 500;

@@ -46,7 +46,7 @@ export const CONFIGURATION_SCHEMAS: Readonly<Record<string, Record<string, unkno
     properties: {
       procedure: { type: 'string', minLength: 1 },
       area: { type: 'string', minLength: 1 },
-      // Spec §9: doses are given for 900 s (15 minutes) of fluoroscopy.
+      // docs/requirements.md#limits-and-defaults: doses are given for 900 s (15 minutes) of fluoroscopy.
       fluoroscopySeconds: { type: 'integer', minimum: 1, maximum: 3600 },
       exposure,
       lesson: { type: 'boolean' },

@@ -1,7 +1,7 @@
 import type { OutboxItem } from '../repositories/outbox-repository';
 
 /**
- * Accounts in the identity provider follow our users through the outbox (design §7): a route
+ * Accounts in the identity provider follow our users through the outbox (docs/decisions.md#outbox): a route
  * writes its change and the outbox items built here in one transaction; the outbox worker does the
  * identity calls afterwards with the handlers in account-handlers.ts. Items of one user share a
  * key, so they run in order (create, then update, then delete).

@@ -4,7 +4,7 @@ import { FIELD_MESSAGE_TEMPLATES, formatFieldMessage } from '@portal/contract';
 import { decodeUtf8 } from './csv/users-csv';
 
 /**
- * What a product configuration's files must hold (spec §5, issue #9): the config file is JSON
+ * What a product configuration's files must hold (docs/requirements.md#file-rules, issue #9): the config file is JSON
  * matching its product's JSON Schema, the translation file JSON whose values are all strings.
  * Messages name the JSON path (JSON Pointer, `/exposure/kv`), so an administrator can find the
  * place in the file.

@@ -1,7 +1,7 @@
 import type { AuthUser } from '../repositories/user-repository';
 
 /**
- * Global administrators see every organisation's data (design §4); everyone else only their own.
+ * Global administrators see every organisation's data (docs/requirements.md#permissions); everyone else only their own.
  * Creating organisations is the one permission only global administrators hold, so it marks them.
  */
 export function isGlobalAdmin(user: AuthUser): boolean {

@@ -88,7 +88,7 @@ export function orderByClause(
 }
 
 /**
- * Reads one page the DRF way (design §4): `page` from 1, `pageSize` (default 20, max 100),
+ * Reads one page the DRF way (docs/decisions.md#api-conventions): `page` from 1, `pageSize` (default 20, max 100),
  * `ordering` (comma list, `-` for descending), `filter`. An empty list is page 1 of 1 with
  * count 0, as Django's paginator answers; a page past the last answers 404 "Invalid page.".
  */

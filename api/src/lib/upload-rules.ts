@@ -1,7 +1,7 @@
 import { FIELD_MESSAGE_TEMPLATES, formatFieldMessage } from '@portal/contract';
 
 /**
- * The file rules of spec §5, with its messages, so every upload route refuses the same names and
+ * The file rules of docs/requirements.md#file-rules, with its messages, so every upload route refuses the same names and
  * sizes the same way.
  */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

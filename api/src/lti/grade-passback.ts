@@ -31,7 +31,7 @@ import type { ToolKeys } from './tool-keys';
  * exist. A learner's own "complete" (`POST …/session/{uuid}/complete`, after a simulator crash)
  * carries no report and so no score: nothing is posted.
  *
- * Then the outbox worker posts it (design §7): OAuth2 client credentials with a JWT client
+ * Then the outbox worker posts it (docs/decisions.md#outbox): OAuth2 client credentials with a JWT client
  * assertion signed by the tool key, then the score to `{lineitem}/scores`. Network errors, 5xx
  * and 429 (after its Retry-After) are retried with backoff; any other 4xx is final and recorded.
  * Each posted or refused grade is in the audit log (`lti_score`, actor System).

@@ -3,7 +3,7 @@ import { createOutboxRepository, type ClaimedItem } from '../repositories/outbox
 import type { OutboxLog, OutboxRegistry } from './handler-registry';
 
 /**
- * The outbox engine (design §7): a write and the outbox items it needs commit in one transaction;
+ * The outbox engine (docs/decisions.md#outbox): a write and the outbox items it needs commit in one transaction;
  * this worker does the items afterwards with leases, lanes and retries. Items of one key run in
  * order (the claim holds back an item while an earlier one of its key is unfinished); what an item
  * means is its kind's handler's business (handler-registry.ts).

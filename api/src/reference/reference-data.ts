@@ -94,7 +94,7 @@ export const LOOKUP_SEED: readonly LookupSeed[] = STATIC_LOOKUP_FIELDS.flatMap((
   })),
 );
 
-// The spec fixes these three ids; fail at import rather than seed different ones.
+// docs/requirements.md#analysis fixes these three ids; fail at import rather than seed different ones.
 for (const [key, id] of Object.entries(ANALYSIS_STATUS)) {
   if (!LOOKUP_SEED.some((l) => l.field === 'analysis_status' && l.id === id)) {
     throw new Error(`analysis_status lookup ${key} must have id ${id}`);

@@ -8,11 +8,11 @@ export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** `license_duration` code of a licence that has not started (spec §2: start date read-only). */
+/** `license_duration` code of a licence that has not started (docs/requirements.md#administration: start date read-only). */
 export const INACTIVE_DURATION = 'inactive';
 
 /**
- * The one rule of when a licence counts (spec: an expired or inactive licence grants nothing):
+ * The one rule of when a licence counts (an expired or inactive licence grants nothing):
  * active, its duration not "inactive", and `day` (a `$n::date` placeholder) within its start and
  * expiry dates. `lb` is the licence's alias. The catalogue, launch modes, downloads and the licence
  * lists use it as it is.

@@ -98,7 +98,7 @@ export function createFileRepository(q: Queryable) {
         : null;
     },
 
-    /** The form that used the upload was saved (spec §4: uploaded → saved). */
+    /** The form that used the upload was saved (docs/requirements.md#file-states: uploaded → saved). */
     async markSaved(id: string): Promise<void> {
       await q.query(`update files set state = 'saved' where id = $1`, [id]);
     },

@@ -110,7 +110,7 @@ export interface EvidenceImage {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-/** Spec §3: every item analysed → completed, some → partial, none (or nothing to analyse) → not_started. */
+/** docs/requirements.md#data: every item analysed → completed, some → partial, none (or nothing to analyse) → not_started. */
 export function summarise(total: number, analysed: number): AnalysisStatusSummary {
   if (total > 0 && analysed === total) return 'completed';
   if (analysed > 0) return 'partial';

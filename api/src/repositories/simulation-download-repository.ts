@@ -79,7 +79,7 @@ const isDuplicateVersion = (error: unknown) =>
   ).includes('simulation_downloads_product_id_version_operating_system');
 
 /**
- * Installer versions of a product as administrators keep them (spec §2 downloads, §3 Simulation
+ * Installer versions of a product as administrators keep them (docs/requirements.md#administration, #data Simulation
  * download). Learners read the active ones through download-repository.ts.
  */
 export function createSimulationDownloadRepository(q: Queryable) {
@@ -178,7 +178,7 @@ export function createSimulationDownloadRepository(q: Queryable) {
         );
         savedId = id;
       }
-      // Spec §4: the upload is `saved` once the form that uses it is.
+      // docs/requirements.md#file-states: the upload is `saved` once the form that uses it is.
       if (input.fileId) {
         await q.query(`update files set state = 'saved' where id = $1`, [input.fileId]);
       }

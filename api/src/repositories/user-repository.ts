@@ -401,7 +401,7 @@ export const USER_SELECT = `u.id::text as id, u.first_name, u.last_name, u.email
          where held.user_id = u.id
          order by lower(held_lb.license_name), held_lb.id) as license_names`;
 
-/** A USER_SELECT row as spec §3 Licensed user. */
+/** A USER_SELECT row as docs/requirements.md#data (Licensed user). */
 export const toLicensedUser = (row: UserRow): LicensedUser => ({
   id: row.id,
   fullName: `${row.first_name} ${row.last_name}`.trim(),

@@ -260,7 +260,7 @@ describe('uploads', () => {
         assert.equal(res.statusCode, 201, res.body);
       });
 
-      test('10 MB + 1 byte is 413 with the spec message', async () => {
+      test('10 MB + 1 byte is 413 with the file rules message', async () => {
         const res = await refused(
           [...target.otherParts(), file(imageOfSize(MAX_UPLOAD_BYTES + 1))],
           413,

@@ -3,7 +3,7 @@ import { useTranslation } from '@portal/shared-ui';
 import { useAuth } from '@portal/shared-auth';
 
 /**
- * Spec §4: once the user is known, switch to their stored language when it differs. Keyed on
+ * docs/requirements.md#language: once the user is known, switch to their stored language when it differs. Keyed on
  * the stored language only, so a language just chosen on the preference page is not undone.
  */
 export function LanguageSync() {

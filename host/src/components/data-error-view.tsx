@@ -7,7 +7,7 @@ export function isNotFoundLike(error: unknown): boolean {
   return status === 401 || status === 403 || status === 404;
 }
 
-/** What a screen shows when loading its data failed (spec §2). */
+/** What a screen shows when loading its data failed (docs/requirements.md#outside-the-layout). */
 export function DataErrorView({ error }: { error: unknown }) {
   if (isNotFoundLike(error)) return <NotFoundView onRefresh={() => window.location.reload()} />;
   return <SomethingWentWrongView />;

@@ -1,5 +1,5 @@
 /**
- * The provider's password rules. The spec names none, so these are Keycloak's usual realm policy
+ * The provider's password rules. docs/requirements.md names none, so these are Keycloak's usual realm policy
  * `length(8) and notEmail and notUsername`, plus an upper bound that keeps hashing cheap.
  */
 export const PASSWORD_MIN_LENGTH = 8;

@@ -2,7 +2,7 @@ import type { LookupField, LookupItem, LookupList } from '@portal/contract';
 import { useApi, withQuery } from '@portal/shared-auth';
 import type { SelectOption } from '@portal/shared-ui/widgets';
 
-/** GET /api/v1/lookup?field=…[&organisation=…][&product_id=…] (spec §7). */
+/** GET /api/v1/lookup?field=…[&organisation=…][&product_id=…] (docs/requirements.md#calls). */
 export const getLookupKey = (field: LookupField, organisation?: number, productId?: number) =>
   withQuery('/api/v1/lookup', { field, organisation, product_id: productId });
 

@@ -6,7 +6,7 @@ const AdminBaseContext = createContext<string>('/admin');
 
 /**
  * Root of the remote: remembers where it is mounted (links are built from it) and refuses
- * everyone without the admin-section permission (spec §2: page not found), also when the remote
+ * everyone without the admin-section permission (docs/requirements.md#administration: page not found), also when the remote
  * runs on its own.
  */
 export function AdminBase() {

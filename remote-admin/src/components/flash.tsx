@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { SuccessBanner, useLocation, useNavigate, useTranslation } from '@portal/shared-ui';
 
-/** Navigation state that carries a success message to the page a create redirects to (spec §4). */
+/** Navigation state that carries a success message to the page a create redirects to (docs/requirements.md#saving-and-deleting). */
 export interface FlashState {
   flash: string;
 }

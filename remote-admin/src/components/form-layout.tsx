@@ -18,7 +18,7 @@ export const FormActions = styled.div`
 `;
 
 /**
- * The banners above a form (spec §2 reusable pieces, §8) for the outcome of its last save: the
+ * The banners above a form (docs/requirements.md#reusable-pieces, #errors-and-messages) for the outcome of its last save: the
  * success message, the server's field errors (named by `fieldLabels`), or the failure.
  */
 export function SaveBanners({ outcome, fieldLabels }: { outcome: SaveOutcome; fieldLabels: Record<string, string> }) {

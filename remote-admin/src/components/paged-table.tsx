@@ -21,7 +21,7 @@ export interface PagedTableProps<T> {
 }
 
 /**
- * Spec §2 lists: a debounced search, sortable headers, pages; the skeleton while the first page
+ * docs/requirements.md#lists lists: a debounced search, sortable headers, pages; the skeleton while the first page
  * loads, "No records found" when empty, and back to page 1 on "Invalid page." (§4).
  */
 export function PagedTable<T>({

@@ -32,7 +32,7 @@ export interface RemovableRowsTableProps<T> {
 type Removal = { kind: 'idle' } | { kind: 'removed'; message: string } | { kind: 'failed' };
 
 /**
- * A paged table whose rows can be removed one at a time behind a confirmation (spec §4): a
+ * A paged table whose rows can be removed one at a time behind a confirmation (docs/requirements.md#saving-and-deleting): a
  * licence's seat holders and a user's licences, both freeing a seat. Success and failure show as
  * banners above the table (§8: 'removeLicense.errorMessage').
  */

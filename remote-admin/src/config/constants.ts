@@ -1,16 +1,16 @@
 import { TABLE_PAGE_SIZE } from '@portal/contract';
 
-/** Spec §9: tables show 10 rows a page. */
+/** docs/requirements.md#limits-and-defaults: tables show 10 rows a page. */
 export const ADMIN_PAGE_SIZE = TABLE_PAGE_SIZE;
 
-/** The `license_duration` lookup's code for a licence that has not started (spec §2). */
+/** The `license_duration` lookup's code for a licence that has not started (docs/requirements.md#administration). */
 export const INACTIVE_DURATION_CODE = 'inactive';
 
-/** Only CSV files are users files (spec §5). */
+/** Only CSV files are users files (docs/requirements.md#file-rules). */
 export const USER_FILE_EXTENSIONS = ['csv'] as const;
 export const USER_UPLOAD_URL = '/api/v1/file/upload/user';
 
-/** Configuration and translation files are JSON (spec §5). */
+/** Configuration and translation files are JSON (docs/requirements.md#file-rules). */
 export const CONFIG_FILE_EXTENSIONS = ['json'] as const;
 export const CONFIG_UPLOAD_URL = '/api/v1/file/upload/sim-config';
 export const TRANSLATION_UPLOAD_URL = '/api/v1/file/upload/sim-config-translation';

@@ -1,6 +1,6 @@
 import type { Permission } from '@portal/contract';
 
-/** Spec §2/§6: the whole remote; without it every admin URL is "page not found". */
+/** docs/requirements.md#administration, #permissions: the whole remote; without it every admin URL is "page not found". */
 export const ADMIN_SECTION: readonly Permission[] = ['global.client_access_admin_section'];
 
 export const VIEW_ORGANISATIONS: readonly Permission[] = ['global.view_org'];
@@ -27,7 +27,7 @@ export const MANAGE_SIM_CONFIG: readonly Permission[] = ['global.manage_sim_conf
 /** A product's configuration JSON Schema (the API asks the same; only global administrators hold it). */
 export const MANAGE_VALIDATION_SCHEMA: readonly Permission[] = ['global.manage_validation_schema'];
 /**
- * Spec §6: downloads use the user permissions, not the product one — the API's simulation-download
+ * docs/requirements.md#permissions: downloads use the user permissions, not the product one — the API's simulation-download
  * routes ask for them (reading view_user, adding create_user, changing update_user), and so do
  * the Downloads tab, crumb, list and form here.
  */

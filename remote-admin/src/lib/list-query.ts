@@ -3,7 +3,7 @@ import { withQuery } from '@portal/shared-auth';
 import type { PagedListParams } from '@portal/shared-ui/widgets';
 import { ADMIN_PAGE_SIZE } from '../config/constants';
 
-/** The SWR key of one page of a paged admin list (spec §7: page, ordering, filter). */
+/** The SWR key of one page of a paged admin list (docs/requirements.md#calls: page, ordering, filter). */
 export function listPath(path: string, { page, ordering, filter }: PagedListParams): string {
   const query: PagedQuery = {
     page,

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { ROLE_CODES, type LookupItem } from '@portal/contract';
 import { useTranslation } from '@portal/shared-ui';
 
-/** Spec §3: role names are shown through the userRoles translations, the name itself as fallback. */
+/** docs/requirements.md#data: role names are shown through the userRoles translations, the name itself as fallback. */
 export function useRoleLabel(): (roleName: string) => string {
   const { t } = useTranslation('admin');
   return useCallback((roleName: string) => t(`userRoles.${roleName}`, { defaultValue: roleName }), [t]);

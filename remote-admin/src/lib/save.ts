@@ -2,7 +2,7 @@ import type { FieldErrors } from '@portal/contract';
 import type { ApiResult } from '@portal/shared-auth';
 import type { SubmissionErrors } from '@portal/shared-ui/forms';
 
-/** What the last save did; drives the banners above a form (spec §2 reusable pieces, §8). */
+/** What the last save did; drives the banners above a form (docs/requirements.md#reusable-pieces, #errors-and-messages). */
 export type SaveOutcome =
   | { kind: 'idle' }
   | { kind: 'saved'; message: string }
@@ -11,7 +11,7 @@ export type SaveOutcome =
 
 /**
  * Runs a save and turns its answer into final-form's submission errors: a 400's field messages go
- * under their fields (spec §5) and, with the rest, into the error banner; anything else is a
+ * under their fields (docs/requirements.md#validation) and, with the rest, into the error banner; anything else is a
  * failure banner. Resolves, never throws, so a form never sticks in "submitting".
  */
 export async function submitSave<T>(

@@ -13,7 +13,7 @@ const TICK = 'M3 8.5l3.2 3.2L13 5';
 const DASH = 'M3.5 8h9';
 
 /**
- * Spec §4: completed shows a tick, partial a half-filled circle, not started (or anything the
+ * docs/requirements.md#behaviour: completed shows a tick, partial a half-filled circle, not started (or anything the
  * API may add later) a dash. The icon carries its meaning as an accessible name.
  */
 export function AnalysisStatusIcon({ summary }: { summary: AnalysisStatusSummary | string }) {

@@ -3,7 +3,7 @@
 // __tests__/constants.test.ts pins them to the contract's.
 import type { AnalysisBody } from '@portal/contract';
 
-/** Spec §4 analysis status lookup ids. */
+/** docs/requirements.md#analysis analysis status lookup ids. */
 export const ANALYSIS_STATUS = {
   notAnalysed: 22001,
   accepted: 22002,
@@ -14,9 +14,9 @@ export type AnalysedStatus = AnalysisBody['analysisStatus'];
 export const ANALYSIS_MAX_LENGTH = 4000;
 export const TABLE_PAGE_SIZE = 10;
 export const INVALID_PAGE = 'Invalid page.';
-/** Spec §2: learner reports (and ours) list newest first. */
+/** docs/requirements.md#main-area: learner reports (and ours) list newest first. */
 export const DEFAULT_REPORT_ORDERING = '-id';
 
 export const LESSON_PARTS_PER_LESSON = 2;
-/** Spec §9: lesson doses are shown for 15 minutes of fluoroscopy. */
+/** docs/requirements.md#limits-and-defaults: lesson doses are shown for 15 minutes of fluoroscopy. */
 export const FLUOROSCOPY_SECONDS = 900;

@@ -1,7 +1,7 @@
 import type { Permission } from '@portal/contract';
 
-/** Spec §2/§6: the learner reports list needs permission to view organisation (or all) reports. */
+/** docs/requirements.md#main-area, #permissions: the learner reports list needs permission to view organisation (or all) reports. */
 export const LEARNER_REPORTS_PERMISSIONS: readonly Permission[] = ['global.view_org_reports', 'global.view_all_reports'];
 
-/** Spec §6: the 'Your reports' breadcrumb is shown to those who may view their own reports. */
+/** docs/requirements.md#permissions: the 'Your reports' breadcrumb is shown to those who may view their own reports. */
 export const OWN_REPORTS_PERMISSIONS: readonly Permission[] = ['global.view_own_reports'];

@@ -1,7 +1,7 @@
 import { formatDate } from '@portal/shared-ui';
 
 /**
- * Spec §9 report time "d/MM/yyyy H:mmaaa" in English (the spec's 24-hour H with an am/pm suffix is
+ * docs/requirements.md#limits-and-defaults report time "d/MM/yyyy H:mmaaa" in English (the 24-hour H with an am/pm suffix is
  * kept as specified); German readers get d.M.yyyy H:mm.
  */
 export function formatReportTime(iso: string, language: string): string {

@@ -41,7 +41,7 @@ export const paths = {
     path: 'launch/error',
     getHref: (lti = false, search = '') => withSearch(`${base(lti)}/launch/error`, search),
   },
-  // Pages of the reports remote the launch screen hands over to (spec §4 "Closing a session").
+  // Pages of the reports remote the launch screen hands over to (docs/requirements.md#closing-a-session).
   report: {
     getHref: (reportId: string, lti = false, search = '') =>
       withSearch(`${reportsBase(lti)}/${encodeURIComponent(reportId)}`, search),

@@ -3,7 +3,7 @@ import type { SimulationMode } from '@portal/contract';
 /** The contract's modes; redeclared as a value because browser code imports the contract's types only. */
 export const MODES = ['VR', 'Desktop'] as const satisfies readonly SimulationMode[];
 
-/** Spec §2: an LTI launch that names no mode starts on the desktop. */
+/** docs/requirements.md#main-area: an LTI launch that names no mode starts on the desktop. */
 export const DEFAULT_LTI_MODE: SimulationMode = 'Desktop';
 
 /**

@@ -18,7 +18,7 @@ export interface RequestOptions {
 }
 
 /**
- * Spec §7 wrapper result. A 400 resolves with `isError` and the body as `error` (field errors);
+ * docs/requirements.md#calls wrapper result. A 400 resolves with `isError` and the body as `error` (field errors);
  * a 2xx other than the expected one resolves with `isSuccess: false, isError: false`.
  */
 export type ApiResult<T, E = FieldErrors> =
@@ -46,7 +46,7 @@ export interface ApiClient {
     path: string,
     options?: Omit<RequestOptions, 'body'>,
   ): Promise<ApiResult<T, E>>;
-  /** Create-or-update (spec §7): PUT when `method` is 'put', otherwise POST. */
+  /** Create-or-update (docs/requirements.md#calls): PUT when `method` is 'put', otherwise POST. */
   saveResource<T, E = FieldErrors>(
     method: string,
     path: string,

@@ -13,7 +13,7 @@ export class ApiError extends Error {
 }
 
 /**
- * 404, and 403 too (spec §6: the wrapper hides what a user may not see). `status` is always 404;
+ * 404, and 403 too (docs/requirements.md#permissions: the wrapper hides what a user may not see). `status` is always 404;
  * `originalStatus` keeps what the server said.
  */
 export class NotFoundError extends ApiError {

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/create-api-client';
 
 export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'error';
 
-/** Spec §4: loading → authenticated (user loaded) | unauthenticated (no user, no error) | error. */
+/** docs/requirements.md#sign-in-states: loading → authenticated (user loaded) | unauthenticated (no user, no error) | error. */
 export type AuthState =
   | { status: 'loading'; user: null; error: null }
   | { status: 'authenticated'; user: CurrentUser; error: null }

@@ -87,7 +87,7 @@ export function AuthProvider({
         getToken: tokens.getToken,
         onUnauthorized: async () => {
           await tokens.clear();
-          // While loading, whoami's own failure decides the state (spec §8: error 'Failed').
+          // While loading, whoami's own failure decides the state (docs/requirements.md#errors-and-messages: error 'Failed').
           if (stateRef.current.status === 'authenticated') update(UNAUTHENTICATED);
         },
       }),
@@ -132,7 +132,7 @@ export function AuthProvider({
       void userManager.clearStaleState().catch(() => undefined);
       try {
         const stored = await userManager.getUser();
-        // Spec §4: look for an existing SSO session without forcing a login.
+        // docs/requirements.md#sign-in-states: look for an existing SSO session without forcing a login.
         const user = stored ? await tokens.getUser() : await tokens.signInSilently();
         if (!user || user.expired) update(UNAUTHENTICATED);
         else await loadCurrentUser(user.profile.sub);

@@ -10,7 +10,7 @@ export interface LoginGateProps {
 }
 
 /**
- * Route element guarding everything that needs a signed-in user (spec §2 "Login gate").
+ * Route element guarding everything that needs a signed-in user (docs/requirements.md#login-gate).
  *
  * It imports no router on purpose: the page's one react-router copy lives in shared-ui's facade
  * (docs/architecture.md), which shared-auth does not depend on. So the outlet comes in as

@@ -3,7 +3,7 @@ import type { Permission } from '@portal/contract';
 import { usePermissions } from './use-permissions';
 
 export interface RequirePermissionProps {
-  /** Passes when the user holds any one of these (spec §6). */
+  /** Passes when the user holds any one of these (docs/requirements.md#permissions). */
   anyOf: readonly Permission[];
   /** Rendered otherwise; nothing by default (routes pass a not-found view). */
   fallback?: ReactNode;

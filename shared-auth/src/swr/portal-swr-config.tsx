@@ -5,7 +5,7 @@ import { createFetcher } from './fetcher';
 import { onErrorRetry, SWR_ERROR_RETRY_COUNT } from './retry';
 
 /**
- * Spec §9 data-fetching defaults.
+ * docs/requirements.md#limits-and-defaults data-fetching defaults.
  *
  * "Cache time 5 minutes" comes from react-query's cacheTime (how long unused data is kept).
  * SWR has no such timer: its cache keeps every entry for the life of the page, which is at

@@ -1,7 +1,7 @@
 import type { SWRConfiguration } from 'swr';
 import { ApiError, TokenNotFoundError } from '../api/errors';
 
-/** Spec §9: 3 retries, exponential backoff capped at 30 s. */
+/** docs/requirements.md#limits-and-defaults: 3 retries, exponential backoff capped at 30 s. */
 export const SWR_ERROR_RETRY_COUNT = 3;
 export const SWR_RETRY_BASE_DELAY_MS = 1_000;
 export const SWR_RETRY_MAX_DELAY_MS = 30_000;

@@ -27,7 +27,7 @@ export interface BreadcrumbItem {
   label: string;
   /** Where the crumb links to; the last crumb (the current page) never links. */
   to?: string;
-  /** Spec §2: shown only to a user holding any one of these permissions. */
+  /** docs/requirements.md#screens: shown only to a user holding any one of these permissions. */
   anyOf?: readonly string[];
 }
 

@@ -4,7 +4,7 @@ import { useTranslation } from '../i18n/react-i18next';
 
 /**
  * Translates a server message through the key 'errorMessage.' + message, falling back to the
- * message itself (spec §8). Server texts may contain ':' and '.', so the namespace separator is off;
+ * message itself (docs/requirements.md#errors-and-messages). Server texts may contain ':' and '.', so the namespace separator is off;
  * i18next still finds nested keys that contain dots. A message with values (a version, a JSON path)
  * has no key of its own: it is matched to the contract's template, whose key is translated with the
  * values put back in — values that are messages themselves (the problem after a JSON path)

@@ -46,7 +46,7 @@ export interface TableSkeletonProps {
   rows?: number;
 }
 
-/** A table-shaped loading placeholder (spec: 4 columns, 10 rows). */
+/** A table-shaped loading placeholder (docs/requirements.md#lists: 4 columns, 10 rows). */
 export function TableSkeleton({ columns = 4, rows = 10 }: TableSkeletonProps) {
   const { t } = useTranslation();
   return (

@@ -104,7 +104,7 @@ export type DateFieldProps = FieldRules<string> &
   Omit<TextControlProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'error' | 'type'>;
 
 /**
- * Spec §9 dd/MM/yyyy. The form value is the API's yyyy-MM-dd once the text is a real date (what
+ * docs/requirements.md#limits-and-defaults dd/MM/yyyy. The form value is the API's yyyy-MM-dd once the text is a real date (what
  * was typed otherwise, which fails validation), so screens send it as it is.
  */
 export function DateField({ name, validate, required, help, ...rest }: DateFieldProps) {

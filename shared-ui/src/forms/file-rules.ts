@@ -1,4 +1,4 @@
-// Spec §5 file rules, checked in the browser before an upload starts, with the API's messages
+// docs/requirements.md#file-rules, checked in the browser before an upload starts, with the API's messages
 // (api/src/lib/upload-rules.ts applies the same rules on the server).
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { DEFAULT_ALLOWED_EXTENSIONS, fileProblem, MAX_UPLOAD_BYTES } from './fil
 import { uploadFile } from './upload-file';
 import { required as requiredRule } from './validators';
 
-/** Spec §3 File as the upload routes answer it; the form field's value. */
+/** docs/requirements.md#data (File) as the upload routes answer it; the form field's value. */
 export interface UploadedFileValue {
   id: string;
   originalName: string;
@@ -24,7 +24,7 @@ export interface FileUploadProps {
   uploadUrl: string;
   /** shared-auth's `useAuth().getAccessToken`: the token, refreshed when about to expire. */
   getAccessToken: () => Promise<string | null>;
-  /** Lower-case extensions without the dot; spec §5 default jpg, png, csv, json. */
+  /** Lower-case extensions without the dot; docs/requirements.md#file-rules default jpg, png, csv, json. */
   allowedExtensions?: readonly string[];
   maxBytes?: number;
   required?: boolean;
@@ -49,7 +49,7 @@ const FileName = styled.span`
   overflow-wrap: anywhere;
 `;
 
-/** The size limit as the spec writes it ('10MB', '2GB'): binary units, one decimal at most. */
+/** The size limit as the file rules write it ('10MB', '2GB'): binary units, one decimal at most. */
 export function sizeLimitLabel(maxBytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let value = maxBytes;
@@ -76,7 +76,7 @@ function serverMessages(body: unknown): string[] {
 }
 
 /**
- * Spec §4 file states: choosing a file checks §5's rules, then uploads it at once with progress
+ * docs/requirements.md#file-states: choosing a file checks the file rules, then uploads it at once with progress
  * (uploading); the answer fills the field (uploaded); the form's save makes it saved (the screen
  * puts the saved file back into the field). A failed upload clears the field and says why.
  */
@@ -111,7 +111,7 @@ export function FileUpload({
     const problem = fileProblem(files, allowedExtensions, maxBytes);
     if (problem) {
       input.onChange(null);
-      // The limit is the field's (an installer's is not the spec's 10 MB), so the message names it.
+      // The limit is the field's (an installer's is not the 10 MB of the file rules), so the message names it.
       const params =
         'allowed' in problem
           ? { allowed: problem.allowed }

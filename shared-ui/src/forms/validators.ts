@@ -14,7 +14,7 @@ export const INTEGER_REQUIRED = 'A valid integer is required.';
 export const minValueMessage = (min: number) => `Ensure this value is greater than or equal to ${min}.`;
 export const maxLengthMessage = (max: number) => `Ensure this field has no more than ${max} characters.`;
 
-/** Spec §9: dates are shown and typed as dd/MM/yyyy; the API speaks yyyy-MM-dd. */
+/** docs/requirements.md#limits-and-defaults: dates are shown and typed as dd/MM/yyyy; the API speaks yyyy-MM-dd. */
 export const DISPLAY_DATE_FORMAT = 'DD/MM/YYYY';
 export const WIRE_DATE_FORMAT = 'YYYY-MM-DD';
 

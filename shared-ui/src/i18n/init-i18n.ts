@@ -6,7 +6,7 @@ import { namespaceLoadPath } from './remote-namespaces';
 export const DEFAULT_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 export const FALLBACK_LANGUAGE = 'en';
 
-/** Translation loader limits (spec §9): i18next doubles `retryTimeout` after every failed read. */
+/** Translation loader limits (docs/requirements.md#limits-and-defaults): i18next doubles `retryTimeout` after every failed read. */
 export const I18N_LOADER_LIMITS = { maxParallelReads: 10, maxRetries: 5, retryTimeout: 350 } as const;
 
 export interface InitI18nOptions {

@@ -3,7 +3,7 @@ import { useTranslation } from '../i18n/react-i18next';
 export type DateStyle = 'day' | 'dayTime' | 'reportTime';
 
 /**
- * The spec's formats (§9: dd/MM/yyyy, report time d/MM/yyyy H:mmaaa) are the English default;
+ * The formats of docs/requirements.md#limits-and-defaults (dd/MM/yyyy, report time d/MM/yyyy H:mmaaa) are the English default;
  * German readers get their own conventions: a dotted day and a 24-hour clock without am/pm.
  * Tokens as dayjs writes them (YYYY, MM, M, DD, D, HH, H, mm, a); formatDate knows only these,
  * so that no date library is on every first visit (issue #11: dayjs was ≈ 3 kB gzip of it).

@@ -12,7 +12,7 @@ export function parseOrdering(
 
 /**
  * The ordering after a click on `key`'s header: a new column sorts ascending, the sorted column
- * flips between ascending and descending. Sorting is never removed (spec §2).
+ * flips between ascending and descending. Sorting is never removed (docs/requirements.md#lists).
  */
 export function nextOrdering(current: string | null | undefined, key: string): string {
   const parsed = parseOrdering(current);

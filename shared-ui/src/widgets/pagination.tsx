@@ -54,7 +54,7 @@ export interface PaginationProps {
   page: number;
   totalPages: number;
   onPageChange: (page: number) => void;
-  /** Most page links shown, first and last included (spec: 6). */
+  /** Most page links shown, first and last included (docs/requirements.md#limits-and-defaults: 6). */
   maxLinks?: number;
 }
 

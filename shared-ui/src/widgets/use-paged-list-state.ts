@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** The API's answer to a page past the end of a list (spec §4/§8). */
+/** The API's answer to a page past the end of a list (docs/requirements.md#invalid-page, #errors-and-messages). */
 export const INVALID_PAGE = 'Invalid page.';
 
 export interface PagedListParams {
@@ -48,7 +48,7 @@ export function isInvalidPage(error: unknown): boolean {
 }
 
 /**
- * Spec §4/§8: a page that no longer exists (the list shrank, or a search narrowed it) answers
+ * docs/requirements.md#invalid-page, #errors-and-messages: a page that no longer exists (the list shrank, or a search narrowed it) answers
  * 'Invalid page.'; the list goes back to page 1 instead of showing an error. True while it does.
  */
 export function useResetOnInvalidPage(

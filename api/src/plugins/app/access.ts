@@ -7,7 +7,7 @@ declare module 'fastify' {
     /** Open without a token (health check, OpenAPI document). */
     public?: boolean;
     /**
-     * Who may call the route: any one of these permissions (spec §6), or `'authenticated'` for
+     * Who may call the route: any one of these permissions (docs/requirements.md#permissions), or `'authenticated'` for
      * every registered user. Every non-public route must say one or the other.
      */
     permissions?: readonly Permission[] | 'authenticated';

@@ -22,7 +22,7 @@ declare module 'fastify' {
 }
 
 /**
- * Runs the outbox (design §7) in this process: every OUTBOX_POLL_SECONDS and whenever kicked.
+ * Runs the outbox (docs/decisions.md#outbox) in this process: every OUTBOX_POLL_SECONDS and whenever kicked.
  * Several API processes may run it against one PostgreSQL; the claim query shares the items out.
  * Grades (`lti.score`) always go out; identity items only with an identity provider configured.
  */

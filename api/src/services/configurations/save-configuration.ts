@@ -145,7 +145,7 @@ async function write(
 
     const id = currentId ?? (await configurations.insert(productId, values));
     if (currentId !== null) await configurations.update(currentId, values);
-    // Spec §4: uploaded → saved once the form that uses the file is saved.
+    // docs/requirements.md#file-states: uploaded → saved once the form that uses the file is saved.
     await files.markSaved(values.configFile);
     if (values.translationFile !== null) await files.markSaved(values.translationFile);
     const after = orNotFound(await configurations.find(productId, id));

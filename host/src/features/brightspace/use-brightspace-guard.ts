@@ -7,7 +7,7 @@ import { useStartBrightspaceAuth } from './api/start-brightspace-auth';
 const DISMISSED_KEY = 'portal.brightspaceMismatchDismissed';
 
 /**
- * The mismatch page sends users without the admin-section permission on to / (spec §2). The
+ * The mismatch page sends users without the admin-section permission on to / (docs/requirements.md#main-area). The
  * guard must not send them straight back, or they would bounce between the two for ever: the
  * page notes that this user was turned away, for this tab, until the mismatch ends.
  */
@@ -37,7 +37,7 @@ function forgetDismissal() {
 }
 
 /**
- * Spec §4 "Learning-platform auth": a user Brightspace still has to authenticate leaves for it
+ * docs/requirements.md#learning-platform-auth: a user Brightspace still has to authenticate leaves for it
  * (full page, back to where they were); every user on a mismatch goes to the mismatch page with
  * where they were as state `from`.
  */

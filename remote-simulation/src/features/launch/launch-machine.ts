@@ -1,11 +1,11 @@
-// The launch screen's flow (spec §4 "Simulation session" and "Closing a session") as a pure
+// The launch screen's flow (docs/requirements.md#simulation-session, #closing-a-session) as a pure
 // reducer: the hook performs the calls and timers and reports what happened as events, so every
 // status and every close outcome is decided here and tested without a browser.
 import type { CloseSessionResult, CreatedSession, SessionStatusValue } from '@portal/contract';
 import { paths } from '../../config/paths';
 import { buildLaunchLink, type LaunchLink, type LaunchLinkSource } from './launch-link';
 
-/** Spec §9: three retries; a status poll that still fails after them ends the screen. */
+/** docs/requirements.md#limits-and-defaults: three retries; a status poll that still fails after them ends the screen. */
 export const STATUS_RETRY_LIMIT = 3;
 
 export interface LaunchContext {
@@ -72,7 +72,7 @@ export function initialLaunchState(context: LaunchContext): LaunchState {
   return { phase: 'creating', context };
 }
 
-/** Spec §4 "Closing a session": where the user goes once the session is closed. */
+/** docs/requirements.md#closing-a-session: where the user goes once the session is closed. */
 export function closeRedirect(
   result: CloseSessionResult,
   sessionUuid: string,

@@ -31,7 +31,7 @@ afterEach(() => {
   document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
 });
 
-describe('success rules (spec §7)', () => {
+describe('success rules (docs/requirements.md#calls)', () => {
   it.each([
     ['GET', 200, true],
     ['GET', 201, false],

@@ -69,7 +69,7 @@ describe('FileUpload', () => {
     expect(onSubmit.mock.calls[0][0]).toEqual({ file: stored });
   });
 
-  it('refuses a file breaking the rules of spec §5 before any upload, with its message', async () => {
+  it('refuses a file breaking the rules of docs/requirements.md#file-rules before any upload, with its message', async () => {
     const { input } = renderUpload();
     // The picker's filter is a hint: "All files" or a drop still hands over anything.
     const user = userEvent.setup({ applyAccept: false });
@@ -148,7 +148,7 @@ describe('FileUpload and axe', () => {
 });
 
 describe('sizeLimitLabel', () => {
-  it("names a field's own limit as the spec writes 10MB", () => {
+  it("names a field's own limit as the file rules write 10MB", () => {
     expect(sizeLimitLabel(10 * 1024 * 1024)).toBe('10MB');
     expect(sizeLimitLabel(2 * 1024 ** 3)).toBe('2GB');
     expect(sizeLimitLabel(1536 * 1024)).toBe('1.5MB');

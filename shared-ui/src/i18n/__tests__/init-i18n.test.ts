@@ -20,7 +20,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 describe('buildI18nOptions', () => {
-  it('uses the spec loader limits, fallback "en", the host namespace and the default load path', () => {
+  it('uses the required loader limits, fallback "en", the host namespace and the default load path', () => {
     const options = buildI18nOptions();
     expect(options).toMatchObject({
       lng: 'en',

@@ -35,7 +35,7 @@ describe('shared-ui locales', () => {
     for (const [key, text] of enLeaves) expect([key, vars(deLeaves.get(key))]).toEqual([key, vars(text)]);
   });
 
-  it('name the spec keys at the top level', () => {
+  it('name the required keys at the top level', () => {
     expect(en.pageNotFound).toBe('Page not found');
     expect(en.common.loading).toBe('Loading...');
     expect(en.common.noRecordsFound).toBe('No records found');

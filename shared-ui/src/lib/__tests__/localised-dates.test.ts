@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import { dateFormatFor, formatDate } from '../localised-dates';
 
 describe('formatDate', () => {
-  it('keeps the spec formats in English', () => {
+  it('keeps the required formats in English', () => {
     expect(formatDate('2026-03-07', 'day', 'en')).toBe('07/03/2026');
     expect(formatDate('2026-03-07T14:05:00', 'dayTime', 'en')).toBe('07/03/2026 14:05');
     expect(formatDate('2026-03-07T14:05:00', 'reportTime', 'en')).toBe('7/03/2026 14:05pm');

@@ -60,7 +60,7 @@ const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary:
           'Full-page redirect to Brightspace to sign in (state from POST /api/v1/user/brightspace-auth)',
-        // `redirect_path` is the spec's; the state's own copy is the one used, so editing the
+        // `redirect_path` is the one docs/requirements.md#calls names; the state's own copy is the one used, so editing the
         // URL cannot change where the callback goes.
         querystring: Type.Object({ redirect_path: Param(2000), state: Param(200) }),
       },

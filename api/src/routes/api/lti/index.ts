@@ -186,7 +186,7 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // The instructor's picker (issue #10 point 5) reads the recorded deep-linking settings.
         return reply.redirect(`${portalUrl}/lti/deep-link?${query}`, 302);
       }
-      // The spec's launch parameters, plus the mode when the link names one (the launch screen
+      // The launch parameters of docs/requirements.md#data, plus the mode when the link names one (the launch screen
       // otherwise starts the LTI default mode).
       for (const name of ['configuration', 'protocol', 'productId', 'mode'] as const) {
         const value = launch.custom[name];

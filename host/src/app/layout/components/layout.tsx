@@ -83,7 +83,7 @@ const Footer = styled.footer`
 const SIDEBAR_ID = 'portal-sidebar';
 const MAIN_ID = 'main-content';
 
-/** The main authenticated area (spec §2): sidebar, content, cookie consent, version label. */
+/** The main authenticated area (docs/requirements.md#main-area): sidebar, content, cookie consent, version label. */
 export function Layout() {
   const { t } = useTranslation();
   const { user } = useAuth();

@@ -35,7 +35,7 @@ export function BrightspaceMismatchPage() {
   const mayStay = can(['global.client_access_admin_section']);
   useEffect(() => {
     if (mayStay || !user) return;
-    // Spec §2: only the admin section's users stay; the guard must not send this one back here.
+    // docs/requirements.md#screens: only the admin section's users stay; the guard must not send this one back here.
     dismissBrightspaceMismatch(user.id);
     navigate(paths.home.getHref(), { replace: true });
   }, [mayStay, user, navigate]);

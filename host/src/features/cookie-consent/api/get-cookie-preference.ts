@@ -4,7 +4,7 @@ import { useApi } from '@portal/shared-auth';
 export const getCookiePreferenceKey = (userId: string) =>
   `/api/v1/user/${encodeURIComponent(userId)}/cookie-preference`;
 
-/** Spec §7: only asked once the user id is known. */
+/** docs/requirements.md#calls: only asked once the user id is known. */
 export function useCookiePreference(userId: string | undefined) {
   return useApi<CookiePreference>(userId ? getCookiePreferenceKey(userId) : null);
 }

@@ -30,7 +30,7 @@ export interface CookieConsentProps {
 }
 
 /**
- * Spec §2/§4: cannot be dismissed without a choice. Allow saves true; Deny saves false and signs
+ * docs/requirements.md#reusable-pieces, #cookie-consent: cannot be dismissed without a choice. Allow saves true; Deny saves false and signs
  * out. The dialog closes once the save settles, whatever its outcome; a failed save is reported.
  */
 export function CookieConsent({ userId, needsConsent }: CookieConsentProps) {

@@ -19,7 +19,7 @@ const Actions = styled.div`
 type Step = { kind: 'working' } | { kind: 'confirm'; what: 'portal' | 'brightspace' };
 
 /**
- * Spec §2: signed in → sign out at the identity provider, which returns here; signed out → leave
+ * docs/requirements.md#outside-the-layout: signed in → sign out at the identity provider, which returns here; signed out → leave
  * the learning platform too when one is linked, else go home. Issue #20: only on purpose. The
  * portal's own menu carries LOGOUT_INTENT_STATE and the identity provider's return is marked
  * before leaving; any other arrival (a link or redirect from another site) asks "Log out?" first,

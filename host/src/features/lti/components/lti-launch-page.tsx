@@ -13,7 +13,7 @@ import { CenteredPage } from '../../../components/centered-page';
 import { paths } from '../../../config/paths';
 
 /**
- * Entry from the learning platform (spec §2). The launch itself belongs to the simulation area,
+ * Entry from the learning platform (docs/requirements.md#outside-the-layout). The launch itself belongs to the simulation area,
  * which the host mounts under /lti/simulation; this page only makes sure the user is signed in.
  */
 export function LtiLaunchPage() {

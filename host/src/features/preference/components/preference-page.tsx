@@ -68,7 +68,7 @@ function PreferenceForm({ userId, initial, languages, skinTones, onSaved }: Pref
       }
       if (result.error) {
         setOutcome({ kind: 'invalid', errors: result.error });
-        // Server messages show under their fields until edited (spec §5).
+        // Server messages show under their fields until edited (docs/requirements.md#validation).
         return result.error;
       }
       setOutcome({ kind: 'failed' });

@@ -59,7 +59,7 @@ function useLookupNames() {
  */
 export function ActivityPage() {
   const { t } = useTranslation('admin');
-  // Spec §9 dates with the time (the history is read to the minute), in the reader's conventions.
+  // docs/requirements.md#limits-and-defaults dates with the time (the history is read to the minute), in the reader's conventions.
   const formatDate = useFormatDate();
   const organisationId = useOrganisationId();
   const list = usePagedListState({ ordering: '-at' });

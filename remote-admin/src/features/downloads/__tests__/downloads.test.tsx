@@ -79,7 +79,7 @@ describe('download list', () => {
     await waitFor(() => expect(queries.map((q) => q.get('page')).slice(-2)).toEqual(['2', '1']));
   });
 
-  it('follows the user permissions, as the API does (spec §6): no tab or page without them', async () => {
+  it('follows the user permissions, as the API does (docs/requirements.md#permissions): no tab or page without them', async () => {
     servePaged(server, LIST, () => paged([simulationDownload()]));
     servePaged(server, '/api/v1/product/1/configuration', () => paged([]));
     const productOnly = ['global.client_access_admin_section', 'global.manage_sim_config'];

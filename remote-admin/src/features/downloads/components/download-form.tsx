@@ -42,7 +42,7 @@ const toFormValues = (download?: SimulationDownload): DownloadFormValues => ({
   operatingSystem: download?.operatingSystem ?? '',
   fileUrl: download?.fileUrl ?? '',
   file: download?.file ?? null,
-  // Spec §4/§9: a new version is offered to learners unless unticked.
+  // docs/requirements.md#saving-and-deleting, #limits-and-defaults: a new version is offered to learners unless unticked.
   isActive: download?.isActive ?? true,
 });
 
@@ -55,7 +55,7 @@ const toInput = (values: DownloadFormValues): SimulationDownloadInput => ({
 });
 
 /**
- * The server may name a version's parts (spec §3: majorVersion, minorVersion, patchVersion); the
+ * The server may name a version's parts (docs/requirements.md#data: majorVersion, minorVersion, patchVersion); the
  * form has one version field, so their messages go under it.
  */
 const VERSION_PARTS = ['majorVersion', 'minorVersion', 'patchVersion'] as const;
@@ -81,7 +81,7 @@ function StoredInstaller() {
 
 export interface DownloadFormProps {
   productId: number;
-  /** The product as the `product` lookup names it: shown, never edited (spec §2). */
+  /** The product as the `product` lookup names it: shown, never edited (docs/requirements.md#administration). */
   product: LookupItem;
   download?: SimulationDownload;
   save: (input: SimulationDownloadInput) => Promise<ApiResult<SimulationDownload>>;
@@ -90,7 +90,7 @@ export interface DownloadFormProps {
 }
 
 /**
- * Spec §2 'Download details': product (read only), version, operating system, file URL, the
+ * docs/requirements.md#administration 'Download details': product (read only), version, operating system, file URL, the
  * installer (existing one downloadable, a new one uploaded with progress), 'Activate version'
  * ticked by default, Cancel and Create or Save. Server errors show under version (also those on
  * its parts), operatingSystem, file and isActive.

@@ -9,7 +9,7 @@ import { VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useDownloads } from '../api/get-downloads';
 import { useCanChangeDownloads } from '../can-change-downloads';
 
-/** /admin/product/{id}/download: the product's installer versions, active ones first (spec §2, §9). */
+/** /admin/product/{id}/download: the product's installer versions, active ones first (docs/requirements.md#administration, #limits-and-defaults). */
 export function DownloadsPage() {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

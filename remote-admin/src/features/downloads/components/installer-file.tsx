@@ -14,7 +14,7 @@ function saveFile(url: string, name: string) {
 }
 
 /**
- * Spec §2 download form: the stored installer with a download action. Each click asks for a fresh
+ * docs/requirements.md#administration: the stored installer with a download action. Each click asks for a fresh
  * signed URL (they expire within minutes) and follows it only if it is https or the portal's own
  * storage route.
  */

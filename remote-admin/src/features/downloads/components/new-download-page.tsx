@@ -8,7 +8,7 @@ import { VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useCreateDownload } from '../api/create-download';
 import { DownloadForm } from './download-form';
 
-/** /admin/product/{id}/download/new: a create goes back to the list with its success message (spec §2, §4). */
+/** /admin/product/{id}/download/new: a create goes back to the list with its success message (docs/requirements.md#administration, #saving-and-deleting). */
 export function NewDownloadPage() {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

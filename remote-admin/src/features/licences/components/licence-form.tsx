@@ -86,7 +86,7 @@ export interface LicenceFormProps {
   readOnly?: boolean;
 }
 
-/** Spec §3/§5 licence block create and edit form. */
+/** docs/requirements.md#data, #validation licence block create and edit form. */
 export function LicenceForm({ organisationId, licence, save, onCreated, readOnly = false }: LicenceFormProps) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();
@@ -99,7 +99,7 @@ export function LicenceForm({ organisationId, licence, save, onCreated, readOnly
   if (!durations.data || !entitlements.data) return <PageSpinner />;
   const entitlementOptions = entitlements.data.map((e) => ({ value: e.id, label: e.name }));
 
-  // Spec §2: while the stored licence has not started ("inactive" duration) its start is fixed.
+  // docs/requirements.md#administration: while the stored licence has not started ("inactive" duration) its start is fixed.
   const inactiveIds = durations.data.filter((d) => d.code === INACTIVE_DURATION_CODE).map((d) => d.id);
   const startLocked = !isNew && inactiveIds.includes(licence.duration);
 

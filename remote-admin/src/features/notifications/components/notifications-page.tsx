@@ -2,7 +2,7 @@ import { useTranslation } from '@portal/shared-ui';
 import { AdminPage } from '../../../components/admin-page';
 import { NotificationsTable } from './notifications-table';
 
-/** /admin/notification: every notification the user may see, across organisations (spec §2 tabs). */
+/** /admin/notification: every notification the user may see, across organisations (docs/requirements.md#administration). */
 export function NotificationsPage() {
   const { t } = useTranslation('admin');
   return (

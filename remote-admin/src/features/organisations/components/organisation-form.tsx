@@ -79,7 +79,7 @@ export interface OrganisationFormProps {
   readOnly?: boolean;
 }
 
-/** Spec §3/§5 organisation create and edit form. */
+/** docs/requirements.md#data, #validation organisation create and edit form. */
 export function OrganisationForm({ organisation, save, onCreated, readOnly = false }: OrganisationFormProps) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

@@ -26,7 +26,7 @@ import { useCrumbPermissions } from '../../../lib/use-crumb-permissions';
 import { useOrganisation } from '../api/get-organisation';
 
 /**
- * Spec §2: every screen of one organisation shows its name, breadcrumbs rooted at Administration
+ * docs/requirements.md#administration: every screen of one organisation shows its name, breadcrumbs rooted at Administration
  * and the tabs details, licences, users, activity; the screens below add their own crumbs.
  */
 export function OrganisationLayout() {

@@ -11,7 +11,7 @@ import { paths } from '../../../config/paths';
 import { CREATE_ORGANISATION } from '../../../config/permissions';
 import { useOrganisations } from '../api/get-organisations';
 
-/** /admin/organisation: the organisations the user may see (spec §2). */
+/** /admin/organisation: the organisations the user may see (docs/requirements.md#administration). */
 export function OrganisationsPage() {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

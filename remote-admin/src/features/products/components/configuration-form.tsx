@@ -27,7 +27,7 @@ const toFormValues = (configuration?: ProductConfiguration): ConfigurationFormVa
   configFile: configuration?.configFile ?? null,
   translationFile: configuration?.translationFile ?? null,
   practiceViewCategory: configuration ? String(configuration.practiceViewCategory) : '',
-  // Spec §3/§9: a new configuration is a self-assessment one unless unticked.
+  // docs/requirements.md#data, #limits-and-defaults: a new configuration is a self-assessment one unless unticked.
   isSelfAssessment: configuration?.isSelfAssessment ?? true,
 });
 
@@ -50,7 +50,7 @@ export interface ConfigurationFormProps {
 }
 
 /**
- * Spec §2/§3/§5 product configuration create and edit form: a name, the JSON configuration file
+ * docs/requirements.md#administration, #data, #validation product configuration create and edit form: a name, the JSON configuration file
  * (required) and translation file, both uploaded as soon as chosen with progress, the practice
  * view category of this product and whether it is a self-assessment.
  */

@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths';
 import { useConfigurations } from '../api/get-configurations';
 import { ConfigurationSchemaSection } from './configuration-schema-section';
 
-/** /admin/product/{id}: the product's configurations, searchable by name (spec §2). */
+/** /admin/product/{id}: the product's configurations, searchable by name (docs/requirements.md#administration). */
 export function ConfigurationsPage() {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

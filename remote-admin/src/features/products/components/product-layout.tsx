@@ -21,7 +21,7 @@ import { MANAGE_SIM_CONFIG, VIEW_DOWNLOADS } from '../../../config/permissions';
 import { useCrumbPermissions } from '../../../lib/use-crumb-permissions';
 
 /**
- * Spec §2 /admin/product/{id}: the product's name, breadcrumbs rooted at Administration and the
+ * docs/requirements.md#administration /admin/product/{id}: the product's name, breadcrumbs rooted at Administration and the
  * tabs Product configurations and Downloads; the screens below add their own crumbs.
  */
 export function ProductLayout() {

@@ -10,7 +10,7 @@ type Outcome =
 
 /**
  * Where the user's account stands (invited until their first sign-in), and for an invited user
- * whose e-mail was lost, "Resend invitation" with a success or error banner (spec §8 style).
+ * whose e-mail was lost, "Resend invitation" with a success or error banner (in the manner of docs/requirements.md#errors-and-messages).
  */
 export function AccountState({ user, canResend }: { user: AdminUser; canResend: boolean }) {
   const { t } = useTranslation('admin');

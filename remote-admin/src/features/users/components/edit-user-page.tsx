@@ -72,7 +72,7 @@ export function EditUserPage() {
   );
 }
 
-/** Spec §4: delete after the confirm dialog; the dialog closes when the call settles, refusals listed. */
+/** docs/requirements.md#saving-and-deleting: delete after the confirm dialog; the dialog closes when the call settles, refusals listed. */
 function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId: number }) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

@@ -13,7 +13,7 @@ export interface RoleSelectFieldProps {
 
 /**
  * The role of the `roles` lookup. Choosing the system administrator, who may do everything in
- * every organisation, takes effect only once confirmed (spec §5); cancelling keeps the old role.
+ * every organisation, takes effect only once confirmed (docs/requirements.md#validation); cancelling keeps the old role.
  */
 export function RoleSelectField({ name, label, roles }: RoleSelectFieldProps) {
   const { t } = useTranslation('admin');

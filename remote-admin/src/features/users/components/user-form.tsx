@@ -31,7 +31,7 @@ export interface UserFormProps {
   readOnly?: boolean;
 }
 
-/** Spec §3/§5: a user's names, e-mail and role; saving shows "User details saved". */
+/** docs/requirements.md#data, #validation: a user's names, e-mail and role; saving shows "User details saved". */
 export function UserForm({ organisationId, user, roles, readOnly = false }: UserFormProps) {
   const { t } = useTranslation('admin');
   const base = useAdminBase();

@@ -34,7 +34,7 @@ export interface AnalysisFormProps {
 }
 
 /**
- * Spec §4/§5: the owner accepts or rejects one image, with a required reason of at most 4000
+ * docs/requirements.md#behaviour, #validation: the owner accepts or rejects one image, with a required reason of at most 4000
  * characters. Saving posts to the analysis route (analysis-route.tsx), which saves and comes back;
  * a refused save comes back with the values and the server's errors, shown here until edited.
  */
@@ -46,7 +46,7 @@ export function AnalysisForm({ reportId, evidence, statuses, onClose }: Analysis
   const returned = location.state as ReportLocationState | null;
   const refused = returned?.analyseEvidenceId === evidence.id ? returned.refused : undefined;
   const statusLabel = useAnalysisStatusLabel(statuses);
-  // 'Not analysed' is where every image starts; it is never chosen (spec §4).
+  // 'Not analysed' is where every image starts; it is never chosen (docs/requirements.md#analysis).
   const options = (statuses ?? [])
     .filter((status) => status.id !== ANALYSIS_STATUS.notAnalysed)
     .map((status) => ({ value: String(status.id), label: statusLabel(status.id) }));

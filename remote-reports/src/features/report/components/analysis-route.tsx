@@ -28,10 +28,10 @@ export interface ReportLocationState {
 }
 
 /**
- * /report/{reportId}/evidence/{evidenceId}/analysis (spec §2): the action-only route that saves and
+ * /report/{reportId}/evidence/{evidenceId}/analysis (docs/requirements.md#main-area): the action-only route that saves and
  * returns to the report. The host mounts this remote with useRoutes, which has no data-router
  * actions, so the report's analysis form "posts" by navigating here with its values in history
- * state, replacing the report's entry; this element does the PUT (spec §7) and replaces itself with
+ * state, replacing the report's entry; this element does the PUT (docs/requirements.md#calls) and replaces itself with
  * the report again — so history holds the report once, as after a POST-redirect-GET. A refused save
  * returns with the values and the server's errors, which the report's form shows. A visit without
  * a submission (a link, a reload) has nothing to save: it opens that image's form on the report.

@@ -36,7 +36,7 @@ const Section = styled.section`
 export interface AnalysisSectionProps {
   reportId: string;
   evidence: Evidence;
-  /** Only the report's owner may analyse (spec §4); everyone else reads the result. */
+  /** Only the report's owner may analyse (docs/requirements.md#analysis); everyone else reads the result. */
   isOwner: boolean;
   statuses: readonly LookupItem[] | undefined;
   editing: boolean;

@@ -119,7 +119,7 @@ export interface EvidenceArticleProps {
   onClose: () => void;
 }
 
-/** One captured image with its settings, doses and analysis (spec §3). */
+/** One captured image with its settings, doses and analysis (docs/requirements.md#data). */
 export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: EvidenceArticleProps) {
   const { t, i18n } = useTranslation('reports');
   const headingId = useId();

@@ -43,7 +43,7 @@ export interface LessonViewProps {
 }
 
 /**
- * A radiation-safety lesson (spec §3/§9): the operator's eye, chest and hip doses of both parts,
+ * A radiation-safety lesson (docs/requirements.md#data, #limits-and-defaults): the operator's eye, chest and hip doses of both parts,
  * extrapolated to 900 s of fluoroscopy, and how much part 2 changed them.
  */
 export function LessonView({ lesson, renderPart }: LessonViewProps) {

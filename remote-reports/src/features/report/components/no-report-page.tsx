@@ -15,7 +15,7 @@ const Wrapper = styled.section`
   }
 `;
 
-/** /report/no-report: where a closed session without a report ends (spec §2, §4). */
+/** /report/no-report: where a closed session without a report ends (docs/requirements.md#main-area, #closing-a-session). */
 export function NoReportPage() {
   const { t } = useTranslation('reports');
   const base = useReportsBase();

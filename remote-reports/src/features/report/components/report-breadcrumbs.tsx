@@ -6,7 +6,7 @@ import { LEARNER_REPORTS_PERMISSIONS, OWN_REPORTS_PERMISSIONS } from '../../../c
 import { paths } from '../../../config/paths';
 
 /**
- * Spec §2 breadcrumbs of /report/{reportId}: the list the report belongs to ('Your reports' for
+ * docs/requirements.md#breadcrumbs of /report/{reportId}: the list the report belongs to ('Your reports' for
  * its owner, 'Learner reports' otherwise), then the report's description. A crumb whose list the
  * user may not open is left out.
  */

@@ -58,7 +58,7 @@ const Loading = styled.div`
   padding: ${({ theme }) => theme.space.xxl};
 `;
 
-/** /report/{reportId}: one report with its images, lessons and analysis (spec §2-§4). */
+/** /report/{reportId}: one report with its images, lessons and analysis (docs/requirements.md#main-area, #data, #analysis). */
 export function ReportPage() {
   const { reportId = '' } = useParams();
   const valid = UUID.test(reportId);

@@ -25,14 +25,14 @@ export interface Lesson {
 export const isLessonEvidence = (evidence: Evidence): boolean =>
   evidence.evidenceData.meta.type === 'rs_lesson_part' && evidence.evidenceData.lesson !== undefined;
 
-/** A dose measured over `doseTime` seconds, extrapolated to 15 minutes of fluoroscopy (spec §9). */
+/** A dose measured over `doseTime` seconds, extrapolated to 15 minutes of fluoroscopy (docs/requirements.md#limits-and-defaults). */
 export function scaleDose(dose: number, doseTime: number): number {
   return doseTime > 0 ? (dose / doseTime) * FLUOROSCOPY_SECONDS : 0;
 }
 
 /**
  * Percent change from part 1 to part 2, rounded to whole percent; under 0.5 % either way it is
- * shown as 0 (spec §9). From a zero dose only "no change" can be expressed.
+ * shown as 0 (docs/requirements.md#limits-and-defaults). From a zero dose only "no change" can be expressed.
  */
 export function percentDifference(first: number, second: number): number | null {
   if (first === 0) return second === 0 ? 0 : null;

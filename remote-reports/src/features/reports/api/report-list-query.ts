@@ -2,7 +2,7 @@ import type { ReportListQuery } from '@portal/contract';
 import { withQuery } from '@portal/shared-auth';
 import { TABLE_PAGE_SIZE } from '../../../config/constants';
 
-/** What a report list screen asks for; the page size is the spec's table page size. */
+/** What a report list screen asks for; the page size is the table page size of docs/requirements.md#limits-and-defaults. */
 export type ReportListParams = Required<Pick<ReportListQuery, 'page' | 'ordering'>> & Pick<ReportListQuery, 'filter'>;
 
 export function reportListPath(path: string, { page, ordering, filter }: ReportListParams): string {

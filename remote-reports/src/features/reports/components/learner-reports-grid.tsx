@@ -39,7 +39,7 @@ export interface LearnerReportsGridProps {
 /**
  * The learner reports table. Deliberately thin: what each cell shows comes from `columns`
  * (shared with the DataTable lists); the grid only lays it out and reports header clicks as a
- * DRF `ordering`. Sorting cycles ascending/descending and is never removed (spec §2).
+ * DRF `ordering`. Sorting cycles ascending/descending and is never removed (docs/requirements.md#lists).
  */
 export function LearnerReportsGrid({
   columns,

@@ -67,7 +67,7 @@ function LearnerReportsList() {
   );
 }
 
-/** /report/learner: reports of the learners the user may see (spec §2). */
+/** /report/learner: reports of the learners the user may see (docs/requirements.md#main-area). */
 export function LearnerReportsPage() {
   const { t } = useTranslation('reports');
   usePageTitle(t('learnerReports'));

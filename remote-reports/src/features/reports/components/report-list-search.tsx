@@ -1,7 +1,7 @@
 import { useTranslation } from '@portal/shared-ui';
 import { SearchInput } from '@portal/shared-ui/widgets';
 
-/** Spec §2: one global, debounced search box over the list. */
+/** docs/requirements.md#lists: one global, debounced search box over the list. */
 export function ReportListSearch({ onChange }: { onChange: (filter: string) => void }) {
   const { t } = useTranslation('reports');
   return (

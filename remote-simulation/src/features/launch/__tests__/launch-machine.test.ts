@@ -203,7 +203,7 @@ describe('the launch machine', () => {
   });
 });
 
-describe('closing a session (spec §4)', () => {
+describe('closing a session (docs/requirements.md#closing-a-session)', () => {
   const cases: [string, CloseSessionResult, string, string][] = [
     [
       'report details and evidence go to the report',

@@ -2,7 +2,7 @@ import { useAuth } from '@portal/shared-auth';
 import { ButtonLink, MessageScreen, usePageTitle, useTranslation } from '@portal/shared-ui';
 import { paths } from '../../../config/paths';
 
-/** The session error route: the app never took over within the launch timeout (spec §2, §4). */
+/** The session error route: the app never took over within the launch timeout (docs/requirements.md#main-area, #simulation-session). */
 export function LaunchErrorPage() {
   const { t } = useTranslation('simulation');
   usePageTitle(t('launchError.heading'));

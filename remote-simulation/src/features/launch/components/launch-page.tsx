@@ -57,7 +57,7 @@ function StartOver({ lti }: { lti: boolean }) {
   );
 }
 
-/** Missing configuration (spec §2): the launch cannot even begin. */
+/** Missing configuration (docs/requirements.md#main-area): the launch cannot even begin. */
 export function ProblemStartingView({ lti, message }: { lti: boolean; message?: ReactNode }) {
   const { t } = useTranslation('simulation');
   return (
@@ -208,7 +208,7 @@ function ProductLaunch({
 }
 
 /**
- * /simulation/launch and /lti/simulation/launch (spec §2, §4). Without launch parameters there is
+ * /simulation/launch and /lti/simulation/launch (docs/requirements.md#main-area, #behaviour). Without launch parameters there is
  * nothing to start and the user goes back to the cards.
  */
 export function LaunchPage() {

@@ -17,7 +17,7 @@ const Notice = styled.p`
   color: ${({ theme }) => theme.colors.textMuted};
 `;
 
-/** One launch button per mode the user's licences include (spec §2), in the contract's order. */
+/** One launch button per mode the user's licences include (docs/requirements.md#main-area), in the contract's order. */
 export function ModeButtons({ product, leaf }: { product: Product; leaf: ProductCategory }) {
   const { t } = useTranslation('simulation');
   const { user } = useAuth();

@@ -14,7 +14,7 @@ import { currentUser } from '../../../../plugins/app/auth';
 import { storeUpload } from '../../../../services/files/store-upload';
 import { readUploadedFile } from './upload';
 
-/** Spec §5: configuration files are JSON. */
+/** docs/requirements.md#file-rules: configuration files are JSON. */
 export const CONFIGURATION_FILE_EXTENSIONS = ['json'] as const;
 /** What browsers declare for a .json: most say application/json, some nothing specific. */
 export const CONFIGURATION_FILE_TYPES = [
@@ -35,7 +35,7 @@ const KINDS: Readonly<
   'sim-config': {
     summary: "Upload a product configuration's config file (multipart: file)",
     description:
-      'Spec §5 file rules, then UTF-8 JSON holding an object. The product is not known here: ' +
+      'docs/requirements.md#file-rules, then UTF-8 JSON holding an object. The product is not known here: ' +
       "the file is checked against the product's configuration schema when a configuration " +
       'that uses it is saved (400 on `configFile`, each message starting with the JSON path). ' +
       'State `uploaded`, then `saved` with the configuration.',
@@ -44,7 +44,7 @@ const KINDS: Readonly<
   'sim-config-translation': {
     summary: "Upload a product configuration's translation file (multipart: file)",
     description:
-      'Spec §5 file rules, then UTF-8 JSON: an object whose values are strings or objects of ' +
+      'docs/requirements.md#file-rules, then UTF-8 JSON: an object whose values are strings or objects of ' +
       'strings (e.g. `{"de": {"title": "Knie"}}`); a message per bad value names its JSON path. ' +
       'State `uploaded`, then `saved` with the configuration.',
     check: translationErrors,

@@ -135,7 +135,7 @@ export const installerUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/upload/sim-installation-file',
     {
-      // Spec §6: downloads use the user permissions; installers serve every organisation, so
+      // docs/requirements.md#permissions: downloads use the user permissions; installers serve every organisation, so
       // only global administrators add them (checked before the body is read).
       config: { permissions: ['global.create_user', 'global.update_user'] },
       preValidation: async (request) => {
@@ -145,7 +145,7 @@ export const installerUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['file'],
         summary: 'Upload a simulation installer (multipart: file), streamed to storage',
         description:
-          `Spec §5 name rules; extensions ${INSTALLER_EXTENSIONS.join(', ')}, checked against ` +
+          `docs/requirements.md#file-rules; extensions ${INSTALLER_EXTENSIONS.join(', ')}, checked against ` +
           'the bytes; up to 2 GB (INSTALLER_MAX_BYTES; 413 beyond). State `uploaded` until a ' +
           'simulation download that uses it is saved.',
         consumes: ['multipart/form-data'],

@@ -17,7 +17,7 @@ import {
 import { currentUser } from '../../../../plugins/app/auth';
 import { storeUpload } from '../../../../services/files/store-upload';
 
-/** Spec §5: the users upload must be CSV. */
+/** docs/requirements.md#file-rules: the users upload must be CSV. */
 export const USER_FILE_EXTENSIONS = ['csv'] as const;
 /**
  * What browsers and spreadsheet programs declare for a .csv: Windows with Excel installed says
@@ -89,7 +89,7 @@ export async function readFileForm(request: FastifyRequest): Promise<FileForm> {
 }
 
 /**
- * What every administrator's file upload checks first (spec §5): a multipart form, one file under
+ * What every administrator's file upload checks first (docs/requirements.md#file-rules): a multipart form, one file under
  * `file`, within the size limit, named with one of `extensions`. Throws the 400/413 with the field
  * and reason; each route then judges the content.
  */
@@ -126,7 +126,7 @@ export const fileUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['file'],
         summary: 'Upload a users CSV for the bulk add (multipart: file)',
         description:
-          'Spec §5 file rules, then: UTF-8 text with the header firstName, lastName, email (any ' +
+          'docs/requirements.md#file-rules, then: UTF-8 text with the header firstName, lastName, email (any ' +
           'order, `,` or `;`) and at most 10 000 rows. The file is `uploaded` until the bulk ' +
           'add that uses it succeeds (then `saved`).',
         consumes: ['multipart/form-data'],

@@ -17,7 +17,7 @@ const tags = ['product-configuration'];
 export { CONFIGURATION_MESSAGES } from '../../../../services/configurations/save-configuration';
 
 /**
- * Product configurations (spec §3, §7), under `/api/v1/product/{id}/configuration`: global
+ * Product configurations (docs/requirements.md#data, #calls), under `/api/v1/product/{id}/configuration`: global
  * administrators' product management (`global.manage_sim_config`). Products are global, so there
  * is no organisation scope; an unknown product or another product's configuration is 404.
  */

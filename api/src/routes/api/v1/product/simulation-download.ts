@@ -21,7 +21,7 @@ import {
 const tags = ['simulation-download'];
 
 /**
- * Installer versions of a product, under `/api/v1/product/{id}/simulation-download`. Spec §6:
+ * Installer versions of a product, under `/api/v1/product/{id}/simulation-download`. docs/requirements.md#permissions:
  * downloads use the user permissions. A version is offered to every organisation entitled to the
  * product, so only global administrators change them; an organisation's administrators read
  * those of the products their organisation is licensed for, and 404 for any other.

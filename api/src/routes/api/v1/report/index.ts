@@ -152,7 +152,7 @@ const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = currentUser(request);
       const { reportId, evidenceId } = request.params;
       const owner = orNotFound(await reports.ownerIfVisible(reportId, user));
-      // Spec §4: only the report's owner analyses; others who may read it are told so.
+      // docs/requirements.md#analysis: only the report's owner analyses; others who may read it are told so.
       if (owner.userId !== user.id) throw forbidden(ONLY_OWNER_MAY_ANALYSE);
       return orNotFound(await reports.saveAnalysis(reportId, evidenceId, request.body));
     },

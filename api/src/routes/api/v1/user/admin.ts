@@ -28,7 +28,7 @@ import { visibleUser } from '../../../../services/user/user-access';
 const tags = ['user'];
 
 /**
- * Administration of users (spec §2, §7): the bulk add from a CSV, one user's details, edit and
+ * Administration of users (docs/requirements.md#administration, #calls): the bulk add from a CSV, one user's details, edit and
  * delete, and their licences. Registered under /api/v1/user beside the user's own routes.
  */
 export const userAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -88,7 +88,7 @@ describe('GET /api/v1/lookup', () => {
     assert.ok(list.every((s) => /^#[0-9A-F]{6}$/i.test(s.code ?? '')));
   });
 
-  test('analysis statuses have the spec ids 22001-22003', async () => {
+  test('analysis statuses have the required ids 22001-22003', async () => {
     const list = await items('field=analysis_status');
     assert.deepEqual(
       list.map((s) => [s.id, s.name]),

@@ -372,7 +372,7 @@ describe('simulator calls', () => {
         });
       });
 
-      test('file names follow the spec rules with its messages', async () => {
+      test('file names follow the file rules with their messages', async () => {
         const data = dataPart(xrayEvidence());
         for (const name of ['bad<name>.png', 'a:b.png', 'CON.png', 'lpt1.jpg', 'tab\there.png', 'knee.png.']) {
           await refused([data, imagePart(PNG, name)], { image: ['File name is invalid.'] });

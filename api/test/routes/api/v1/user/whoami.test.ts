@@ -54,7 +54,7 @@ describe('GET /api/v1/user/whoami', () => {
     });
   }
 
-  test('the sys admin holds all 21 permissions of the spec', async () => {
+  test('the sys admin holds all 21 permissions', async () => {
     const sysadmin = DEMO_ACCOUNTS.find((a) => a.role === 'sys admin')!;
     const res = await t.app.inject({
       url: '/api/v1/user/whoami',

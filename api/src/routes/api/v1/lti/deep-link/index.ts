@@ -16,7 +16,7 @@ import { currentUser } from '../../../../../plugins/app/auth';
 const tags = ['lti'];
 
 /**
- * The deep linking picker's API (issue #10 point 5). Spec §6 has no permission of its own for
+ * The deep linking picker's API (issue #10 point 5). docs/requirements.md#permissions has no permission of its own for
  * adding content to a course; `global.view_org_reports` is the one every educator and every
  * administrator holds and no learner does. Object scope: the launch must be the caller's own
  * (someone else's is 404), and what may be linked is what the launch's platform's organisation
