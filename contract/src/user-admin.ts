@@ -83,7 +83,7 @@ export const USER_EMAIL_MAX_LENGTH = 254;
 /**
  * PUT /api/v1/user/{id}: names, e-mail and role (`roles` lookup id). Names and role change at
  * once; a different e-mail only becomes `pendingEmail` until its owner confirms it (see
- * email-change.ts).
+ * api/src/services/email-change/).
  * Only global administrators may give or take the sys admin role, or edit a sys admin at all.
  */
 export const AdminUserInput = Type.Object(

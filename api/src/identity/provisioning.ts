@@ -45,7 +45,7 @@ const accountItem = (
 
 export const createAccountItem = (user: AccountUser) => accountItem(IDENTITY_KINDS.create, user);
 /**
- * `emailVerified: true` only for an e-mail its owner confirmed (email-change.ts); other updates
+ * `emailVerified: true` only for an e-mail its owner confirmed (services/email-change/confirm-email-change.ts); other updates
  * leave the flag as the provider has it.
  */
 export const updateAccountItem = (

@@ -145,7 +145,7 @@ describe('bulk add', () => {
       'Row 2, licence: Not enough seats on this licence: 1 available.',
       'Row 3, e-mail: Enter a valid email address.',
     ]);
-    // The API puts its summary on the file (api/src/routes/api/v1/user/bulk-add.ts): shown under it and in the banner.
+    // The API puts its summary on the file (api/src/services/user/bulk-add-users.ts): shown under it and in the banner.
     expect(screen.getByLabelText(/^Users file/)).toHaveAccessibleDescription(
       expect.stringContaining('The file has 2 rows with errors; no user was added.'),
     );
