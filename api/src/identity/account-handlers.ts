@@ -1,7 +1,7 @@
 import type { Db } from '../db/driver';
 import type { OutboxKind, OutboxLog } from '../outbox/handler-registry';
 import { createOutboxRepository, type ClaimedItem } from '../repositories/outbox-repository';
-import { identitySubOf, setAccount } from '../repositories/user-repository';
+import { createUserRepository } from '../repositories/user-repository';
 import { toIdentityCallError, type IdentityAdmin } from './identity-admin';
 import { IDENTITY_KINDS, type AccountPayload } from './provisioning';
 
@@ -81,13 +81,13 @@ export function identityAccountKinds(
       progress = { ...progress, sub };
       await db.transaction(async (tx) => {
         await createOutboxRepository(tx).saveProgress(item.id, { ...progress });
-        await setAccount(tx, payload.userId, { sub });
+        await createUserRepository(tx).setAccount(payload.userId, { sub });
       });
     }
     const sub = progress.sub as string;
     const sent = await sendOnce(item, progress, sub);
     await db.transaction(async (tx) => {
-      await setAccount(tx, payload.userId, { status: 'invited' });
+      await createUserRepository(tx).setAccount(payload.userId, { status: 'invited' });
       await createOutboxRepository(tx).complete(
         item.id,
         { ...progress, invitation: sent === 'sent' ? 'sent' : 'sending' },
@@ -131,7 +131,9 @@ export function identityAccountKinds(
 
   async function update(item: ClaimedItem): Promise<void> {
     const payload = item.payload as unknown as AccountPayload;
-    const sub = (await identitySubOf(db, payload.userId)) ?? (await subFromCreate(item.key));
+    const sub =
+      (await createUserRepository(db).identitySubOf(payload.userId)) ??
+      (await subFromCreate(item.key));
     if (!sub) {
       await outbox.complete(item.id, {}, 'no account to update');
       return;
@@ -172,7 +174,8 @@ export function identityAccountKinds(
       await outbox.complete(item.id, {}, 'the user has signed in; no invitation');
       return;
     }
-    const sub = (await identitySubOf(db, userId)) ?? (await subFromCreate(item.key));
+    const sub =
+      (await createUserRepository(db).identitySubOf(userId)) ?? (await subFromCreate(item.key));
     if (!sub) {
       await outbox.complete(item.id, {}, 'no account to invite');
       return;
@@ -190,7 +193,7 @@ export function identityAccountKinds(
   async function markFailed(item: ClaimedItem): Promise<void> {
     const userId = (item.payload as { userId?: unknown }).userId;
     if (item.attempts >= failedAfter && typeof userId === 'string') {
-      await setAccount(db, userId, { status: 'failed' });
+      await createUserRepository(db).setAccount(userId, { status: 'failed' });
     }
   }
 

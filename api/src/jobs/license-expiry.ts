@@ -1,5 +1,5 @@
 import type { Db } from '../db/driver';
-import { recordAudit, SYSTEM_ACTOR } from '../repositories/audit-repository';
+import { SYSTEM_ACTOR, createAuditRepository } from '../repositories/audit-repository';
 import { claimDailyRun } from './daily-claim';
 
 export const LICENSE_EXPIRY_JOB = 'license-expiry';
@@ -29,7 +29,7 @@ export async function runLicenseExpiry(db: Db, now: Date = new Date()): Promise<
     );
     for (const row of expired.rows) {
       const license = { licenseName: row.license_name, expiryDate: row.expiry_date };
-      await recordAudit(tx, {
+      await createAuditRepository(tx).record({
         actor: SYSTEM_ACTOR,
         action: 'update',
         entityType: 'license_block',

@@ -5,11 +5,10 @@ import type { Db, Queryable } from '../db/driver';
 import type { OutboxHandler, OutboxKind, OutboxLog } from '../outbox/handler-registry';
 import {
   createOutboxRepository,
-  enqueue,
   type ClaimedItem,
   type OutboxItem,
 } from '../repositories/outbox-repository';
-import { recordAudit, SYSTEM_ACTOR } from '../repositories/audit-repository';
+import { SYSTEM_ACTOR, createAuditRepository } from '../repositories/audit-repository';
 import {
   hostsOf,
   OutboundError,
@@ -166,7 +165,7 @@ export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promi
     key: `lti-score:${row.platform_id}:${hashOf(target)}:${row.user_id}`,
     payload: payload as unknown as Record<string, unknown>,
   };
-  await enqueue(tx, [item]);
+  await createOutboxRepository(tx).enqueue([item]);
   return true;
 }
 
@@ -444,7 +443,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
         [payload.userId],
       );
       const learner = user.rows[0];
-      await recordAudit(tx, {
+      await createAuditRepository(tx).record({
         actor: SYSTEM_ACTOR,
         action: outcome.error ? 'post_failed' : 'post',
         entityType: 'lti_score',

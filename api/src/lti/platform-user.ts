@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { LtiErrorCode } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { createAccountItem } from '../identity/provisioning';
-import { recordAudit, type AuditActor } from '../repositories/audit-repository';
+import { type AuditActor, createAuditRepository } from '../repositories/audit-repository';
 import { currentLicenseSql, isoDay } from '../repositories/entitlement-repository';
-import { assignUsers } from '../repositories/license-repository';
-import { enqueue } from '../repositories/outbox-repository';
-import { insertUsers } from '../repositories/user-repository';
+import { createLicenseRepository } from '../repositories/license-repository';
+import { createOutboxRepository } from '../repositories/outbox-repository';
+import { createUserRepository } from '../repositories/user-repository';
 import type { ValidLaunch } from '../repositories/lti-types';
 import { portalRoleFor } from './validate-launch';
 
@@ -98,14 +98,13 @@ export async function linkPlatformUser(
       ]);
       const { firstName, lastName } = namesOf(launch, email);
       const fresh = { id: randomUUID(), email, firstName, lastName };
-      await insertUsers(
-        tx,
+      await createUserRepository(tx).insertUsers(
         [fresh],
         platform.organisationId,
         role.rows[0]!.id,
         organisation.language ?? 'en',
       );
-      await enqueue(tx, [createAccountItem(fresh)]);
+      await createOutboxRepository(tx).enqueue([createAccountItem(fresh)]);
       user = {
         id: fresh.id,
         organisation_id: platform.organisationId,
@@ -115,7 +114,7 @@ export async function linkPlatformUser(
         is_global: false,
       };
       // The platform vouched for the user; they are the actor of their own creation.
-      await recordAudit(tx, {
+      await createAuditRepository(tx).record({
         actor: actorOf(user),
         action: 'create',
         entityType: 'user',
@@ -168,7 +167,7 @@ async function ensureSeat(
   );
   for (const { id } of free.rows) {
     // assignUsers decides under the licence's lock; a licence filled meanwhile is skipped.
-    const assigned = await assignUsers(tx, {
+    const assigned = await createLicenseRepository(tx).assignUsers({
       licenseBlockId: id,
       organisationId,
       userIds: [user.id],

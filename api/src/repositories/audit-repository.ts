@@ -118,10 +118,3 @@ export function createAuditRepository(db: Queryable) {
 }
 
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
-
-/**
- * `createAuditRepository(tx).record(entry)` for the callers outside the people domain (uploads,
- * configurations, LTI, jobs) until their own layer moves to the repository; #21.
- */
-export const recordAudit = (tx: Queryable, entry: AuditRecord): Promise<void> =>
-  insertAudit(tx, entry);

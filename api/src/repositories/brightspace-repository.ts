@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver';
-import { recordAudit, type AuditActor } from './audit-repository';
+import { type AuditActor, createAuditRepository } from './audit-repository';
 
 /** An OAuth state is good for this long after it was started (checked when used). */
 export const BRIGHTSPACE_STATE_TTL_SECONDS = 600;
@@ -137,7 +137,7 @@ export function createBrightspaceRepository(db: Db) {
           [userId, user.identifier, user.uniqueName, user.firstName, user.lastName],
         );
         const previous = before.rows[0];
-        await recordAudit(tx, {
+        await createAuditRepository(tx).record({
           actor: who.actor,
           action: previous ? 'update' : 'create',
           entityType: 'brightspace_link',
@@ -162,7 +162,7 @@ export function createBrightspaceRepository(db: Db) {
         if (!removed) return false;
         const who = await actorOf(tx, userId);
         if (who) {
-          await recordAudit(tx, {
+          await createAuditRepository(tx).record({
             actor: who.actor,
             action: 'delete',
             entityType: 'brightspace_link',

@@ -60,7 +60,7 @@ async function lockLicense(tx: Queryable, id: number, organisationId: number, to
  * licence may be filled before its start date, but not when it is inactive or expired.
  */
 // A free function only for LTI's platform users until their layer takes the repository (#21).
-export async function assignUsers(tx: Queryable, input: AssignUsersInput): Promise<AssignResult> {
+async function assignUsers(tx: Queryable, input: AssignUsersInput): Promise<AssignResult> {
   const today = input.today ?? new Date();
   const license = await lockLicense(tx, input.licenseBlockId, input.organisationId, today);
   if (!license) return { ok: false, reason: 'not-found' };

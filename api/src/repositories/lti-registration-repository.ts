@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LTI_REGISTRATION_TOKEN_TTL_HOURS, type LtiPlatform } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import type { PlatformEndpoints, RegisteredClient } from './lti-types';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from './audit-repository';
+import { SYSTEM_ACTOR, type AuditActor, createAuditRepository } from './audit-repository';
 
 /** 32 random bytes, base64url: what the registration URL carries. */
 export const PORTAL_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -176,7 +176,7 @@ export function createLtiRegistrationRepository(q: Queryable) {
         id,
       ]);
       const after = await platformIn(q, id);
-      await recordAudit(q, {
+      await createAuditRepository(q).record({
         actor,
         action: before ? 'update' : 'create',
         entityType: 'lti_platform',

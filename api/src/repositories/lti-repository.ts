@@ -13,7 +13,7 @@ import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import type { RegisteredPlatform, ValidLaunch } from './lti-types';
-import { recordAudit, type AuditActor } from './audit-repository';
+import { type AuditActor, createAuditRepository } from './audit-repository';
 import { currentLicenseSql, isoDay } from './entitlement-repository';
 
 /** A recorded launch as a deep linking answer needs it. */
@@ -168,7 +168,7 @@ export function createLtiRepository(q: Queryable) {
           values(input),
         );
         const created = (await findPlatformIn(q, res.rows[0]!.id))!;
-        await recordAudit(q, {
+        await createAuditRepository(q).record({
           actor,
           action: 'create',
           entityType: 'lti_platform',
@@ -196,7 +196,7 @@ export function createLtiRepository(q: Queryable) {
           [...values(input), id],
         );
         const after = (await findPlatformIn(q, id))!;
-        await recordAudit(q, {
+        await createAuditRepository(q).record({
           actor,
           action: 'update',
           entityType: 'lti_platform',
@@ -214,7 +214,7 @@ export function createLtiRepository(q: Queryable) {
       const before = await findPlatformIn(q, id);
       if (!before) return false;
       await q.query('delete from lti_platforms where id = $1', [id]);
-      await recordAudit(q, {
+      await createAuditRepository(q).record({
         actor,
         action: 'delete',
         entityType: 'lti_platform',

@@ -30,7 +30,7 @@ interface ClaimedRow {
  * Adds items in the caller's transaction, so they exist exactly when the change that needs them
  * is committed. One statement for any number of items (a bulk add brings thousands).
  */
-export async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<void> {
+async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<void> {
   if (items.length === 0) return;
   await tx.query(
     `insert into outbox (kind, key, payload)
@@ -47,7 +47,7 @@ export async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Prom
 /** `db`: the pool, or a transaction whose writes the outbox's must commit with. */
 export function createOutboxRepository(db: Queryable) {
   return {
-    enqueue,
+    enqueue: (items: readonly OutboxItem[]) => enqueue(db, items),
 
     /**
      * Takes up to `limit` due items for `leaseMs`: not done, due, not leased by a live worker, and

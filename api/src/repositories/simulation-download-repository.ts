@@ -10,7 +10,7 @@ import {
 import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
-import { recordAudit, type AuditActor } from './audit-repository';
+import { type AuditActor, createAuditRepository } from './audit-repository';
 
 export const DOWNLOAD_MESSAGES = {
   version: 'Enter the version as major.minor.patch, e.g. 3.0.0.',
@@ -183,7 +183,7 @@ export function createSimulationDownloadRepository(q: Queryable) {
         await q.query(`update files set state = 'saved' where id = $1`, [input.fileId]);
       }
       const after = (await findIn(q, productId, savedId))!;
-      await recordAudit(q, {
+      await createAuditRepository(q).record({
         actor,
         action: id === null ? 'create' : 'update',
         entityType: 'simulation_download',

@@ -456,7 +456,7 @@ async function emailsInUse(q: Queryable, emails: readonly string[]): Promise<Set
   return new Set(res.rows.map((r) => r.email));
 }
 
-export async function insertUsers(
+async function insertUsers(
   tx: Queryable,
   users: readonly NewUser[],
   organisationId: number,
@@ -483,7 +483,7 @@ export async function insertUsers(
 }
 
 /** The account's id at the identity provider, once known; null = not created (yet). */
-export async function identitySubOf(tx: Queryable, id: string): Promise<string | null> {
+async function identitySubOf(tx: Queryable, id: string): Promise<string | null> {
   const res = await tx.query<{ sub: string | null }>(
     `select coalesce(identity_sub, case when account_status = 'active' then id::text end) as sub
        from users where id = $1`,
@@ -498,7 +498,7 @@ export async function identitySubOf(tx: Queryable, id: string): Promise<string |
  * sign in before the worker that sent it has written `invited` (or, retrying a lost answer,
  * `failed`), and signing in is the last word on the account.
  */
-export async function setAccount(tx: Queryable, id: string, change: AccountChange): Promise<void> {
+async function setAccount(tx: Queryable, id: string, change: AccountChange): Promise<void> {
   await tx.query(
     `update users set identity_sub = coalesce($2, identity_sub),
                       account_status = case when account_status = 'active' then account_status

@@ -2,7 +2,7 @@ import type { ProductConfigurationSchema } from '@portal/contract';
 import type { Db } from '../../db/driver';
 import { configurationSchemaErrors } from '../../lib/configuration-schema';
 import { badRequest, orNotFound } from '../../lib/http-errors';
-import { recordAudit, type AuditActor } from '../../repositories/audit-repository';
+import { type AuditActor, createAuditRepository } from '../../repositories/audit-repository';
 import { createProductConfigurationRepository } from '../../repositories/product-configuration-repository';
 import { runUnitOfWork } from '../unit-of-work';
 
@@ -24,7 +24,7 @@ export function replaceConfigurationSchema(
     if (problems.length > 0) throw badRequest({ schema: problems });
     await configurations.replaceSchema(productId, schema);
     const after = orNotFound(await configurations.product(productId));
-    await recordAudit(uow.q, {
+    await createAuditRepository(uow.q).record({
       actor,
       action: 'update',
       entityType: 'product',

@@ -7,7 +7,7 @@ import type {
 import type { Db, Queryable } from '../../db/driver';
 import { configFileErrors, parseJsonFile, schemaErrors } from '../../lib/configuration-files';
 import { badRequest, notFound, orNotFound } from '../../lib/http-errors';
-import { recordAudit, type AuditActor } from '../../repositories/audit-repository';
+import { type AuditActor, createAuditRepository } from '../../repositories/audit-repository';
 import { createFileRepository } from '../../repositories/file-repository';
 import {
   createProductConfigurationRepository,
@@ -149,7 +149,7 @@ async function write(
     await files.markSaved(values.configFile);
     if (values.translationFile !== null) await files.markSaved(values.translationFile);
     const after = orNotFound(await configurations.find(productId, id));
-    await recordAudit(tx, {
+    await createAuditRepository(tx).record({
       actor,
       action: currentId === null ? 'create' : 'update',
       entityType: 'product_configuration',

@@ -2,7 +2,7 @@ import type { AdminUser } from '@portal/contract';
 import { invitationItem, updateAccountItem } from '../../identity/provisioning';
 import { createAuditRepository } from '../../repositories/audit-repository';
 import { createEmailChangeRepository } from '../../repositories/email-change-repository';
-import { enqueue } from '../../repositories/outbox-repository';
+import { createOutboxRepository } from '../../repositories/outbox-repository';
 import { createUserRepository } from '../../repositories/user-repository';
 import type { ServiceContext } from '../service-context';
 import { runUnitOfWork } from '../unit-of-work';
@@ -36,7 +36,7 @@ export function confirmEmailChange(ctx: ServiceContext, token: string): Promise<
     const after = (await users.findAdminUser(before.id))!;
     const items = [updateAccountItem(after, { emailVerified: true })];
     if (after.accountStatus === 'invited') items.push(invitationItem(after));
-    await enqueue(uow.q, items);
+    await createOutboxRepository(uow.q).enqueue(items);
     await createAuditRepository(uow.q).record({
       actor: { id: after.id, firstName: after.firstName, lastName: after.lastName, email },
       action: 'confirm_email_change',

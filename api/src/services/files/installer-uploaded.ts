@@ -1,5 +1,5 @@
 import type { Db } from '../../db/driver';
-import { recordAudit, type AuditActor } from '../../repositories/audit-repository';
+import { type AuditActor, createAuditRepository } from '../../repositories/audit-repository';
 import { createSimulationDownloadRepository } from '../../repositories/simulation-download-repository';
 import { runUnitOfWork } from '../unit-of-work';
 
@@ -21,7 +21,7 @@ export function installerUploaded(
 ): Promise<void> {
   return runUnitOfWork(deps.db, async (uow) => {
     await createSimulationDownloadRepository(uow.q).installerUploaded(file.id, file.size);
-    await recordAudit(uow.q, {
+    await createAuditRepository(uow.q).record({
       actor,
       action: 'create',
       entityType: 'file',

@@ -1,6 +1,6 @@
 import type { UploadedFile } from '@portal/contract';
 import type { Db } from '../../db/driver';
-import { recordAudit, type AuditActor } from '../../repositories/audit-repository';
+import { type AuditActor, createAuditRepository } from '../../repositories/audit-repository';
 import { createFileRepository, type NewFile } from '../../repositories/file-repository';
 import type { Storage } from '../../storage/storage';
 import { runUnitOfWork } from '../unit-of-work';
@@ -23,7 +23,7 @@ export async function storeUpload(
     await deps.storage.put(file.storageKey, data, contentType);
     await runUnitOfWork(deps.db, async (uow) => {
       await createFileRepository(uow.q).markUploaded(file.id);
-      await recordAudit(uow.q, {
+      await createAuditRepository(uow.q).record({
         actor,
         action: 'create',
         entityType: 'file',

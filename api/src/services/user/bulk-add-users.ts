@@ -13,7 +13,7 @@ import { isGlobalAdmin } from '../../lib/object-access';
 import { createAuditRepository } from '../../repositories/audit-repository';
 import { createFileRepository } from '../../repositories/file-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
-import { enqueue } from '../../repositories/outbox-repository';
+import { createOutboxRepository } from '../../repositories/outbox-repository';
 import {
   createUserRepository,
   type AuthUser,
@@ -128,7 +128,7 @@ export async function bulkAddUsers(
       if (assigned.reason === 'not-found') throw notFound();
       throw new Error(`new users not found in their organisation: ${assigned.userIds.join(', ')}`);
     }
-    await enqueue(uow.q, newUsers.map(createAccountItem));
+    await createOutboxRepository(uow.q).enqueue(newUsers.map(createAccountItem));
     await createFileRepository(uow.q).markSaved(file.id);
     await createAuditRepository(uow.q).record({
       actor,

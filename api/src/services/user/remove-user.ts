@@ -2,7 +2,7 @@ import { NON_FIELD_ERRORS, USER_ADMIN_MESSAGES as M } from '@portal/contract';
 import { deleteAccountItem } from '../../identity/provisioning';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { createAuditRepository } from '../../repositories/audit-repository';
-import { enqueue } from '../../repositories/outbox-repository';
+import { createOutboxRepository } from '../../repositories/outbox-repository';
 import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
 import type { ServiceContext } from '../service-context';
 import { runUnitOfWork } from '../unit-of-work';
@@ -24,7 +24,9 @@ export async function removeUser(ctx: ServiceContext, actor: AuthUser, id: strin
     }
     const sub = await users.identitySubOf(user.id);
     if (!(await users.remove(user.id))) throw notFound();
-    await enqueue(uow.q, [deleteAccountItem({ id: user.id, email: user.email, sub })]);
+    await createOutboxRepository(uow.q).enqueue([
+      deleteAccountItem({ id: user.id, email: user.email, sub }),
+    ]);
     await createAuditRepository(uow.q).record({
       actor,
       action: 'delete',

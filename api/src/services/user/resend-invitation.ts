@@ -7,7 +7,7 @@ import {
 import { IDENTITY_KINDS, invitationItem } from '../../identity/provisioning';
 import { badRequest, notFound } from '../../lib/http-errors';
 import { createAuditRepository } from '../../repositories/audit-repository';
-import { enqueue } from '../../repositories/outbox-repository';
+import { createOutboxRepository } from '../../repositories/outbox-repository';
 import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
 import type { ServiceContext } from '../service-context';
 import { runUnitOfWork } from '../unit-of-work';
@@ -38,7 +38,7 @@ export async function resendInvitation(
       INVITATION_RESEND_MINUTES,
     );
     if (previous) return { queuedAt: previous, queued: false };
-    await enqueue(uow.q, [item]);
+    await createOutboxRepository(uow.q).enqueue([item]);
     await createAuditRepository(uow.q).record({
       actor,
       action: 'invite',

@@ -11,7 +11,7 @@ import { ApiError, badRequest } from '../../lib/http-errors';
 import { isGlobalAdmin } from '../../lib/object-access';
 import { createAuditRepository } from '../../repositories/audit-repository';
 import { createEmailChangeRepository } from '../../repositories/email-change-repository';
-import { enqueue } from '../../repositories/outbox-repository';
+import { createOutboxRepository } from '../../repositories/outbox-repository';
 import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
 import { requestEmailChange } from '../email-change/request-email-change';
 import type { ServiceContext } from '../service-context';
@@ -69,7 +69,7 @@ export async function updateUser(
     uow.afterCommit(() => ctx.outboxWorker.kick());
     const namesChanged =
       changed.firstName !== before.firstName || changed.lastName !== before.lastName;
-    if (namesChanged) await enqueue(uow.q, [updateAccountItem(changed)]);
+    if (namesChanged) await createOutboxRepository(uow.q).enqueue([updateAccountItem(changed)]);
     if (namesChanged || changed.userRole !== before.userRole) {
       await createAuditRepository(uow.q).record({
         actor,
