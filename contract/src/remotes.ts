@@ -1,7 +1,7 @@
 // The one manifest of the portal's remotes: what the host, each remote and their builds must agree
 // on. The data is JSON (remotes.json) because Node build and server scripts read it too, and they
 // cannot import TypeScript; this module gives browser code and tests its types.
-import manifest from './remotes.json';
+import manifest from './remotes.json' with { type: 'json' };
 
 export interface RemoteManifest {
   /** Where the host mounts the remote's routes inside its layout, e.g. '/report'. */
