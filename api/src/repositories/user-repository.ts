@@ -102,13 +102,17 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
   const ttlMs = options.authUserTtlMs ?? AUTH_USER_TTL_MS;
   const brightspace = options.brightspace ?? false;
   const authUserSql = authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS);
-  // Without a time to live nothing is kept (cachedAuthUser stores only when ttlMs > 0).
-  const cache = new LRUCache<string, AuthUser>({
-    max: AUTH_USER_CACHE_SIZE,
-    ttl: Math.max(ttlMs, 1),
-    ...(options.now ? { perf: { now: options.now } } : {}),
-    ttlResolution: 0,
-  });
+  // Without a time to live nothing is kept (cachedAuthUser stores only when ttlMs > 0). Made on
+  // first use: only the pool's repository (app.repos) caches, and the ones services make on a
+  // transaction must not each allocate room for AUTH_USER_CACHE_SIZE entries they never fill.
+  let cache: LRUCache<string, AuthUser> | undefined;
+  const authUserCache = () =>
+    (cache ??= new LRUCache<string, AuthUser>({
+      max: AUTH_USER_CACHE_SIZE,
+      ttl: Math.max(ttlMs, 1),
+      ...(options.now ? { perf: { now: options.now } } : {}),
+      ttlResolution: 0,
+    }));
   // Bumped by every write, before and after it: a lookup that overlapped a write must not store
   // what it may have read before the write.
   let generation = 0;
@@ -116,6 +120,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
   // the identity provider's admin API; a write to a user drops every entry that is that user.
   const forget = (id: string) => {
     generation++;
+    if (!cache) return;
     cache.delete(id);
     for (const [key, user] of cache.entries()) if (user.id === id) cache.delete(key);
   };
@@ -162,14 +167,14 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
      * registered a moment ago can sign in at once.
      */
     async cachedAuthUser(id: string): Promise<AuthUser | null> {
-      const hit = cache.get(id);
+      const hit = cache?.get(id);
       if (hit) return hit;
       const seen = generation;
       const user = await repository.findAuthUser(id);
-      cache.delete(id);
+      authUserCache().delete(id);
       if (user && ttlMs > 0 && seen === generation) {
         Object.freeze(user.permissions);
-        cache.set(id, Object.freeze(user));
+        authUserCache().set(id, Object.freeze(user));
       }
       return user;
     },
@@ -228,7 +233,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
      */
     forgetAll() {
       generation++;
-      cache.clear();
+      cache?.clear();
     },
 
     /** An organisation's users, one page (GET /organisation/{id}/user). */
