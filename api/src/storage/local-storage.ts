@@ -63,10 +63,17 @@ export function createLocalStorage(options: {
           done(null, chunk);
         },
       });
+      const out = createWriteStream(partial, { flags: 'wx' });
       try {
-        await pipeline(body, counter, createWriteStream(partial, { flags: 'wx' }));
+        await pipeline(body, counter, out);
         await rename(partial, path);
       } catch (error) {
+        // A body refused on its first chunk can fail the pipeline before the file is even open;
+        // the stream still opens (creating the file) and then closes, so wait for that first.
+        if (!out.closed) {
+          out.destroy();
+          await new Promise((resolve) => out.once('close', resolve));
+        }
         await rm(partial, { force: true });
         throw error;
       } finally {

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, Outlet, PageSpinner, type RouteObject } 
 import { RemoteArea, type LoadRemoteRoutes } from '../federation/remote-area';
 import type { RemoteName } from '../federation/remotes';
 import { Layout } from './layout/components/layout';
+import { LtiFrame } from '../features/lti/components/lti-frame';
 import { RouteErrorView } from '../features/errors/components/route-error-view';
 import { PageNotFoundPage } from '../components/page-not-found-page';
 import { OrganisationDeactivatedGate } from '../features/organisation-deactivated/components/organisation-deactivated-gate';
@@ -19,8 +20,10 @@ export interface AppRoutesOptions {
 }
 
 export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObject[] {
+  // Keyed by remote: going from one remote's page to another's must not render the old remote's
+  // page for one more commit, where the route announcer would take its heading for the new one.
   const remote = (name: RemoteName) =>
-    loadRemote ? <RemoteArea name={name} load={loadRemote} /> : <RemoteArea name={name} />;
+    loadRemote ? <RemoteArea key={name} name={name} load={loadRemote} /> : <RemoteArea key={name} name={name} />;
 
   const ltiError = <RouteErrorView ltiHome={paths.ltiLaunch.getHref()} />;
 
@@ -70,8 +73,13 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
             </OrganisationDeactivatedGate>
           ),
           children: [
-            { path: paths.ltiSimulation.path, errorElement: ltiError, element: remote('simulation') },
-            { path: paths.ltiReport.path, errorElement: ltiError, element: remote('reports') },
+            {
+              element: <LtiFrame />,
+              children: [
+                { path: paths.ltiSimulation.path, errorElement: ltiError, element: remote('simulation') },
+                { path: paths.ltiReport.path, errorElement: ltiError, element: remote('reports') },
+              ],
+            },
             {
               element: <Layout />,
               children: [

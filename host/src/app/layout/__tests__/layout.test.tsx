@@ -103,6 +103,18 @@ describe('Layout', () => {
     expect(announcer).toHaveTextContent('Downloads - Simulation Portal');
   });
 
+  it('moves focus to the heading of another remote’s page, not the one it replaces', async () => {
+    const { user } = renderApp({ server, route: '/simulation' });
+    await screen.findByRole('heading', { level: 1, name: 'simulation remote' });
+
+    await openSidebar(user);
+    await user.click(within(screen.getByRole('navigation', { name: 'Main navigation' })).getByRole('link', { name: 'Reports' }));
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'reports remote' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.queryByRole('heading', { name: 'simulation remote' })).not.toBeInTheDocument();
+  });
+
   it('keeps the version label in a footer landmark', async () => {
     renderApp({ server, route: '/support' });
     const footer = await screen.findByRole('contentinfo');

@@ -44,3 +44,13 @@ describe('LTI launch page', () => {
     expect(router.state.location.search).toBe('?launchId=abc&productId=2');
   });
 });
+
+describe('pages opened from a learning platform', () => {
+  it('show the remote’s page without the sidebar, in one main landmark', async () => {
+    renderApp({ server, route: '/lti/simulation' });
+
+    const heading = await screen.findByRole('heading', { level: 1, name: 'simulation remote' });
+    expect(screen.getByRole('main')).toContainElement(heading);
+    expect(screen.queryByRole('complementary', { name: 'Sidebar' })).not.toBeInTheDocument();
+  });
+});
