@@ -18,7 +18,8 @@ import {
   setCookiePreference,
   WCAG22_AND_BEST_PRACTICE_TAGS,
 } from '../pages/axe';
-import { PortalPage } from '../pages/portal-page';
+import { freshBrowser } from '../pages/fresh-browser';
+import type { PortalPage } from '../pages/portal-page';
 import { demoAccount, type DemoEmail } from '../pages/sign-in-page';
 import { SimulationPage } from '../pages/simulation-page';
 import { SimulatorPage } from '../pages/simulator-page';
@@ -109,11 +110,9 @@ async function openLaunchWithoutConfiguration(page: Page, heading: string | RegE
 
 /** A fresh context signed in as `email`, so the cookie modal shows if they have not chosen yet. */
 async function signInFresh(browser: Browser, email: DemoEmail, path = '/support') {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const portal = new PortalPage(page);
-  await portal.signInAt(path, email);
-  return { context, page, portal };
+  const fresh = await freshBrowser(browser);
+  await fresh.portal.signInAt(path, email);
+  return fresh;
 }
 
 test('every declared route has an accessibility check or a reason why it has no page of its own', () => {

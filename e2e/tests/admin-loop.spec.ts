@@ -1,8 +1,8 @@
-import type { APIRequestContext, Browser } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { test, expect } from '../fixtures';
 import { invitationLink, OUTBOX_JSON_URL, SetPasswordPage } from '../pages/admin-invitation';
 import { AdminOrganisationPage } from '../pages/admin-organisation-page';
-import { PortalPage } from '../pages/portal-page';
+import { freshBrowser } from '../pages/fresh-browser';
 import { SimulationPage } from '../pages/simulation-page';
 import type { CsvUser } from '../pages/admin-users-page';
 
@@ -17,13 +17,6 @@ async function invitationsTo(request: APIRequestContext, email: string): Promise
   if (!response.ok()) return 0;
   const mails = (await response.json()) as Array<{ to: string }>;
   return mails.filter((m) => m.to.toLowerCase().includes(email.toLowerCase())).length;
-}
-
-/** A browser of someone else: Playwright would give newContext() the sysadmin's storage state above. */
-async function freshContext(browser: Browser) {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  return { context, page, portal: new PortalPage(page) };
 }
 
 test('a system administrator sets up an organisation, its licence and users; an invited user signs in with only what the licence grants; another organisation administrator sees none of it', async ({
@@ -78,7 +71,7 @@ test('a system administrator sets up an organisation, its licence and users; an 
 
   // Ada follows her invitation in a browser of her own.
   const link = await invitationLink(request, ada.email);
-  const newUser = await freshContext(browser);
+  const newUser = await freshBrowser(browser);
   const setPassword = new SetPasswordPage(newUser.page);
   await setPassword.open(link);
   await setPassword.setPassword(`Seats-${stamp}`);
@@ -121,7 +114,7 @@ test('a system administrator sets up an organisation, its licence and users; an 
   await expect(activity.getByRole('row').filter({ hasText: 'Seats assigned' })).toContainText(`Licence: ${licenceName}`);
 
   // Demo Hospital's organisation administrator: the new organisation is not theirs to see.
-  const orgAdmin = await freshContext(browser);
+  const orgAdmin = await freshBrowser(browser);
   // The cookie modal is left unanswered: the answer is stored with the account, and the cookie
   // consent spec expects this demo account never to have given one.
   await orgAdmin.portal.signInAt('/admin/organisation', 'orgadmin@demo.test');

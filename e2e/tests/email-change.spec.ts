@@ -1,8 +1,8 @@
-import type { APIRequestContext, Browser } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { test, expect } from '../fixtures';
 import { invitationLink, SetPasswordPage } from '../pages/admin-invitation';
 import { expectNoAxeViolations } from '../pages/axe';
-import { PortalPage } from '../pages/portal-page';
+import { freshBrowser } from '../pages/fresh-browser';
 import type { CsvUser } from '../pages/admin-users-page';
 
 // Issue #20 point 3: an administrator's change of a user's e-mail needs the new address's
@@ -23,12 +23,6 @@ async function mailTo(request: APIRequestContext, email: string): Promise<Mail[]
   const response = await request.get(API_OUTBOX_URL);
   if (!response.ok()) return [];
   return ((await response.json()) as Mail[]).filter((m) => m.to.toLowerCase() === email.toLowerCase());
-}
-
-async function freshContext(browser: Browser) {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
-  return { context, page, portal: new PortalPage(page) };
 }
 
 test('an administrator changes a user’s e-mail: nothing changes until the new address confirms the link; then the user signs in with it', async ({
@@ -57,7 +51,7 @@ test('an administrator changes a user’s e-mail: nothing changes until the new 
   await users.chooseRole('Learner');
   await users.submit();
   await expect(page.getByText('1 user added successfully')).toBeVisible();
-  const invited = await freshContext(browser);
+  const invited = await freshBrowser(browser);
   const setPassword = new SetPasswordPage(invited.page);
   await setPassword.open(await invitationLink(request, mara.email));
   await setPassword.setPassword(password);
@@ -87,7 +81,7 @@ test('an administrator changes a user’s e-mail: nothing changes until the new 
   expect(link, confirmation?.text).toBeTruthy();
 
   // Until the link is used the new address cannot sign in, the old one still can.
-  const before = await freshContext(browser);
+  const before = await freshBrowser(browser);
   await before.page.goto('/support');
   await before.page.getByLabel('Email').fill(newEmail);
   await before.page.getByLabel('Password').fill(password);
@@ -96,7 +90,7 @@ test('an administrator changes a user’s e-mail: nothing changes until the new 
   await before.context.close();
 
   // Mara opens the link (signed out): it shows the address and waits for her button.
-  const owner = await freshContext(browser);
+  const owner = await freshBrowser(browser);
   await owner.page.goto(link!);
   await expect(owner.page.getByRole('heading', { level: 1, name: 'Confirm your new e-mail address' })).toBeVisible();
   await expect(owner.page.getByText(`make ${newEmail} the e-mail address of your account`)).toBeVisible();
@@ -108,7 +102,7 @@ test('an administrator changes a user’s e-mail: nothing changes until the new 
   await expect(owner.page.getByRole('status')).toContainText(`Done: your e-mail address is now ${newEmail}.`);
 
   // A second use is refused.
-  const again = await freshContext(browser);
+  const again = await freshBrowser(browser);
   await again.page.goto(link!);
   await expect(again.page.getByRole('alert')).toContainText('This confirmation link has already been used.');
   await again.context.close();
