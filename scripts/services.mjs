@@ -3,14 +3,16 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import REMOTES from '../contract/src/remotes.json' with { type: 'json' };
 import { ROOT, waitForHealthy } from './lib.mjs';
 
 const env = process.env;
 export const PORTS = {
   host: Number(env.HOST_PORT ?? 8080),
-  simulation: Number(env.REMOTE_SIMULATION_PORT ?? 8081),
-  reports: Number(env.REMOTE_REPORTS_PORT ?? 8082),
-  admin: Number(env.REMOTE_ADMIN_PORT ?? 8083),
+  // A remote's default port is the one its manifest names (contract/src/remotes.json).
+  simulation: Number(env.REMOTE_SIMULATION_PORT ?? REMOTES.simulation.devPort),
+  reports: Number(env.REMOTE_REPORTS_PORT ?? REMOTES.reports.devPort),
+  admin: Number(env.REMOTE_ADMIN_PORT ?? REMOTES.admin.devPort),
   api: Number(env.API_PORT ?? 3000),
   identity: Number(env.IDENTITY_PORT ?? 8180),
   simulator: Number(env.SIMULATOR_PORT ?? 8090),
