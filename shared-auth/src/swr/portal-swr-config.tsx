@@ -1,23 +1,24 @@
 import { useMemo, type ReactNode } from 'react';
-import { SWRConfig, useSWRConfig, type ScopedMutator, type SWRConfiguration } from 'swr';
+import { SWRConfig, type SWRConfiguration } from 'swr';
 import { useApiClient } from '../api/use-api-client';
 import { createFetcher } from './fetcher';
+import { dropUnusedAfter, SWR_CACHE_TIME_MS } from './drop-unused-after';
 import { onErrorRetry, SWR_ERROR_RETRY_COUNT } from './retry';
-import { forgetArrival, revalidateWhenOlderThan, SWR_CACHE_TIME_MS } from './revalidate-when-older';
 
 /**
  * docs/requirements.md#limits-and-defaults data-fetching defaults.
  *
- * "Cache time 5 minutes": data fetched less than 5 minutes ago is shown from the cache when a
- * screen mounts again; older data is shown at once and revalidated (revalidateWhenOlderThan).
- * Entries are never evicted on a timer: a mounted hook would lose its data without refetching.
- * No refetch on window focus.
+ * "Cache time 5 minutes" is react-query's cacheTime: how long data no screen shows is kept.
+ * SWR keeps every entry for the life of the page, so dropUnusedAfter drops data unused for 5
+ * minutes when a screen asks for it again (it loads afresh). Data in the cache is shown at once
+ * and revalidated when a screen mounts (`revalidateIfStale`); never on window focus.
  */
 export const PORTAL_SWR_DEFAULTS = {
   errorRetryCount: SWR_ERROR_RETRY_COUNT,
   onErrorRetry,
   revalidateOnFocus: false,
-  use: [revalidateWhenOlderThan(SWR_CACHE_TIME_MS)],
+  revalidateIfStale: true,
+  use: [dropUnusedAfter(SWR_CACHE_TIME_MS)],
   // SWR's default: identical requests within 2 s share one fetch.
   dedupingInterval: 2_000,
 } satisfies SWRConfiguration;
@@ -35,26 +36,5 @@ export function PortalSWRConfig({ children, value }: PortalSWRConfigProps) {
     () => ({ ...PORTAL_SWR_DEFAULTS, fetcher: createFetcher(client), ...value }),
     [client, value],
   );
-  return (
-    <SWRConfig value={config}>
-      <MutateMakesStale>{children}</MutateMakesStale>
-    </SWRConfig>
-  );
-}
-
-/**
- * `useSWRConfig().mutate`, as every mutation hook calls it, also makes the keys it names stale,
- * so a list changed while unmounted is fetched again when its screen opens (revalidateWhenOlderThan).
- */
-function MutateMakesStale({ children }: { children?: ReactNode }) {
-  const { cache, mutate } = useSWRConfig();
-  const value = useMemo(() => {
-    const staleningMutate = ((...args: Parameters<ScopedMutator>) => {
-      forgetArrival(cache, args[0]);
-      return mutate(...args);
-    }) as ScopedMutator;
-    // Not in SWRConfiguration's type, but SWRConfig passes it on to useSWRConfig() below.
-    return { mutate: staleningMutate } as SWRConfiguration;
-  }, [cache, mutate]);
-  return <SWRConfig value={value}>{children}</SWRConfig>;
+  return <SWRConfig value={config}>{children}</SWRConfig>;
 }
