@@ -63,7 +63,7 @@ export function LearnerReportsGrid({
       sortable: column.sortable,
       ...(column.minWidth ? { minWidth: column.minWidth } : {}),
       ...(column.keepInView && overflows
-        ? { pinned: 'right' as const, flex: 0, width: column.minWidth ?? GRID_MIN_COLUMN_WIDTH }
+        ? { pinned: 'right' as const, flex: null, width: column.minWidth ?? GRID_MIN_COLUMN_WIDTH }
         : { pinned: null }),
       comparator: keepServerOrder,
       // Controlled: the sort arrow always shows the ordering the rows were fetched with.
