@@ -17,6 +17,20 @@ export class ReportPage {
     await expect(evidence.getByText(reason)).toBeVisible();
   }
 
+  /** The evidence shown on the current page of the report. */
+  shownEvidence() {
+    return this.page.getByRole('article', { name: /^Image \d+:/ });
+  }
+
+  evidencePages() {
+    return this.page.getByRole('navigation', { name: 'Pagination' });
+  }
+
+  async goToEvidencePage(n: number) {
+    await this.evidencePages().getByRole('button', { name: `Page ${n}`, exact: true }).click();
+    await expect(this.page.getByRole('status').filter({ hasText: /^Evidence page/ })).toContainText(`Evidence page ${n} of`);
+  }
+
   async openLearnerReports() {
     await this.page.goto('/report/learner');
     await expect(this.page.getByRole('searchbox', { name: 'Search' })).toBeVisible();

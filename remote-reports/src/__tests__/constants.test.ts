@@ -11,5 +11,6 @@ describe('constants repeated from the contract', () => {
     expect(local.INVALID_PAGE).toBe(contract.INVALID_PAGE);
     expect(local.LESSON_PARTS_PER_LESSON).toBe(contract.LESSON_PARTS_PER_LESSON);
     expect(local.FLUOROSCOPY_SECONDS).toBe(contract.FLUOROSCOPY_SECONDS);
+    expect(local.MAX_IMAGE_IDS_PER_CALL).toBe(contract.ImageBatchQuery.properties.id.maxItems);
   });
 });

@@ -18,5 +18,9 @@ export const INVALID_PAGE = 'Invalid page.';
 export const DEFAULT_REPORT_ORDERING = '-id';
 
 export const LESSON_PARTS_PER_LESSON = 2;
+/** GET /api/v1/report/{reportId}/image takes at most this many ids (ImageBatchQuery). */
+export const MAX_IMAGE_IDS_PER_CALL = 100;
+/** docs/requirements.md#analysis: a report's evidence is paged, this many lessons or images a page. */
+export const EVIDENCE_PAGE_SIZE = TABLE_PAGE_SIZE;
 /** docs/requirements.md#limits-and-defaults: lesson doses are shown for 15 minutes of fluoroscopy. */
 export const FLUOROSCOPY_SECONDS = 900;

@@ -2,22 +2,23 @@ import { useMemo, type ReactNode } from 'react';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { useApiClient } from '../api/use-api-client';
 import { createFetcher } from './fetcher';
+import { dropUnusedAfter, SWR_CACHE_TIME_MS } from './drop-unused-after';
 import { onErrorRetry, SWR_ERROR_RETRY_COUNT } from './retry';
 
 /**
  * docs/requirements.md#limits-and-defaults data-fetching defaults.
  *
- * "Cache time 5 minutes" comes from react-query's cacheTime (how long unused data is kept).
- * SWR has no such timer: its cache keeps every entry for the life of the page, which is at
- * least 5 minutes, and stale entries are shown at once and revalidated when a component mounts
- * (`revalidateIfStale`). Evicting entries on a timer is not safe in SWR (a mounted hook would
- * lose its data without refetching), so we keep SWR's behaviour.
+ * "Cache time 5 minutes" is react-query's cacheTime: how long data no screen shows is kept.
+ * SWR keeps every entry for the life of the page, so dropUnusedAfter drops data unused for 5
+ * minutes when a screen asks for it again (it loads afresh). Data in the cache is shown at once
+ * and revalidated when a screen mounts (`revalidateIfStale`); never on window focus.
  */
 export const PORTAL_SWR_DEFAULTS = {
   errorRetryCount: SWR_ERROR_RETRY_COUNT,
   onErrorRetry,
   revalidateOnFocus: false,
   revalidateIfStale: true,
+  use: [dropUnusedAfter(SWR_CACHE_TIME_MS)],
   // SWR's default: identical requests within 2 s share one fetch.
   dedupingInterval: 2_000,
 } satisfies SWRConfiguration;

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { axe } from 'jest-axe';
+import i18next from 'i18next';
 import { http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
@@ -16,7 +17,7 @@ import {
   serveOrganisation,
   servePaged,
 } from '../../../testing/admin-api';
-import { changedFields, objectLabel, showValue } from '../components/audit-changes';
+import { changedFields, isSystemActor, objectLabel, showValue } from '../components/audit-changes';
 
 const server = setupTestServer();
 jest.setTimeout(20_000);
@@ -135,6 +136,45 @@ describe('organisation activity', () => {
     await waitFor(() => expect(queries.at(-1)?.get('filter')).toBe('olga'));
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(queries.map((q) => q.get('page')).slice(-2)).toEqual(['2', '1']));
+  });
+
+  describe('the portal as author', () => {
+    // The daily licence expiry writes as "System" (no actor id, no e-mail); a deleted user keeps name and e-mail.
+    const EXPIRY = auditEntry({
+      id: 4,
+      action: 'update',
+      entityType: 'license_block',
+      entityId: '7',
+      actorId: null,
+      actorName: 'System',
+      actorEmail: '',
+      before: licence(),
+      after: licence(),
+    });
+    const DELETED_USER = auditEntry({ id: 5, actorId: null, actorName: 'Dora Deleted', actorEmail: 'dora@demo.test' });
+    afterEach(() => i18next.changeLanguage('en'));
+
+    it('is named "System (automatic)" in English and "System (automatisch)" in German', async () => {
+      servePaged(server, AUDIT, () => paged([EXPIRY, DELETED_USER]));
+      renderRemote({ server, path: PATH, permissions: ORG_ADMIN_PERMISSIONS });
+      const table = await screen.findByRole('table', { name: 'Activity' });
+      const [, system, deleted] = await within(table).findAllByRole('row');
+      expect(within(system as HTMLElement).getByRole('cell', { name: 'System (automatic)' })).toBeInTheDocument();
+      expect(deleted).toHaveTextContent('Dora Deleted');
+      expect(deleted).toHaveTextContent('dora@demo.test');
+
+      await i18next.changeLanguage('de');
+      renderRemote({ server, path: PATH, permissions: ORG_ADMIN_PERMISSIONS });
+      const tableDe = await screen.findByRole('table', { name: 'Aktivität' });
+      const [, systemDe] = await within(tableDe).findAllByRole('row');
+      expect(within(systemDe as HTMLElement).getByRole('cell', { name: 'System (automatisch)' })).toBeInTheDocument();
+    });
+
+    it('is told from a deleted user by its missing e-mail', () => {
+      expect(isSystemActor(EXPIRY)).toBe(true);
+      expect(isSystemActor(DELETED_USER)).toBe(false);
+      expect(isSystemActor({ actorId: 'u1', actorName: 'System', actorEmail: '' })).toBe(false);
+    });
   });
 
   it('has no axe violations', async () => {

@@ -7,7 +7,7 @@ import { PageHeading } from '../../../components/admin-page';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
 import { PagedTable } from '../../../components/paged-table';
 import { useOrganisationAudit } from '../api/get-audit';
-import { changedFields, objectLabel } from './audit-changes';
+import { changedFields, isSystemActor, objectLabel } from './audit-changes';
 
 /** Fields of the audited objects that hold lookup ids, and their lookup. */
 const LOOKUP_OF: Readonly<Record<string, LookupField>> = {
@@ -83,13 +83,16 @@ export function ActivityPage() {
       key: 'actorName',
       header: t('activity.who'),
       sortable: true,
-      render: (row) => (
-        <>
-          {row.actorName}
-          <br />
-          <small>{row.actorEmail}</small>
-        </>
-      ),
+      render: (row) =>
+        isSystemActor(row) ? (
+          t('activity.system')
+        ) : (
+          <>
+            {row.actorName}
+            <br />
+            <small>{row.actorEmail}</small>
+          </>
+        ),
     },
     {
       key: 'action',

@@ -77,3 +77,12 @@ export function objectLabel(entry: AuditEntry): string {
       return `#${entry.entityId}`;
   }
 }
+
+/**
+ * Whether the portal itself acted (the daily licence expiry, grade passback): the API stores such
+ * entries with no actor id, the English name `System` and no e-mail. A deleted user's entries
+ * also lose their actor id, but keep their name and e-mail, so all three are checked.
+ */
+export function isSystemActor(entry: Pick<AuditEntry, 'actorId' | 'actorName' | 'actorEmail'>): boolean {
+  return entry.actorId === null && entry.actorName === 'System' && entry.actorEmail === '';
+}

@@ -1,12 +1,13 @@
 import type { ImageUrl } from '@portal/contract';
 import { useApi, withQuery } from '@portal/shared-auth';
 
-/** The API answers at most this many ids per call (ImageBatchQuery). */
-const MAX_IDS_PER_CALL = 100;
-
-/** GET /api/v1/report/{reportId}/image?id=..&id=..: short-lived signed URLs of evidence images. */
+/**
+ * GET /api/v1/report/{reportId}/image?id=..&id=..: short-lived signed URLs of evidence images.
+ * The API takes at most MAX_IMAGE_IDS_PER_CALL ids; a report page asks for its own images only
+ * (paginateEvidence keeps a page within that), so no id is ever cut off.
+ */
 export const getReportImagesKey = (reportId: string, evidenceIds: readonly number[]) =>
-  withQuery(`/api/v1/report/${encodeURIComponent(reportId)}/image`, { id: evidenceIds.slice(0, MAX_IDS_PER_CALL) });
+  withQuery(`/api/v1/report/${encodeURIComponent(reportId)}/image`, { id: [...evidenceIds] });
 
 /**
  * Signed URLs expire within minutes, so they are asked for when the report is shown and not

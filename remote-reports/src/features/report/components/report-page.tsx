@@ -11,12 +11,13 @@ import {
   useParams,
   useTranslation,
 } from '@portal/shared-ui';
+import { Pagination } from '@portal/shared-ui/widgets';
 import { AnalysisStatusIcon } from '../../../components/analysis-status-icon';
 import { formatNumber, formatReportTime } from '../../../lib/format';
 import { useAnalysisStatuses } from '../api/get-analysis-statuses';
 import { useReport } from '../api/get-report';
 import { useReportImages } from '../api/get-report-images';
-import { groupLessons, isLessonEvidence } from '../lib/lesson';
+import { pageOfEvidence, paginateEvidence } from '../lib/evidence-pages';
 import type { ReportLocationState } from './analysis-route';
 import { EvidenceArticle } from './evidence-article';
 import { LessonView } from './lesson-view';
@@ -87,21 +88,31 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
   const detailsId = useId();
   const imagesId = useId();
   const { data: statuses } = useAnalysisStatuses();
+  const returned = location.state as ReportLocationState | null;
   // One form at a time; the action route (analysis-route.tsx) may ask for one to start open.
-  const [editingId, setEditingId] = useState<number | null>(
-    () => (location.state as ReportLocationState | null)?.analyseEvidenceId ?? null,
-  );
+  const [editingId, setEditingId] = useState<number | null>(() => returned?.analyseEvidenceId ?? null);
 
-  const imageIds = useMemo(() => report.evidence.filter((e) => e.hasImage).map((e) => e.id), [report.evidence]);
-  const images = useReportImages(reportId, imageIds);
+  const pages = useMemo(() => paginateEvidence(report.evidence), [report.evidence]);
+  // Back from the analysis route, the page of the evidence just analysed.
+  const [page, setPage] = useState(() => {
+    const evidenceId = returned?.analyseEvidenceId ?? returned?.savedEvidenceId;
+    return (evidenceId !== undefined && pageOfEvidence(pages, evidenceId)) || 1;
+  });
+  const shown = pages[Math.min(page, pages.length) - 1];
+  // docs/requirements.md#analysis "paging resets editing".
+  const changePage = (next: number) => {
+    setPage(next);
+    setEditingId(null);
+  };
+
+  // Signed URLs of this page's images only: one call, within the API's limit of ids per call.
+  const images = useReportImages(reportId, shown?.imageIds ?? []);
   const imageUrl = (evidence: Evidence): string | null | undefined => {
     if (images.error) return null;
     if (!images.data) return undefined;
     return images.data.find((image) => image.id === evidence.id)?.url ?? null;
   };
 
-  const lessons = useMemo(() => groupLessons(report.evidence), [report.evidence]);
-  const others = report.evidence.map((evidence, index) => ({ evidence, index })).filter(({ evidence }) => !isLessonEvidence(evidence));
 
   const renderEvidence = (evidence: Evidence, index: number) => (
     <EvidenceArticle
@@ -164,16 +175,21 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
         </Details>
       )}
 
-      {lessons.map((lesson) => (
+      {pages.length > 1 && (
+        <p role="status">{t('report.evidencePage', { page: Math.min(page, pages.length), total: pages.length })}</p>
+      )}
+
+      {shown?.lessons.map((lesson) => (
         <LessonView key={lesson.index} lesson={lesson} renderPart={(part) => renderEvidence(part.evidence, part.evidenceIndex)} />
       ))}
 
-      {others.length > 0 && (
+      {shown && shown.images.length > 0 && (
         <section aria-labelledby={imagesId}>
           <h2 id={imagesId}>{t('report.images')}</h2>
-          {others.map(({ evidence, index }) => renderEvidence(evidence, index))}
+          {shown.images.map(({ evidence, index }) => renderEvidence(evidence, index))}
         </section>
       )}
+      {pages.length > 1 && <Pagination page={Math.min(page, pages.length)} totalPages={pages.length} onPageChange={changePage} />}
       {report.evidence.length === 0 && <p>{t('report.noEvidence')}</p>}
     </article>
   );

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { AgGridReact, type CustomCellRendererProps } from 'ag-grid-react';
 import {
   ClientSideRowModelModule,
@@ -6,11 +6,13 @@ import {
   themeQuartz,
   type CellKeyDownEvent,
   type ColDef,
+  type GridSizeChangedEvent,
   type SortChangedEvent,
 } from 'ag-grid-community';
 import { theme } from '@portal/shared-ui';
 import { parseOrdering } from '@portal/shared-ui/widgets';
 import type { LearnerReportRow } from '@portal/contract';
+import { columnsOverflow, GRID_MIN_COLUMN_WIDTH } from '../lib/columns-overflow';
 import type { ReportColumn } from './report-columns';
 
 // Only the client-side row model: the rows of one page arrive from the server, which also sorts
@@ -48,6 +50,11 @@ export function LearnerReportsGrid({
   onOrderingChange,
   label,
 }: LearnerReportsGridProps) {
+  // Known once the grid is laid out; until then nothing is pinned.
+  const [overflows, setOverflows] = useState(false);
+  const onGridSizeChanged = (event: GridSizeChangedEvent<LearnerReportRow>) =>
+    setOverflows(columnsOverflow(columns, event.clientWidth));
+
   const columnDefs = useMemo<ColDef<LearnerReportRow>[]>(() => {
     const sorted = parseOrdering(ordering);
     return columns.map((column) => ({
@@ -55,13 +62,16 @@ export function LearnerReportsGrid({
       headerName: column.header,
       sortable: column.sortable,
       ...(column.minWidth ? { minWidth: column.minWidth } : {}),
+      ...(column.keepInView && overflows
+        ? { pinned: 'right' as const, flex: null, width: column.minWidth ?? GRID_MIN_COLUMN_WIDTH }
+        : { pinned: null }),
       comparator: keepServerOrder,
       // Controlled: the sort arrow always shows the ordering the rows were fetched with.
       sort: sorted?.key === column.key ? (sorted.direction === 'ascending' ? 'asc' : 'desc') : null,
       cellRenderer: ({ data }: CustomCellRendererProps<LearnerReportRow>) =>
         data ? column.render(data) : null,
     }));
-  }, [columns, ordering]);
+  }, [columns, ordering, overflows]);
 
   const onSortChanged = (event: SortChangedEvent<LearnerReportRow>) => {
     if (event.source !== 'uiColumnSorted') return;
@@ -95,6 +105,7 @@ export function LearnerReportsGrid({
         getRowId={({ data }) => String(data.id)}
         domLayout="autoHeight"
         suppressColumnVirtualisation
+        onGridSizeChanged={onGridSizeChanged}
         onSortChanged={onSortChanged}
         onCellKeyDown={onCellKeyDown}
       />

@@ -22,6 +22,11 @@ export interface ReportColumn<T> {
    * table scrolls sideways on small screens instead of cutting text.
    */
   minWidth?: number;
+  /**
+   * Pinned to the grid's right edge while the columns do not fit (narrow screens), so it never
+   * scrolls out of view: the report link is what the list is for.
+   */
+  keepInView?: boolean;
 }
 
 export function ViewReportLink({ row }: { row: ReportRow }) {
@@ -60,6 +65,9 @@ export function useReportColumns({ withUser = false }: { withUser?: boolean } = 
         key: 'report',
         header: t('list.report'),
         sortable: false,
+        // "Bericht ansehen" whole, with the cell's padding.
+        minWidth: 150,
+        keepInView: true,
         render: (row) => <ViewReportLink row={row} />,
       },
     ];

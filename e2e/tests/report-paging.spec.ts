@@ -1,0 +1,89 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from '../fixtures';
+import { PortalPage } from '../pages/portal-page';
+import type { ReportPage } from '../pages/report-page';
+import { SimulatorPage } from '../pages/simulator-page';
+
+// Issue #25: a report pages its evidence, and every image of a long session has its picture —
+// the signed URLs used to be asked for the first 100 images only. Also the learner reports'
+// View report link at phone width (pinned column).
+const UUID = /\/report\/([0-9a-f-]{36})$/;
+const IMAGES = 110;
+const PAGE_SIZE = 10;
+
+async function expectPictures(page: Page, reports: ReportPage, first: number, last: number) {
+  await expect(reports.shownEvidence()).toHaveCount(last - first + 1);
+  for (let n = first; n <= last; n += 1) {
+    const picture = reports.evidence(n).getByRole('img', { name: new RegExp(`^X-ray image ${n}:`) });
+    await expect(picture).toBeVisible();
+    // Loaded, not a broken link: the signed URL is real.
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+  await expect(page.getByText('The image could not be loaded.')).toHaveCount(0);
+}
+
+test('a session of more than 100 images is paged in the report, every image shows, and a page change closes the analysis form; at 390 px the educator reaches View report', async ({
+  browser,
+  portal,
+  page,
+  simulations,
+  reports,
+}) => {
+  // 110 uploads at the API's 60 a minute take about two minutes.
+  test.setTimeout(300_000);
+
+  await portal.signInAt('/simulation', 'learner@demo.test');
+  await portal.acceptCookiesIfAsked();
+  await simulations.drillDown('Radiography', 'Lower limb', 'Knee');
+  const popup = page.waitForEvent('popup');
+  await simulations.launchButton('Desktop').click();
+  const simulator = new SimulatorPage(await popup);
+  await simulator.expectJoined('Radiography');
+  await simulator.postImages(IMAGES);
+  await simulator.page.reload();
+  await simulator.finish();
+  await simulator.page.close();
+
+  await expect(page).toHaveURL(UUID, { timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Knee', level: 1 })).toBeVisible();
+  const pages = Math.ceil(IMAGES / PAGE_SIZE);
+  await expect(page.getByRole('status').filter({ hasText: /^Evidence page/ })).toHaveText(`Evidence page 1 of ${pages}`);
+  await expectPictures(page, reports, 1, PAGE_SIZE);
+
+  // Paging resets editing: a form opened on page 1 is closed on page 2 and stays closed back on 1.
+  await reports.evidence(1).getByRole('button', { name: 'Analyse' }).click();
+  await expect(reports.evidence(1).getByRole('button', { name: 'Save' })).toBeVisible();
+  await reports.evidencePages().getByRole('button', { name: 'Next' }).click();
+  await expect(reports.evidence(PAGE_SIZE + 1)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  await reports.evidencePages().getByRole('button', { name: 'Previous' }).click();
+  await expect(reports.evidence(1).getByRole('button', { name: 'Analyse' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+
+  // Images 101–110, past the old cut at 100 ids, by keyboard.
+  await reports.evidencePages().getByRole('button', { name: `Page ${pages}`, exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: /^Evidence page/ })).toHaveText(`Evidence page ${pages} of ${pages}`);
+  await expectPictures(page, reports, (pages - 1) * PAGE_SIZE + 1, IMAGES);
+
+  // An image analysed on the last page: the report comes back to that page, with the result.
+  const reason = `Paged analysis (${Date.now()})`;
+  await reports.analyse(IMAGES, 'Accepted', reason);
+  await expect(page.getByRole('status').filter({ hasText: /^Evidence page/ })).toHaveText(`Evidence page ${pages} of ${pages}`);
+
+  // The educator on a phone: the View report link is pinned in view and followed by keyboard.
+  const context = await browser.newContext();
+  const phone = await context.newPage();
+  const educator = new PortalPage(phone);
+  // Signed in at desktop width, where the welcome line it waits for is on screen; then a phone.
+  await educator.signInAt('/report/learner', 'educator@demo.test');
+  await educator.acceptCookiesIfAsked();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.reload();
+  const link = phone.getByRole('link', { name: 'View report' }).first();
+  await expect(link).toBeInViewport();
+  await phone.getByRole('gridcell').filter({ has: link }).focus();
+  await phone.keyboard.press('Enter');
+  await expect(phone).toHaveURL(UUID);
+  await context.close();
+});
