@@ -72,7 +72,7 @@ export function createLocalStorage(options: {
         // the stream still opens (creating the file) and then closes, so wait for that first.
         if (!out.closed) {
           out.destroy();
-          await new Promise((resolve) => out.once('close', resolve));
+          await new Promise<void>((resolve) => out.once('close', () => resolve()));
         }
         await rm(partial, { force: true });
         throw error;
