@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { SimulatorPage } from './simulator-page';
 
 /** The simulation remote: product cards, category drill-down, launch screen. */
 export class SimulationPage {
@@ -18,5 +19,14 @@ export class SimulationPage {
 
   launchButton(mode: 'VR' | 'Desktop') {
     return this.page.getByRole('button', { name: mode, exact: true });
+  }
+
+  /** Launches the leaf shown in desktop mode: the simulator stand-in opens in a window and joins. */
+  async launchDesktop(productName: string): Promise<SimulatorPage> {
+    const popup = this.page.waitForEvent('popup');
+    await this.launchButton('Desktop').click();
+    const simulator = new SimulatorPage(await popup);
+    await simulator.expectJoined(productName);
+    return simulator;
   }
 }

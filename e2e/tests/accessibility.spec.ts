@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { test, expect } from '../fixtures';
 import {
   ACCOUNTS,
@@ -22,7 +22,6 @@ import { freshBrowser } from '../pages/fresh-browser';
 import type { PortalPage } from '../pages/portal-page';
 import { demoAccount, type DemoEmail } from '../pages/sign-in-page';
 import { SimulationPage } from '../pages/simulation-page';
-import { SimulatorPage } from '../pages/simulator-page';
 import demo from '../../contract/src/demo-accounts.json' with { type: 'json' };
 
 // The one accessibility suite. Our rule: every screen passes axe — WCAG 2.2 A/AA and best
@@ -53,30 +52,41 @@ async function open(page: Page, path: string, heading: string | RegExp = /.+/) {
 }
 
 /** The layout's route announcer: pages outside the layout (logout, LTI, errors) have none. */
-const inLayout = async (page: Page) => (await page.getByTestId('route-announcer').count()) > 0;
+const ANNOUNCER = '[data-testid="route-announcer"]';
+const inLayout = async (page: Page) => (await page.locator(ANNOUNCER).count()) > 0;
 
 /**
- * Goes to `url` inside the running app, as a link would: the router's own history entry, no
- * reload. From a page in the layout only: done when the layout's route announcer has moved focus
- * for the new page (to its heading, or wherever the page put it on purpose), which it does once
- * the new route has rendered — or when the layout is gone, the new route being outside it — so
- * the check cannot run on the page before.
+ * Pushes `url` as the router's own history entry (with navigation state `usr`) and tells the
+ * router, as a link would: no reload.
+ */
+async function pushRoute(page: Page, url: string, usr: unknown = null) {
+  await page.evaluate(
+    ({ target, state }) => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      const idx = ((history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+      history.pushState({ usr: state, key: `a11y-${idx}`, idx }, '', target);
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    },
+    { target: url, state: usr },
+  );
+}
+
+/**
+ * Goes to `url` inside the running app (pushRoute). From a page in the layout only: done when the
+ * layout's route announcer has moved focus for the new page (to its heading, or wherever the page
+ * put it on purpose), which it does once the new route has rendered — or when the layout is gone,
+ * the new route being outside it — so the check cannot run on the page before.
  */
 async function navigateInApp(page: Page, url: string) {
-  await page.evaluate((target) => {
-    (document.activeElement as HTMLElement | null)?.blur();
-    const idx = ((history.state as { idx?: number } | null)?.idx ?? 0) + 1;
-    history.pushState({ usr: null, key: `a11y-${idx}`, idx }, '', target);
-    dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-  }, url);
+  await pushRoute(page, url);
   const rendered = await page
     .waitForFunction(
-      () => {
-        if (!document.querySelector('[data-testid="route-announcer"]')) return true;
+      (announcer) => {
+        if (!document.querySelector(announcer)) return true;
         const active = document.activeElement;
         return active !== null && active !== document.body && active.tagName !== 'MAIN';
       },
-      undefined,
+      ANNOUNCER,
       { timeout: ANNOUNCER_WAIT_MS },
     )
     .then(
@@ -99,11 +109,11 @@ const ANNOUNCER_WAIT_MS = 6_000;
  */
 async function openLaunchWithoutConfiguration(page: Page, heading: string | RegExp) {
   await open(page, '/simulation');
-  await page.evaluate(() => {
-    const idx = ((history.state as { idx?: number } | null)?.idx ?? 0) + 1;
-    const usr = { configuration: null, mode: 'Desktop', productId: 1, categoryId: null };
-    history.pushState({ usr, key: 'a11y', idx }, '', '/simulation/launch');
-    dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+  await pushRoute(page, '/simulation/launch', {
+    configuration: null,
+    mode: 'Desktop',
+    productId: 1,
+    categoryId: null,
   });
   await settled(page, page.getByRole('heading', { level: 1, name: heading }));
 }
@@ -279,8 +289,8 @@ test.describe('states a route alone does not reach (learner)', () => {
     await expectNoAxeViolations(page, 'page not found in a remote', WCAG22_AND_BEST_PRACTICE_TAGS);
   });
 
-  test('a report with the analysis form open', async ({ page, context }) => {
-    const { reportId } = await learnerReport(page, context);
+  test('a report with the analysis form open', async ({ page }) => {
+    const { reportId } = await learnerReport(page);
     await open(page, `/report/${reportId}`);
     const image = page.getByRole('article', { name: /^Image 1:/ });
     await settled(page, image);
@@ -304,10 +314,7 @@ const api = async <T>(page: Page, path: string): Promise<T> => {
  * The learner's newest report, made through the simulator when the fresh stack has none. Hip, not
  * the Knee of learner-loop.spec, whose educator looks for its own report by that name.
  */
-async function learnerReport(
-  page: Page,
-  context: BrowserContext,
-): Promise<{ reportId: string; evidenceId: number }> {
+async function learnerReport(page: Page): Promise<{ reportId: string; evidenceId: number }> {
   const list = async () =>
     (await api<{ results: { uuid: string }[] }>(page, '/api/v1/report?page=1&pageSize=1'))
       .results[0];
@@ -317,10 +324,7 @@ async function learnerReport(
     const simulations = new SimulationPage(page);
     await simulations.open();
     await simulations.drillDown('Radiography', 'Lower limb', 'Hip');
-    const popup = context.waitForEvent('page');
-    await simulations.launchButton('Desktop').click();
-    const simulator = new SimulatorPage(await popup);
-    await simulator.expectJoined('Radiography');
+    const simulator = await simulations.launchDesktop('Radiography');
     await simulator.takeImages(1);
     await simulator.finish();
     await simulator.page.close();
@@ -335,13 +339,7 @@ async function learnerReport(
 }
 
 /** The ids the role's routes need, found through the API as that role. */
-async function idsFor(
-  browser: Browser,
-  page: Page,
-  context: BrowserContext,
-  role: Role,
-  sub: string,
-) {
+async function idsFor(browser: Browser, page: Page, role: Role, sub: string) {
   const ids: Ids = {
     userId: sub,
     learnerId: LEARNER.sub,
@@ -385,11 +383,11 @@ async function idsFor(
       ).results[0]?.id ?? 0;
   }
   if (REPORT_READERS.includes(role)) {
-    if (role === 'learner') Object.assign(ids, await learnerReport(page, context));
+    if (role === 'learner') Object.assign(ids, await learnerReport(page));
     else {
       const learner = await signInFresh(browser, ACCOUNTS.learner);
       try {
-        Object.assign(ids, await learnerReport(learner.page, learner.context));
+        Object.assign(ids, await learnerReport(learner.page));
       } finally {
         await learner.context.close();
       }
@@ -419,7 +417,7 @@ test.describe('every route, for every role that may open it', () => {
       // The cookie modal has its own tests above; here it would cover every page.
       await setCookiePreference(page, sub, true);
       try {
-        const ids = await idsFor(browser, page, context, role, sub);
+        const ids = await idsFor(browser, page, role, sub);
         const failures: string[] = [];
         for (const language of LANGUAGES) {
           const put = await callApiAs(page, 'PUT', preferencePath, { ...stored, language });

@@ -2,7 +2,6 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../fixtures';
 import { PortalPage } from '../pages/portal-page';
 import type { ReportPage } from '../pages/report-page';
-import { SimulatorPage } from '../pages/simulator-page';
 
 // Issue #25: a report pages its evidence, each page asking for its own images' signed URLs (they
 // used to be asked for the first 100 images only; report-paging.test.tsx in remote-reports pages a
@@ -35,10 +34,7 @@ test('a session of three pages of images is paged in the report, every image sho
   await portal.signInAt('/simulation', 'learner@demo.test');
   await portal.acceptCookiesIfAsked();
   await simulations.drillDown('Radiography', 'Lower limb', 'Knee');
-  const popup = page.waitForEvent('popup');
-  await simulations.launchButton('Desktop').click();
-  const simulator = new SimulatorPage(await popup);
-  await simulator.expectJoined('Radiography');
+  const simulator = await simulations.launchDesktop('Radiography');
   await simulator.postImages(IMAGES);
   await simulator.page.reload();
   await simulator.finish();

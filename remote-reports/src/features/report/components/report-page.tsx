@@ -98,7 +98,9 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
     const evidenceId = returned?.analyseEvidenceId ?? returned?.savedEvidenceId;
     return (evidenceId !== undefined && pageOfEvidence(pages, evidenceId)) || 1;
   });
-  const shown = pages[Math.min(page, pages.length) - 1];
+  // A page past the end (the report changed meanwhile) shows the last one.
+  const current = Math.min(page, pages.length);
+  const shown = pages[current - 1];
   // docs/requirements.md#analysis "paging resets editing".
   const changePage = (next: number) => {
     setPage(next);
@@ -176,7 +178,7 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
       )}
 
       {pages.length > 1 && (
-        <p role="status">{t('report.evidencePage', { page: Math.min(page, pages.length), total: pages.length })}</p>
+        <p role="status">{t('report.evidencePage', { page: current, total: pages.length })}</p>
       )}
 
       {shown?.lessons.map((lesson) => (
@@ -189,7 +191,7 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
           {shown.images.map(({ evidence, index }) => renderEvidence(evidence, index))}
         </section>
       )}
-      {pages.length > 1 && <Pagination page={Math.min(page, pages.length)} totalPages={pages.length} onPageChange={changePage} />}
+      {pages.length > 1 && <Pagination page={current} totalPages={pages.length} onPageChange={changePage} />}
       {report.evidence.length === 0 && <p>{t('report.noEvidence')}</p>}
     </article>
   );
