@@ -53,8 +53,16 @@ describe('the daily file clean-up', () => {
   const nextDay = () => new Date(Date.now() + ++dayOffset * DAY);
 
   test('removes stale unsaved uploads and replaced installers, rows and bytes; keeps what records use', async () => {
-    const staleConfig = await storedFile(t, { kind: 'sim-config', state: 'uploaded', ageMs: DAY + 2 * HOUR });
-    const staleInstaller = await storedFile(t, { kind: 'sim-installation-file', state: 'uploading', ageMs: 3 * DAY });
+    const staleConfig = await storedFile(t, {
+      kind: 'sim-config',
+      state: 'uploaded',
+      ageMs: DAY + 2 * HOUR,
+    });
+    const staleInstaller = await storedFile(t, {
+      kind: 'sim-installation-file',
+      state: 'uploading',
+      ageMs: 3 * DAY,
+    });
     const staleCsv = await storedFile(t, { kind: 'user', state: 'uploaded', ageMs: 2 * DAY });
     const freshConfig = await storedFile(t, { kind: 'sim-config', state: 'uploaded', ageMs: HOUR });
     // A users CSV stays once saved: it belongs to no record, but to the bulk add that used it.
@@ -69,13 +77,21 @@ describe('the daily file clean-up', () => {
       t,
       sysAdmin.sub,
       radiography,
-      { version: version.version, operatingSystem: version.operatingSystem, fileUrl: version.fileUrl, fileId: second.id },
+      {
+        version: version.version,
+        operatingSystem: version.operatingSystem,
+        fileUrl: version.fileUrl,
+        fileId: second.id,
+      },
       version.id,
     );
     assert.equal(replaced.statusCode, 200, replaced.body);
     const keyOf = async (id: string) =>
-      (await t.db.query<{ storage_key: string }>('select storage_key from files where id = $1', [id])).rows[0]!
-        .storage_key;
+      (
+        await t.db.query<{ storage_key: string }>('select storage_key from files where id = $1', [
+          id,
+        ])
+      ).rows[0]!.storage_key;
     const firstKey = await keyOf(first.id);
     const secondKey = await keyOf(second.id);
     // The seeded configurations' files are saved and in use.
@@ -99,7 +115,12 @@ describe('the daily file clean-up', () => {
     assert.equal(await rowExists(t.db, first.id), false);
     assert.equal(await bytesExist(t.app.storage, firstKey), false);
 
-    for (const kept of [freshConfig, savedCsv, { id: second.id, key: secondKey }, { id: inUse.id, key: inUse.storage_key }]) {
+    for (const kept of [
+      freshConfig,
+      savedCsv,
+      { id: second.id, key: secondKey },
+      { id: inUse.id, key: inUse.storage_key },
+    ]) {
       assert.ok(!removedIds.includes(kept.id), kept.key);
       assert.equal(await rowExists(t.db, kept.id), true, kept.key);
       assert.equal(await bytesExist(t.app.storage, kept.key), true, kept.key);
@@ -115,7 +136,11 @@ describe('the daily file clean-up', () => {
   test('runs once a day; an upload that turns stale meanwhile waits for the next day', async () => {
     const day = nextDay();
     assert.ok((await runFileCleanup(t.db, t.app.storage, day)).ran);
-    const stale = await storedFile(t, { kind: 'sim-config-translation', state: 'uploaded', ageMs: UNSAVED_FILE_MAX_AGE_MS + HOUR });
+    const stale = await storedFile(t, {
+      kind: 'sim-config-translation',
+      state: 'uploaded',
+      ageMs: UNSAVED_FILE_MAX_AGE_MS + HOUR,
+    });
     assert.deepEqual(await runFileCleanup(t.db, t.app.storage, day), {
       ran: false,
       day: day.toISOString().slice(0, 10),
@@ -129,7 +154,9 @@ describe('the daily file clean-up', () => {
   test('processes racing for the same day run it once', async () => {
     const stale = await storedFile(t, { kind: 'sim-config', state: 'uploaded', ageMs: 2 * DAY });
     const day = nextDay();
-    const runs = await Promise.all([1, 2, 3, 4].map(() => runFileCleanup(t.db, t.app.storage, day)));
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => runFileCleanup(t.db, t.app.storage, day)),
+    );
     assert.equal(runs.filter((r) => r.ran).length, 1, JSON.stringify(runs));
     assert.ok(runs.every((r) => r.ran || r.reason === 'busy' || r.reason === 'done'));
     assert.equal(await rowExists(t.db, stale.id), false);
@@ -155,19 +182,41 @@ describe('the daily file clean-up', () => {
 
   test('started with the app: the scheduler runs it when the app is ready', async () => {
     const clock = createManualClock();
-    const scheduled = await buildTestApp({ fileCleanupCheckMs: DAY }, { clock });
+    // Only this job's timer: two days of the outbox's 5 s poll would be 34 560 ticks to replay.
+    const scheduled = await buildTestApp(
+      {
+        fileCleanupCheckMs: DAY,
+        outboxPollMs: 0,
+        sessionCloseIntervalMs: 0,
+        licenseExpiryCheckMs: 0,
+      },
+      { clock },
+    );
     try {
-      const stale = await storedFile(scheduled, { kind: 'sim-config', state: 'uploaded', ageMs: 2 * DAY });
+      const stale = await storedFile(scheduled, {
+        kind: 'sim-config',
+        state: 'uploaded',
+        ageMs: 2 * DAY,
+      });
       await scheduled.app.ready();
+      assert.equal(clock.timers(), 1, 'the clean-up is the only timer');
       await clock.settle();
       assert.equal(await rowExists(scheduled.db, stale.id), false, 'the job ran when ready');
       assert.equal(await bytesExist(scheduled.app.storage, stale.key), false);
       // The next check, a day later on the app's clock, is the next day's run.
-      const later = await storedFile(scheduled, { kind: 'sim-config', state: 'uploaded', ageMs: 0 });
+      const later = await storedFile(scheduled, {
+        kind: 'sim-config',
+        state: 'uploaded',
+        ageMs: 0,
+      });
       await clock.advance(DAY);
       assert.equal(await rowExists(scheduled.db, later.id), true, 'a day old is not stale yet');
       await clock.advance(DAY);
-      assert.equal(await rowExists(scheduled.db, later.id), false, 'the timer ran it the day after');
+      assert.equal(
+        await rowExists(scheduled.db, later.id),
+        false,
+        'the timer ran it the day after',
+      );
     } finally {
       await scheduled.close();
     }
