@@ -23,10 +23,12 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = demo.accounts as DemoAccoun
 export const DEMO_BRIGHTSPACE_ORGANISATION = 'Demo Brightspace College';
 
 /**
- * The learner and educator of Demo Brightspace College. Brightspace sign-in applies to them only:
- * after the portal's sign-in they are sent on to Brightspace once, to link their accounts, while
- * the five DEMO_ACCOUNTS reach their home page at once. The identity provider, the API seed and
- * the learning-platform stand-in know them like the DEMO_ACCOUNTS.
+ * The learner, educator and org admin of Demo Brightspace College. Brightspace sign-in applies to
+ * its learner and educator only: after the portal's sign-in they are sent on to Brightspace once,
+ * to link their accounts, while the five DEMO_ACCOUNTS reach their home page at once. The org
+ * admin is exempt like every administrator, and is who may stay on the Brightspace user mismatch
+ * page. The identity provider, the API seed and the learning-platform stand-in know them like the
+ * DEMO_ACCOUNTS.
  */
 export const DEMO_BRIGHTSPACE_ACCOUNTS: readonly DemoAccount[] =
   demo.brightspaceAccounts as DemoAccount[];

@@ -187,7 +187,7 @@ export const LICENCES: readonly LicenceSeed[] = [
       ['radiography', 'VR'],
       ['radiography', 'Desktop'],
     ],
-    seats: ['learner@brightspace.test', 'educator@brightspace.test'],
+    seats: ['learner@brightspace.test', 'educator@brightspace.test', 'orgadmin@brightspace.test'],
   },
 ];
 
