@@ -28,6 +28,7 @@ test(
     await portal.signInAt('/', 'learner@demo.test');
     // The guard decides on this answer, in the render that shows the user's name.
     expect(await (await whoami).json()).toMatchObject({ isBrightspaceAuthRequired: false, brightspaceUserMismatch: false });
+    await portal.acceptCookiesIfAsked();
     await expect(page).toHaveURL(/\/simulation$/);
     await expect(page.getByRole('heading', { name: 'Simulations' })).toBeVisible();
     expect(left).toEqual([]);
