@@ -7,3 +7,4 @@ import { ROOT } from './lib.mjs';
 const demo = JSON.parse(fs.readFileSync(path.join(ROOT, 'contract/src/demo-accounts.json'), 'utf8'));
 export const DEMO_PASSWORD = demo.password;
 export const DEMO_ACCOUNTS = demo.accounts;
+export const DEMO_BRIGHTSPACE_ACCOUNTS = demo.brightspaceAccounts;

@@ -6,8 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, runPnpm } from './lib.mjs';
-import { HOST_URL, LMS_URL, OUTBOX_URL, SEED_DEMO, startServices } from './services.mjs';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.mjs';
+import {
+  BRIGHTSPACE_ON,
+  HOST_URL,
+  LMS_URL,
+  OUTBOX_URL,
+  SEED_DEMO,
+  startServices,
+} from './services.mjs';
+import { DEMO_ACCOUNTS, DEMO_BRIGHTSPACE_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.mjs';
 
 const FRONT_ENDS = ['host', 'remote-simulation', 'remote-reports', 'remote-admin'];
 
@@ -29,9 +36,9 @@ async function serve({ banner }) {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   if (banner) {
-    const accounts = DEMO_ACCOUNTS.map(
-      (a) => `    ${a.email.padEnd(22)} ${a.role}${a.organisation ? ` (${a.organisation})` : ''}`,
-    );
+    const line = (a) =>
+      `    ${a.email.padEnd(26)} ${a.role}${a.organisation ? ` (${a.organisation})` : ''}`;
+    const accounts = DEMO_ACCOUNTS.map(line);
     console.log(
       [
         '',
@@ -44,9 +51,16 @@ async function serve({ banner }) {
           : [`  Demo accounts (password ${DEMO_PASSWORD}):`, ...accounts]),
         '',
         `  Learning platform stand-in: ${LMS_URL} — open the Demo course and click Launch Radiography`,
-        "    (the same accounts, plus learner2@demo.test who exists only there; as Demo Hospital's Brightspace",
-        "    it also signs in the portal's Demo Hospital learners and educators once, to link their accounts)",
+        '    (the same accounts, plus learner2@demo.test who exists only there)',
         '',
+        ...(SEED_DEMO === 'false' || !BRIGHTSPACE_ON
+          ? []
+          : [
+              '  Brightspace sign-in: Demo Brightspace College uses Brightspace (the stand-in plays it), so its',
+              '  learner and educator sign in to it once after the portal, to link their accounts:',
+              ...DEMO_BRIGHTSPACE_ACCOUNTS.map(line),
+              '',
+            ]),
         ...(OUTBOX_URL
           ? [
               `  Invitation mails (no SMTP_URL set) land in the outbox: ${OUTBOX_URL}`,

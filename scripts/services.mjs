@@ -44,11 +44,12 @@ export const IDENTITY_URL = url(PORTS.identity);
 export const LMS_URL = env.LMS_URL ?? url(PORTS.lms);
 const BRIGHTSPACE_CLIENT_SECRET = env.BRIGHTSPACE_CLIENT_SECRET || randomBytes(32).toString('base64url');
 /**
- * Brightspace sign-in for Demo Hospital (whose platform is Brightspace): on for `npm start`. Off on
- * the e2e stack unless PORTAL_BRIGHTSPACE=1, as it would send every Demo Hospital learner to the
- * stand-in's sign-in first and the other specs sign in to the portal only.
+ * Brightspace sign-in for Demo Brightspace College (the demo organisation whose platform is
+ * Brightspace): on for `npm start`. Off on the e2e stack unless PORTAL_BRIGHTSPACE=1: the other
+ * specs were written against a portal without a learning platform (the layout snapshots show its
+ * sidebar), and the specs that need Brightspace run in a pass of their own (e2e/package.json).
  */
-const BRIGHTSPACE_ON = (env.PORTAL_BRIGHTSPACE ?? (TEST_MODE ? '0' : '1')) === '1';
+export const BRIGHTSPACE_ON = (env.PORTAL_BRIGHTSPACE ?? (TEST_MODE ? '0' : '1')) === '1';
 const BRIGHTSPACE_ENV = BRIGHTSPACE_ON
   ? {
       BRIGHTSPACE_HOST: LMS_URL,

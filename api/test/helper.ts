@@ -13,7 +13,11 @@ import {
   type JWTPayload,
 } from 'jose';
 import { XSRF_COOKIE, XSRF_HEADER } from '@portal/contract';
-import { DEMO_ACCOUNTS, type DemoAccount } from '@portal/contract/demo-accounts';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_BRIGHTSPACE_ACCOUNTS,
+  type DemoAccount,
+} from '@portal/contract/demo-accounts';
 import { buildApp, type App, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { Db } from '../src/db/driver';
@@ -40,7 +44,7 @@ export function account(
   role: DemoAccount['role'],
   organisation?: DemoAccount['organisation'],
 ): DemoAccount {
-  const found = DEMO_ACCOUNTS.find(
+  const found = [...DEMO_ACCOUNTS, ...DEMO_BRIGHTSPACE_ACCOUNTS].find(
     (a) => a.role === role && (organisation === undefined || a.organisation === organisation),
   );
   if (!found) throw new Error(`No demo account with role ${role}`);

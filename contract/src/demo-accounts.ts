@@ -11,13 +11,27 @@ export interface DemoAccount {
   email: string;
   firstName: string;
   lastName: string;
-  organisation: 'Demo Hospital' | 'Other College' | null;
+  organisation: 'Demo Hospital' | 'Other College' | 'Demo Brightspace College' | null;
   role: 'learner' | 'educator' | 'org admin' | 'sys admin';
   language: string;
 }
 
 export const DEMO_PASSWORD: string = demo.password;
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = demo.accounts as DemoAccount[];
+
+/** The demo organisation whose learning platform is Brightspace (the learning-platform stand-in). */
+export const DEMO_BRIGHTSPACE_ORGANISATION = 'Demo Brightspace College';
+
+/**
+ * The learner, educator and org admin of Demo Brightspace College. Brightspace sign-in applies to
+ * its learner and educator only: after the portal's sign-in they are sent on to Brightspace once,
+ * to link their accounts, while the five DEMO_ACCOUNTS reach their home page at once. The org
+ * admin is exempt like every administrator, and is who may stay on the Brightspace user mismatch
+ * page. The identity provider, the API seed and the learning-platform stand-in know them like the
+ * DEMO_ACCOUNTS.
+ */
+export const DEMO_BRIGHTSPACE_ACCOUNTS: readonly DemoAccount[] =
+  demo.brightspaceAccounts as DemoAccount[];
 
 /**
  * Learners of the demo activity (API setting SEED_DEMO_ACTIVITY): 42 at Demo Hospital, 14 at

@@ -7,8 +7,8 @@
 // first visit to /simulation (host + singletons + remote-simulation) ≤ 200 kB gzip. It also times,
 // in the same Chromium, the switch from Simulations to Reports: cold (nothing preloaded) ≤ 200 ms
 // and preloaded (entries on idle, routes on hover) ≤ 50 ms.
-// Run with PORTAL_BRIGHTSPACE=0 (the package script sets it): with Brightspace on, the demo learner's
-// first visit is the platform's sign-in round trip, not the portal's bundles.
+// Run with PORTAL_BRIGHTSPACE=0 (the package script sets it), as the e2e stack runs: the portal
+// without a learning platform, so the figures compare with earlier runs.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';

@@ -1,10 +1,13 @@
 import { expect, type Page } from '@playwright/test';
 import demo from '../../contract/src/demo-accounts.json' with { type: 'json' };
 
-export type DemoEmail = (typeof demo.accounts)[number]['email'];
+/** The five main demo accounts and Demo Brightspace College's learner and educator. */
+export type DemoEmail =
+  | (typeof demo.accounts)[number]['email']
+  | (typeof demo.brightspaceAccounts)[number]['email'];
 
 export function demoAccount(email: DemoEmail) {
-  const account = demo.accounts.find((a) => a.email === email);
+  const account = [...demo.accounts, ...demo.brightspaceAccounts].find((a) => a.email === email);
   if (!account) throw new Error(`no demo account ${email}`);
   return account;
 }

@@ -100,20 +100,21 @@ test('the instructor deep-links Radiography › Lower limb › Knee › Desktop;
   await learner.context.close();
 });
 
-test('a platform user other than the linked Brightspace user reaches the mismatch page; resetting ends it', async ({ browser }) => {
-  // Brightspace sign-in applies to every Demo Hospital learner and educator, so the shared e2e
-  // stack runs without it; `npm test` runs this case in a second pass on a stack started with
+test('a platform user other than the linked Brightspace user reaches the mismatch page; resetting ends it', { tag: '@brightspace' }, async ({ browser }) => {
+  // Demo Brightspace College is the demo organisation on Brightspace. The shared e2e stack runs
+  // without Brightspace; `npm test` runs this case in a second pass on a stack started with
   // PORTAL_BRIGHTSPACE=1 (e2e/package.json).
   test.skip(process.env.PORTAL_BRIGHTSPACE !== '1', 'run with PORTAL_BRIGHTSPACE=1 (Brightspace on in the stack)');
   test.setTimeout(120_000);
 
-  // In the platform Lena Learner2 is signed in; in the portal, in the same browser, the org admin.
-  const { context, page, portal } = await signedInToPlatform(browser, 'learner2@demo.test');
-  await portal.signInAt('/simulation', 'orgadmin@demo.test');
+  // In the platform the college's learner is signed in; in the portal, in the same browser, the
+  // college's org admin.
+  const { context, page, portal } = await signedInToPlatform(browser, 'learner@brightspace.test');
+  await portal.signInAt('/simulation', 'orgadmin@brightspace.test');
   await portal.acceptCookiesIfAsked();
 
   // The org admin links Brightspace (the call the guard makes for learners and educators): the
-  // platform answers for whoever is signed in there, Lena Learner2.
+  // platform answers for whoever is signed in there, the college's learner.
   const authUrl = await page.evaluate(async () => {
     const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
     const token = (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { access_token?: string }).access_token;
@@ -134,7 +135,7 @@ test('a platform user other than the linked Brightspace user reaches the mismatc
   await page.goto(`${LMS_URL}/d2l/logout`);
   await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
   await page.goto(`${LMS_URL}/login`);
-  await page.getByRole('textbox', { name: 'E-mail' }).fill('orgadmin@demo.test');
+  await page.getByRole('textbox', { name: 'E-mail' }).fill('orgadmin@brightspace.test');
   await page.getByLabel('Password').fill('demo1234');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Launch Radiography' }).click();

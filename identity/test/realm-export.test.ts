@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 
-import { DEMO_ACCOUNTS, DEMO_COHORT } from '@portal/contract/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_BRIGHTSPACE_ACCOUNTS, DEMO_COHORT } from '@portal/contract/demo-accounts';
 
 import { BRUTE_FORCE } from '../src/security/brute-force';
 import { buildDemoUsersImport, buildRealmExport, demoUsersImportJson, realmExportJson } from '../src/oidc/realm-export';
@@ -50,7 +50,7 @@ describe('Keycloak realm export', () => {
     const demoUsers = demoImport.users;
     assert.deepEqual(
       demoUsers.map((user) => user.id),
-      [...DEMO_ACCOUNTS, ...DEMO_COHORT].map((account) => account.sub),
+      [...DEMO_ACCOUNTS, ...DEMO_BRIGHTSPACE_ACCOUNTS, ...DEMO_COHORT].map((account) => account.sub),
     );
     assert.ok(demoUsers.every((user) => user.credentials.every((credential) => credential.temporary)));
     assert.equal(realm.registrationEmailAsUsername, true);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_BRIGHTSPACE_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 import pino from 'pino';
 
 import { hashPassword, verifyPassword } from '../src/accounts/passwords';
@@ -27,6 +27,11 @@ describe('user store', () => {
       DEMO_ACCOUNTS.map((account) => first.get(account.sub)?.email),
       DEMO_ACCOUNTS.map((account) => account.email),
     );
+    // Demo Brightspace College's learner and educator too, with the demo password.
+    for (const account of DEMO_BRIGHTSPACE_ACCOUNTS) {
+      assert.deepEqual(first.get(account.sub)?.attributes.organisation, ['Demo Brightspace College']);
+      assert.equal((await first.verifyCredentials(account.email, DEMO_PASSWORD))?.id, account.sub);
+    }
     const created = first.create({ email: 'Kept@Example.test', firstName: 'Kept', enabled: true });
     first.setPasswordHash(created.id, await hashPassword('kept password'));
     const gone = DEMO_ACCOUNTS.find((account) => account.role === 'educator')!;

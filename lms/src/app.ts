@@ -4,6 +4,7 @@ import { securityHeaders, serverLogOptions } from '@portal/service-kit';
 import { createToolKeys, type LmsContext } from './context';
 import { AUTOSUBMIT_SCRIPT, STYLESHEET } from './html';
 import { dataFile } from './data-file';
+import { BRIGHTSPACE_LTI_CLIENT, type LtiClient } from './institutions';
 import { createKeys } from './keys';
 import { agsRoutes, SCORE_TYPE } from './routes/ags';
 import { d2lRoutes } from './routes/d2l';
@@ -23,6 +24,8 @@ export interface LmsAppOptions {
   toolKeys?: JWTVerifyGetKey;
   clientId?: string;
   deploymentId?: string;
+  /** Demo Brightspace College's LTI client; default `portal-tool-brightspace`, `brightspace-deployment`. */
+  brightspaceLtiClient?: LtiClient;
   brightspaceClientId?: string;
   brightspaceClientSecret?: string | null;
   testEndpoints?: boolean;
@@ -77,6 +80,7 @@ export async function buildLmsApp(options: LmsAppOptions) {
     toolLoginUrl: `${portalUrl}/api/lti/login`,
     clientId: options.clientId ?? 'portal-tool',
     deploymentId: options.deploymentId ?? 'demo-deployment',
+    brightspaceLtiClient: options.brightspaceLtiClient ?? BRIGHTSPACE_LTI_CLIENT,
     brightspaceClientId: options.brightspaceClientId ?? 'portal-brightspace',
     brightspaceClientSecret: options.brightspaceClientSecret ?? null,
     tokenUrl: `${issuer}/oauth2/token`,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { LtiClient } from './institutions';
 import type { LmsKeys } from './keys';
 import type { LmsStore, LmsUser } from './store';
 
@@ -11,8 +12,11 @@ export interface LmsContext {
   /** Where the tool's id_token form post goes: the only redirect_uri registered for LTI. */
   toolLaunchUrl: string;
   toolLoginUrl: string;
+  /** Demo Hospital's client: every user's but the Brightspace college's (institutions.ts). */
   clientId: string;
   deploymentId: string;
+  /** Demo Brightspace College's client. */
+  brightspaceLtiClient: LtiClient;
   brightspaceClientId: string;
   brightspaceClientSecret: string | null;
   tokenUrl: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
+import { DEMO_ACCOUNTS, DEMO_BRIGHTSPACE_ACCOUNTS, DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 
 /**
  * What the learning platform knows: its users, the one demo course with its links and gradebook,
@@ -24,10 +24,14 @@ export interface LmsUser {
   instructor: boolean;
   /** LTI roles in launches. */
   roles: string[];
+  /** The portal organisation of the same person, if any: it picks the client of their launches (institutions.ts). */
+  institution: string | null;
 }
 
 /** The demo accounts (same e-mails as the portal's) plus users only this platform has. */
-const LMS_ONLY = [{ email: 'learner2@demo.test', firstName: 'Lena', lastName: 'Learner2', role: 'learner' }] as const;
+const LMS_ONLY = [
+  { email: 'learner2@demo.test', firstName: 'Lena', lastName: 'Learner2', role: 'learner', organisation: 'Demo Hospital' },
+] as const;
 
 function rolesOf(role: string): { instructor: boolean; roles: string[] } {
   switch (role) {
@@ -41,13 +45,17 @@ function rolesOf(role: string): { instructor: boolean; roles: string[] } {
   }
 }
 
-/** Numeric ids as Brightspace has them; fixed, so a restart keeps every user who they were. */
-export const USERS: readonly LmsUser[] = [...DEMO_ACCOUNTS, ...LMS_ONLY].map((account, index) => ({
+/**
+ * Numeric ids as Brightspace has them; fixed, so a restart keeps every user who they were. New
+ * users go at the end: an id once given stays that user's (scores and the portal's links keep it).
+ */
+export const USERS: readonly LmsUser[] = [...DEMO_ACCOUNTS, ...LMS_ONLY, ...DEMO_BRIGHTSPACE_ACCOUNTS].map((account, index) => ({
   id: String(101 + index),
   email: account.email,
   firstName: account.firstName,
   lastName: account.lastName,
   ...rolesOf(account.role),
+  institution: account.organisation,
 }));
 export const PASSWORD = DEMO_PASSWORD;
 

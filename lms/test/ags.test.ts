@@ -46,6 +46,9 @@ describe('the stand-in as an AGS platform', () => {
     assert.equal(body.token_type, 'Bearer');
     assert.equal(body.scope, AGS_SCORE);
     assert.equal(typeof body.access_token, 'string');
+    // Demo Brightspace College's client (its launches' grades) gets one too.
+    const college = { iss: 'portal-tool-brightspace', sub: 'portal-tool-brightspace' };
+    assert.equal((await tokenRequest(await clientAssertion(tool, lms, college), AGS_SCORE)).status, 200);
   });
 
   it('refuses bad client assertions: wrong key, issuer, audience, expired, HS256, replayed jti', async () => {
@@ -53,6 +56,7 @@ describe('the stand-in as an AGS platform', () => {
       ['stray key', clientAssertion(tool, lms, {}, { key: tool.strayKey })],
       ['wrong iss', clientAssertion(tool, lms, { iss: 'someone-else' })],
       ['wrong sub', clientAssertion(tool, lms, { sub: 'someone-else' })],
+      ['sub another client', clientAssertion(tool, lms, { sub: 'portal-tool-brightspace' })],
       ['wrong aud', clientAssertion(tool, lms, { aud: lms.url })],
       ['expired', clientAssertion(tool, lms, { exp: Math.floor(Date.now() / 1000) - 120, iat: Math.floor(Date.now() / 1000) - 400 })],
       ['no jti', clientAssertion(tool, lms, { jti: undefined })],

@@ -117,6 +117,8 @@ describe('the stand-in as an LTI 1.3 platform and Brightspace', () => {
       ['nonce', { nonce: null }, /nonce/],
       ['state', { state: null }, /state/],
       ['login_hint', { login_hint: '102' }, /login_hint/],
+      // A client of ours, but Demo Brightspace College's: not the signed-in user's institution.
+      ['institution', { client_id: 'portal-tool-brightspace' }, /institution/],
     ];
     for (const [name, overrides, message] of cases) {
       const login = await press(cookie, '/course/links/link-1/launch');

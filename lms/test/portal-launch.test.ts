@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '@portal/api/test/helper';
-import { startLms, type RunningLms } from '../src/index';
+import { startLms, USERS, type RunningLms } from '../src/index';
 
 /**
  * The real portal API and the stand-in over HTTP on loopback: the Launch button's whole journey
@@ -77,7 +77,7 @@ describe('a launch from the stand-in into the real portal API', () => {
     await lms.close();
   });
 
-  async function launch(userId: string, linkId = 'link-1') {
+  async function launch(userId: string, linkId = 'link-1', client = { clientId: 'portal-tool', deploymentId: 'demo-deployment' }) {
     const browser = new Browser();
     const signIn = await browser.go(`${lms.url}/login`, { form: { user: userId, return: '/course' } });
     assert.equal(signIn.response.status, 303);
@@ -89,8 +89,8 @@ describe('a launch from the stand-in into the real portal API', () => {
     assert.equal(`${login.origin}${login.pathname}`, `${apiUrl}/api/lti/login`);
     assert.equal(login.searchParams.get('iss'), lms.url);
     assert.equal(login.searchParams.get('login_hint'), userId);
-    assert.equal(login.searchParams.get('client_id'), 'portal-tool');
-    assert.equal(login.searchParams.get('lti_deployment_id'), 'demo-deployment');
+    assert.equal(login.searchParams.get('client_id'), client.clientId);
+    assert.equal(login.searchParams.get('lti_deployment_id'), client.deploymentId);
     const toAuth = await browser.go(button.location!);
     assert.equal(toAuth.response.status, 302, toAuth.body);
     assert.ok(toAuth.location!.startsWith(`${lms.url}/lti/auth?`));
@@ -140,6 +140,30 @@ describe('a launch from the stand-in into the real portal API', () => {
       )
     ).rows[0];
     assert.equal(user?.organisation, 'Demo Hospital');
+  });
+
+  it("Demo Brightspace College's learner launches through the college's own client; the launch is the college's", async () => {
+    const bella = USERS.find((u) => u.email === 'learner@brightspace.test')!;
+    assert.equal(bella.institution, 'Demo Brightspace College');
+    const landed = await launch(bella.id, 'link-1', { clientId: 'portal-tool-brightspace', deploymentId: 'brightspace-deployment' });
+    const target = new URL(landed.location!);
+    assert.equal(target.pathname, '/lti/launch', landed.location!);
+    const recorded = (
+      await api.db.query<{ email: string; client_id: string; organisation: string; user_organisation: string }>(
+        `select u.email, p.client_id, o.name as organisation, uo.name as user_organisation
+           from lti_launches l join lti_platforms p on p.id = l.platform_id
+           join organisations o on o.id = p.organisation_id
+           join users u on u.id = l.user_id join organisations uo on uo.id = u.organisation_id
+          where l.id = $1`,
+        [target.searchParams.get('launchId')],
+      )
+    ).rows[0];
+    assert.deepEqual(recorded, {
+      email: 'learner@brightspace.test',
+      client_id: 'portal-tool-brightspace',
+      organisation: 'Demo Brightspace College',
+      user_organisation: 'Demo Brightspace College',
+    });
   });
 
   it('the instructor\'s Add a simulation is a deep linking request the portal sends to its picker', async () => {

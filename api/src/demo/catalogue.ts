@@ -175,6 +175,20 @@ export const LICENCES: readonly LicenceSeed[] = [
     entitlements: [['radiography', 'Desktop']],
     seats: ['learner@other.test'],
   },
+  {
+    organisation: 'Demo Brightspace College',
+    licenseName: 'Demo Brightspace College 2026',
+    salesReference: 'SO-2026-0077',
+    numberOfSeats: 20,
+    startDate: '2026-01-01',
+    expiryDate: '2027-12-31',
+    duration: 'P2Y',
+    entitlements: [
+      ['radiography', 'VR'],
+      ['radiography', 'Desktop'],
+    ],
+    seats: ['learner@brightspace.test', 'educator@brightspace.test', 'orgadmin@brightspace.test'],
+  },
 ];
 
 /** `<product code>.<category slug>.<leaf slug>`, or `<product code>.<leaf slug>` without a group. */

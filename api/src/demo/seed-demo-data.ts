@@ -1,14 +1,23 @@
-import { DEMO_ACCOUNTS } from '@portal/contract/demo-accounts';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_BRIGHTSPACE_ACCOUNTS,
+  DEMO_BRIGHTSPACE_ORGANISATION,
+} from '@portal/contract/demo-accounts';
 import type { Db, Queryable } from '../db/driver';
 import { seedCatalogue } from './catalogue';
 import { seedDemoLtiPlatform } from './demo-lti';
 
+/**
+ * Demo Hospital, whose accounts a newcomer tries first, uses a platform without Brightspace's
+ * sign-in (issue #25 point 6): its learners reach the portal's home page right after signing in.
+ * The Brightspace flow has an organisation of its own.
+ */
 const DEMO_ORGANISATIONS = [
   {
     name: 'Demo Hospital',
     city: 'London',
     country: 'GB',
-    lms: 'brightspace',
+    lms: 'moodle',
     language: 'en',
     radiation: 'si',
     measurement: 'metric',
@@ -25,6 +34,17 @@ const DEMO_ORGANISATIONS = [
     measurement: 'metric',
     mainContact: 'Prof. Paul Leiter (Radiologie)',
     technicalContact: 'it@other.test',
+  },
+  {
+    name: DEMO_BRIGHTSPACE_ORGANISATION,
+    city: 'Manchester',
+    country: 'GB',
+    lms: 'brightspace',
+    language: 'en',
+    radiation: 'si',
+    measurement: 'metric',
+    mainContact: 'Dr. Bea Bright (Radiography)',
+    technicalContact: 'it@brightspace.test',
   },
 ] as const;
 
@@ -64,7 +84,7 @@ export async function seedDemoData(db: Db): Promise<void> {
         ],
       );
     }
-    for (const account of DEMO_ACCOUNTS) {
+    for (const account of [...DEMO_ACCOUNTS, ...DEMO_BRIGHTSPACE_ACCOUNTS]) {
       await tx.query(
         `insert into users (id, email, first_name, last_name, organisation_id, role_id, language)
          values ($1, $2, $3, $4,

@@ -6,11 +6,18 @@ import { startLms, USERS as LMS_USERS, type RunningLms } from '@portal/lms';
 import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../helper';
 import { brightspaceUser, startTestBrightspace, type TestBrightspace } from './brightspace-server';
 
-const learner = account('learner', 'Demo Hospital');
-const educator = account('educator', 'Demo Hospital');
-const orgAdmin = account('org admin', 'Demo Hospital');
+// Demo Brightspace College is the demo organisation whose platform is Brightspace.
+const learner = account('learner', 'Demo Brightspace College');
+const educator = account('educator', 'Demo Brightspace College');
+const orgAdmin = account('org admin', 'Demo Brightspace College');
 const sysAdmin = account('sys admin');
 const otherLearner = account('learner', 'Other College');
+/** Demo Hospital's accounts, whom Brightspace sign-in must leave alone (issue #25 point 6). */
+const hospital = [
+  account('learner', 'Demo Hospital'),
+  account('educator', 'Demo Hospital'),
+  account('org admin', 'Demo Hospital'),
+];
 
 interface Started {
   url: string;
@@ -80,14 +87,14 @@ async function linkOf(t: TestApp, userId: string) {
 describe('Brightspace OAuth (issue #10 point 6)', () => {
   let t: TestApp;
   let bs: TestBrightspace;
-  let demoHospital: number;
+  let college: number;
   let otherCollege: number;
 
   /** A platform of `organisation` and a launch of `userId` as platform user `sub`. */
   async function launch(
     userId: string,
     sub: string,
-    organisation = demoHospital,
+    organisation = college,
     ageSeconds = 0,
     brightspaceUserId: string | null = null,
   ) {
@@ -115,7 +122,7 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
     const orgs = await t.db.query<{ id: number; name: string }>(
       'select id, name from organisations',
     );
-    demoHospital = orgs.rows.find((o) => o.name === 'Demo Hospital')!.id;
+    college = orgs.rows.find((o) => o.name === 'Demo Brightspace College')!.id;
     otherCollege = orgs.rows.find((o) => o.name === 'Other College')!.id;
   });
   after(async () => {
@@ -340,20 +347,26 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
     }
   });
 
+  test("whoami: Demo Hospital's learner, educator and org admin reach their home page, never Brightspace (issue #25 point 6)", async () => {
+    for (const who of hospital) {
+      assert.deepEqual(flags(await whoami(t, who.sub)), [false, false], who.email);
+    }
+  });
+
   test('whoami: mismatch only when the link differs from the latest launch of the own organisation', async () => {
     await roundTrip(t, learner.sub, '/');
     // Linked, never launched: nothing to differ from.
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
-    await launch(learner.sub, '1001', demoHospital, 60);
+    await launch(learner.sub, '1001', college, 60);
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
-    await launch(learner.sub, '9999', demoHospital, 30);
+    await launch(learner.sub, '9999', college, 30);
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, true]);
     // The latest launch is the one that counts.
-    await launch(learner.sub, '1001', demoHospital, 0);
+    await launch(learner.sub, '1001', college, 0);
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
     // A newer launch from another organisation's platform does not.
     await t.db.query('delete from lti_launches');
-    await launch(learner.sub, '1001', demoHospital, 60);
+    await launch(learner.sub, '1001', college, 60);
     await launch(learner.sub, '7777', otherCollege, 0);
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
   });
@@ -361,10 +374,10 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
   test("whoami: with D2L's own user id in the launch, that id is compared, not the opaque LTI sub", async () => {
     await roundTrip(t, learner.sub, '/');
     // Real D2L: `sub` is an opaque id, the claim's user_id is the Identifier the link holds (1001).
-    await launch(learner.sub, 'b7e1c0de-4c1a-4b8e-9d2f-0a1b2c3d4e5f_1001', demoHospital, 30, '1001');
+    await launch(learner.sub, 'b7e1c0de-4c1a-4b8e-9d2f-0a1b2c3d4e5f_1001', college, 30, '1001');
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
     // Another D2L user in the platform, even with a sub that happens to read 1001.
-    await launch(learner.sub, '1001', demoHospital, 0, '2002');
+    await launch(learner.sub, '1001', college, 0, '2002');
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, true]);
   });
 
@@ -501,7 +514,7 @@ describe('Brightspace OAuth against the stand-in', () => {
         apiVersion: '1.43',
       },
     });
-    // Signed in to the stand-in as its copy of the demo learner.
+    // Signed in to the stand-in as its copy of the college's learner.
     const lmsLearner = LMS_USERS.find((u) => u.email === learner.email)!;
     const login = await fetch(`${lms.url}/login`, {
       method: 'POST',
@@ -546,27 +559,30 @@ describe('Brightspace OAuth against the stand-in', () => {
     assert.deepEqual(link.rows[0], { identifier: lmsLearner.id, unique_name: learner.email });
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);
 
-    // Launches from Demo Hospital's platform: as the linked user, then as another one.
-    const demoHospital = (
-      await t.db.query<{ id: number }>("select id from organisations where name = 'Demo Hospital'")
+    // Launches from the college's Brightspace: as the linked user, then as another one.
+    const college = (
+      await t.db.query<{ id: number }>(
+        "select id from organisations where name = 'Demo Brightspace College'",
+      )
     ).rows[0]!.id;
     const platform = await t.db.query<{ id: number }>(
       `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
                                   deployment_ids, organisation_id)
-       values ($1, 'portal-tool', $2, $3, $4, '{demo-deployment}', $5) returning id`,
+       values ($1, 'portal-tool-brightspace', $2, $3, $4, '{brightspace-deployment}', $5)
+       returning id`,
       [
         lms.url,
         `${lms.url}/lti/auth`,
         `${lms.url}/oauth2/token`,
         `${lms.url}/.well-known/jwks.json`,
-        demoHospital,
+        college,
       ],
     );
     const launchAs = async (sub: string, ageSeconds: number) => {
       await t.db.query(
         `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub,
                                    user_id, created_at)
-         values ($1, $2, 'demo-deployment', 'LtiResourceLinkRequest', $3, $4,
+         values ($1, $2, 'brightspace-deployment', 'LtiResourceLinkRequest', $3, $4,
                  now() - make_interval(secs => $5))`,
         [randomUUID(), platform.rows[0]!.id, sub, learner.sub, ageSeconds],
       );

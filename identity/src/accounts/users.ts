@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { Logger } from 'pino';
-import { DEMO_ACCOUNTS, DEMO_COHORT, DEMO_PASSWORD, type DemoAccount } from '@portal/contract/demo-accounts';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_BRIGHTSPACE_ACCOUNTS,
+  DEMO_COHORT,
+  DEMO_PASSWORD,
+  type DemoAccount,
+} from '@portal/contract/demo-accounts';
 
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 import { createUsersFileWriter, FILE_VERSION, readUsersFile, USERS_FILE } from './users-file';
@@ -82,10 +88,15 @@ export const userLocale = (user: Pick<UserRecord, 'attributes'>): string | undef
 
 
 /**
- * Accounts every provider starts with: the demo accounts and the demo activity's learners, all
- * with the demo password and their fixed ids (the API's users have the same ids).
+ * Accounts every provider starts with: the demo accounts, Demo Brightspace College's and the demo
+ * activity's learners, all with the demo password and their fixed ids (the API's users have the
+ * same ids).
  */
-export const SEEDED_ACCOUNTS: readonly DemoAccount[] = [...DEMO_ACCOUNTS, ...DEMO_COHORT];
+export const SEEDED_ACCOUNTS: readonly DemoAccount[] = [
+  ...DEMO_ACCOUNTS,
+  ...DEMO_BRIGHTSPACE_ACCOUNTS,
+  ...DEMO_COHORT,
+];
 const SEEDED_IDS = new Set(SEEDED_ACCOUNTS.map((account) => account.sub));
 
 let demoHash: Promise<string> | undefined;

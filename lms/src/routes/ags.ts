@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import type { LmsContext } from '../context';
+import { ltiClients } from '../institutions';
 import type { LineItem, Score } from '../store';
 import { AGS_SCOPE } from './lti';
 
@@ -35,12 +36,13 @@ export function agsRoutes(app: FastifyInstance, ctx: LmsContext) {
       if (decodeProtectedHeader(form.client_assertion).alg !== 'RS256') throw new Error('RS256 only');
       const { payload } = await jwtVerify(form.client_assertion, ctx.toolKeys, {
         algorithms: ['RS256'],
-        issuer: ctx.clientId,
-        subject: ctx.clientId,
+        // Any of the institutions' clients (institutions.ts); RFC 7523: the client is iss and sub.
+        issuer: ltiClients(ctx).map((client) => client.clientId),
         audience: ctx.tokenUrl,
         clockTolerance: 60,
-        requiredClaims: ['exp', 'iat', 'jti'],
+        requiredClaims: ['exp', 'iat', 'jti', 'sub'],
       });
+      if (payload.sub !== payload.iss) throw new Error('unexpected "sub" claim value');
       jti = String(payload.jti);
       exp = payload.exp!;
     } catch (error) {

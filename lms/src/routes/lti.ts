@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { signedInUser, type LmsContext } from '../context';
 import { html, page } from '../html';
+import { clientById, clientOf, ltiClients } from '../institutions';
 import { COURSE, displayName, type LmsUser } from '../store';
 
 export const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
@@ -18,7 +19,7 @@ type Params = Record<string, string | undefined>;
 
 /** The auth request's parameters (Security Framework §5.1.1.2); the first rule broken names the refusal. */
 function checkAuthRequest(ctx: LmsContext, q: Params, user: LmsUser | null): string | null {
-  if (q.client_id !== ctx.clientId) return 'unknown client_id';
+  if (!clientById(ctx, q.client_id)) return 'unknown client_id';
   // Checked before anything is sent anywhere: an unregistered redirect_uri never gets a token.
   if (q.redirect_uri !== ctx.toolLaunchUrl) return 'redirect_uri is not registered for this client';
   if (!(q.scope ?? '').split(' ').includes('openid')) return 'scope must include openid';
@@ -28,6 +29,7 @@ function checkAuthRequest(ctx: LmsContext, q: Params, user: LmsUser | null): str
   if (!q.state) return 'state is missing';
   if (!user) return 'no user is signed in (login_required)';
   if (q.login_hint !== user.id) return 'login_hint is not the signed-in user';
+  if (q.client_id !== clientOf(ctx, user).clientId) return "client_id is not the signed-in user's institution's";
   return null;
 }
 
@@ -62,6 +64,7 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
     }
     const intent = store.intents.take(q.lti_message_hint);
     if (!intent || !user || intent.userId !== user.id) return refuse(reply, 'Launch refused', 'lti_message_hint is unknown, used or not yours');
+    const client = clientOf(ctx, user);
 
     const common: JWTPayload = {
       sub: user.id,
@@ -71,7 +74,7 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
       family_name: user.lastName,
       email: user.email,
       [`${LTI_CLAIM}version`]: '1.3.0',
-      [`${LTI_CLAIM}deployment_id`]: ctx.deploymentId,
+      [`${LTI_CLAIM}deployment_id`]: client.deploymentId,
       [`${LTI_CLAIM}target_link_uri`]: ctx.toolLaunchUrl,
       [`${LTI_CLAIM}roles`]: user.roles,
       [`${LTI_CLAIM}context`]: { id: COURSE.id, label: COURSE.label, title: COURSE.title, type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'] },
@@ -113,7 +116,7 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
         },
       };
     }
-    const idToken = await ctx.keys.sign(claims, { audience: ctx.clientId, expiresInSeconds: 300 });
+    const idToken = await ctx.keys.sign(claims, { audience: client.clientId, expiresInSeconds: 300 });
     return sendPage(reply, autoPost(q.redirect_uri!, { id_token: idToken, state: q.state! }));
   };
   app.get<{ Querystring: Params }>('/lti/auth', (request, reply) => auth(request.query, request, reply));
@@ -128,7 +131,7 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
       if (decodeProtectedHeader(jwt).alg !== 'RS256') throw new joseErrors.JOSEAlgNotAllowed('RS256 only');
       ({ payload: claims } = await jwtVerify(jwt, ctx.toolKeys, {
         algorithms: ['RS256'],
-        issuer: ctx.clientId,
+        issuer: ltiClients(ctx).map((c) => c.clientId),
         audience: ctx.issuer,
         clockTolerance: 60,
         requiredClaims: ['exp', 'iat', 'nonce'],
@@ -140,12 +143,17 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
     const settings = claims;
     if (settings[`${LTI_CLAIM}message_type`] !== 'LtiDeepLinkingResponse') return refuse(reply, 'Deep linking refused', 'message_type must be LtiDeepLinkingResponse');
     if (settings[`${LTI_CLAIM}version`] !== '1.3.0') return refuse(reply, 'Deep linking refused', 'version must be 1.3.0');
-    if (settings[`${LTI_CLAIM}deployment_id`] !== ctx.deploymentId) return refuse(reply, 'Deep linking refused', 'deployment_id is not ours');
+    const client = clientById(ctx, claims.iss);
+    if (settings[`${LTI_CLAIM}deployment_id`] !== client?.deploymentId) return refuse(reply, 'Deep linking refused', 'deployment_id is not ours');
     const nonce = String(claims.nonce);
     if (usedDeepLinkNonces.has(nonce)) return refuse(reply, 'Deep linking refused', 'nonce was used before');
     const data = settings[`${DL_CLAIM}data`];
     const request_ = typeof data === 'string' ? store.deepLinkRequests.take(data) : null;
     if (!request_) return refuse(reply, 'Deep linking refused', 'data does not echo a deep linking request of ours');
+    const requester = store.user(request_.userId);
+    if (!requester || clientOf(ctx, requester).clientId !== client!.clientId) {
+      return refuse(reply, 'Deep linking refused', "the response's client is not the one the request went to");
+    }
     usedDeepLinkNonces.add(nonce);
     const errorMessage = settings[`${DL_CLAIM}errormsg`];
     const items = settings[`${DL_CLAIM}content_items`];

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { cookieOf, safeReturnPath, SESSION_COOKIE, signedInUser, toSignIn, type LmsContext } from '../context';
 import { html, page, type SafeHtml } from '../html';
+import { clientOf } from '../institutions';
 import { displayName, PASSWORD, type LmsUser } from '../store';
 
 type Form = Record<string, string | undefined>;
@@ -9,7 +10,7 @@ const sendPage = (reply: FastifyReply, body: string, status = 200) => reply.code
 
 function signInPage(ctx: LmsContext, returnPath: string, problem?: string): string {
   const users = ctx.store.users.map(
-    (u) => html`<li><form method="post" action="/login"><input type="hidden" name="user" value="${u.id}"><input type="hidden" name="return" value="${returnPath}"><button type="submit" class="secondary">Sign in as ${displayName(u)}</button> <span class="muted">${u.email}, ${u.instructor ? 'instructor' : 'learner'}</span></form></li>`,
+    (u) => html`<li><form method="post" action="/login"><input type="hidden" name="user" value="${u.id}"><input type="hidden" name="return" value="${returnPath}"><button type="submit" class="secondary">Sign in as ${displayName(u)}</button> <span class="muted">${u.email}, ${u.instructor ? 'instructor' : 'learner'}${u.institution ? `, ${u.institution}` : ''}</span></form></li>`,
   );
   return page(
     'Sign in',
@@ -116,13 +117,14 @@ export function pageRoutes(app: FastifyInstance, ctx: LmsContext) {
   /** Third-party initiated login (LTI Core §4.1): the browser goes to the tool, which comes back to /lti/auth. */
   const initiateLogin = (reply: FastifyReply, user: LmsUser, hint: string) => {
     const target = new URL(ctx.toolLoginUrl);
+    const client = clientOf(ctx, user);
     const params = {
       iss: ctx.issuer,
       login_hint: user.id,
       target_link_uri: ctx.toolLaunchUrl,
       lti_message_hint: hint,
-      client_id: ctx.clientId,
-      lti_deployment_id: ctx.deploymentId,
+      client_id: client.clientId,
+      lti_deployment_id: client.deploymentId,
     };
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
     return reply.redirect(target.toString(), 303);

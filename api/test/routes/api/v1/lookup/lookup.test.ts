@@ -103,7 +103,7 @@ describe('GET /api/v1/lookup', () => {
   test('a sys admin sees every organisation; others only their own', async () => {
     assert.deepEqual(
       (await items('field=organisation', sysadmin.sub)).map((o) => o.name),
-      ['Demo Hospital', 'Other College'],
+      ['Demo Brightspace College', 'Demo Hospital', 'Other College'],
     );
     assert.deepEqual(
       (await items('field=organisation')).map((o) => o.name),
