@@ -23,6 +23,7 @@ import type { UserStore } from '../accounts/users';
 import type { SigningJwks } from './signing-keys';
 import type { Pages } from '../http/pages';
 import { logoutPage } from './logout-page';
+import { installSessionManagement } from './session-management';
 import { messagePage } from '../views/message-page';
 
 export const CLIENT_ID = 'frontend';
@@ -44,6 +45,8 @@ export const ROUTES = {
   jwks: `${OIDC_PATH}/certs`,
   revocation: `${OIDC_PATH}/revoke`,
   introspection: `${OIDC_PATH}/token/introspect`,
+  /** Served by our own route (routes/login-status); the library has no session management. */
+  check_session_iframe: `${OIDC_PATH}/login-status-iframe.html`,
   device_authorization: `${OIDC_PATH}/auth/device`,
   /** The user code page; the library resumes device sign-ins below it (`/device/{uid}`). */
   code_verification: '/device',
@@ -334,12 +337,15 @@ export function createProvider(options: ProviderOptions): Provider {
   const realm = realmFromIssuer(issuer);
   const mountPath = new URL(issuer).pathname;
   const { pages } = options;
+  const { check_session_iframe: _ours, ...libraryRoutes } = ROUTES;
 
   const configuration: Configuration = {
     adapter: options.sessionStore ?? createSessionStore(logger, storeMax),
     clients: [frontendClient(frontendOrigins), ...(serviceClientSecret ? [serviceClient(serviceClientSecret)] : [])],
     jwks: jwks as Configuration['jwks'],
-    routes: { ...ROUTES },
+    routes: libraryRoutes,
+    // Published as Keycloak does; the iframe itself is routes/login-status.
+    discovery: { check_session_iframe: `${issuer}${ROUTES.check_session_iframe}` },
     responseTypes: ['code'],
     pkce: { methods: ['S256'], required: () => true },
     scopes: [...OIDC_SCOPES],
@@ -397,6 +403,7 @@ export function createProvider(options: ProviderOptions): Provider {
     }),
   );
 
+  installSessionManagement(provider, { mountPath });
   logRefusals(provider, logger);
   return provider;
 }
