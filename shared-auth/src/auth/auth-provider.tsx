@@ -9,6 +9,7 @@ import {
   type UserManagerLike,
 } from '../oidc/create-user-manager';
 import { currentPath, sanitizeReturnPath } from '../oidc/return-path';
+import { watchSession } from '../oidc/session-monitor';
 import type { SessionUser } from '../oidc/stored-user';
 import { createTokenManager } from '../oidc/token-manager';
 import {
@@ -171,6 +172,23 @@ export function AuthProvider({
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
   }, [userManager, loadCurrentUser, update]);
+
+  // docs/requirements.md#limits-and-defaults: a sign-out at the identity provider (another tab,
+  // another application) ends this tab's session at the next login-status check.
+  const signedIn = state.status === 'authenticated';
+  useEffect(() => {
+    if (!signedIn) return;
+    return watchSession({
+      userManager,
+      clientId,
+      onChanged: () => {
+        void tokens
+          .clear()
+          .catch(() => undefined)
+          .finally(() => update(UNAUTHENTICATED));
+      },
+    });
+  }, [signedIn, userManager, clientId, tokens, update]);
 
   const pendingLogin = useRef<Promise<void> | null>(null);
   const login = useCallback(
