@@ -22,6 +22,8 @@ import { createMemoryStore, DEFAULT_MAX_ENTRIES_PER_MODEL, type MemoryStore } fr
 import type { UserStore } from '../accounts/users';
 import type { SigningJwks } from './signing-keys';
 import type { Pages } from '../http/pages';
+import { KC_ACTION_PARAM, reportKcActionStatus, updatePasswordPrompt } from '../routes/interactions/kc-action';
+import { LOCALE_PARAM } from '../i18n/locale';
 import { logoutPage } from './logout-page';
 import { installSessionManagement } from './session-management';
 import { messagePage } from '../views/message-page';
@@ -132,10 +134,14 @@ export function serviceClient(secret: string): ClientMetadata {
   };
 }
 
-/** The library's prompts (login, consent), then ours for allowing a device after sign-in. */
+/**
+ * The library's prompts (login, consent), then ours: allowing a device after sign-in, and
+ * Keycloak's UPDATE_PASSWORD action.
+ */
 function buildInteractionPolicy(): interactionPolicy.DefaultPolicy {
   const policy = interactionPolicy.base();
   policy.add(devicePrompt());
+  policy.add(updatePasswordPrompt());
   return policy;
 }
 
@@ -347,6 +353,8 @@ export function createProvider(options: ProviderOptions): Provider {
     // Published as Keycloak does; the iframe itself is routes/login-status.
     discovery: { check_session_iframe: `${issuer}${ROUTES.check_session_iframe}` },
     responseTypes: ['code'],
+    // Keycloak's application-initiated action and page language, kept for the interaction.
+    extraParams: [KC_ACTION_PARAM, LOCALE_PARAM],
     pkce: { methods: ['S256'], required: () => true },
     scopes: [...OIDC_SCOPES],
     // Keycloak applies its default client scopes (profile, email) to every request, so these
@@ -404,6 +412,7 @@ export function createProvider(options: ProviderOptions): Provider {
   );
 
   installSessionManagement(provider, { mountPath });
+  reportKcActionStatus(provider);
   logRefusals(provider, logger);
   return provider;
 }
