@@ -61,12 +61,15 @@ describe('Change password (kc_action=UPDATE_PASSWORD)', () => {
     assert.match(html, /<button type="submit" name="cancel" value="yes"[^>]*>Cancel<\/button>/);
   });
 
-  it('speaks German when the portal asks in German (kc_locale)', async () => {
+  it('speaks German when the portal asks in German (kc_locale, ui_locales)', async () => {
     const { html } = await openForm(app, 'educator@demo.test', { kc_locale: 'de' });
     assert.match(html, /<html lang="de"/);
     assert.match(html, /Aktuelles Passwort/);
     assert.match(html, /Neues Passwort wiederholen/);
     assert.match(html, /Abbrechen/);
+    // What the portal sends: the standard ui_locales.
+    const standard = await openForm(app, 'educator@demo.test', { ui_locales: 'de-DE en' });
+    assert.match(standard.html, /<h1>Passwort ändern<\/h1>/);
   });
 
   it('names every problem under its field at once: wrong current password, policy, mismatch', async () => {

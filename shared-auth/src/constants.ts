@@ -6,6 +6,9 @@ export const SILENT_CALLBACK_PATH = '/silent-check-sso.html';
 export const LOGOUT_PATH = '/logout';
 
 export const OIDC_SCOPE = 'openid profile email';
+/** Keycloak's application-initiated action parameter, and its password change. */
+export const KC_ACTION_PARAM = 'kc_action';
+export const UPDATE_PASSWORD_ACTION = 'UPDATE_PASSWORD';
 /** docs/requirements.md#limits-and-defaults: refresh when the access token has this many seconds or fewer left. */
 export const TOKEN_REFRESH_THRESHOLD_SECONDS = 30;
 /** docs/requirements.md#limits-and-defaults: stored login callback state lives 1 hour. */

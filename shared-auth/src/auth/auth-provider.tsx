@@ -2,7 +2,13 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { CurrentUser } from '@portal/contract';
 import { createApiClient } from '../api/create-api-client';
 import { TokenNotFoundError } from '../api/errors';
-import { AUTH_CALLBACK_PATH, WHOAMI_FAILED_MESSAGE, WHOAMI_PATH } from '../constants';
+import {
+  AUTH_CALLBACK_PATH,
+  KC_ACTION_PARAM,
+  UPDATE_PASSWORD_ACTION,
+  WHOAMI_FAILED_MESSAGE,
+  WHOAMI_PATH,
+} from '../constants';
 import {
   createUserManager,
   USER_STORAGE_KEY_PREFIX,
@@ -205,6 +211,18 @@ export function AuthProvider({
     [userManager, update],
   );
 
+  const changePassword = useCallback(
+    async ({ returnPath, language }: { returnPath?: string; language?: string } = {}) => {
+      // The user stays signed in if the redirect cannot start; the caller shows the failure.
+      await userManager.signinRedirect({
+        state: { returnPath: sanitizeReturnPath(returnPath ?? currentPath()) },
+        extraQueryParams: { [KC_ACTION_PARAM]: UPDATE_PASSWORD_ACTION },
+        ...(language ? { ui_locales: language } : {}),
+      });
+    },
+    [userManager],
+  );
+
   const logout = useCallback(async () => {
     const idToken = (await userManager.getUser().catch(() => null))?.id_token;
     try {
@@ -233,8 +251,8 @@ export function AuthProvider({
   }, [apiClient, update]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, login, logout, getAccessToken, reloadUser }),
-    [state, login, logout, getAccessToken, reloadUser],
+    () => ({ ...state, login, changePassword, logout, getAccessToken, reloadUser }),
+    [state, login, changePassword, logout, getAccessToken, reloadUser],
   );
 
   return (

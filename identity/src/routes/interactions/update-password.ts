@@ -21,11 +21,16 @@ function accountOf({ users }: IdentityContext, details: InteractionDetails): Use
   return account;
 }
 
-/** The portal's language (`kc_locale`, as Keycloak takes it), else the user's, the cookie's, English. */
+const firstOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim().split(/\s+/)[0] : undefined);
+
+/**
+ * The portal's language (`kc_locale` or the first of `ui_locales`, as Keycloak takes them), else
+ * the user's, the cookie's, English.
+ */
 function localeOf(request: FastifyRequest, details: InteractionDetails, account: UserRecord): Locale {
-  const asked = details.params[LOCALE_PARAM];
   return (
-    parseLocale(typeof asked === 'string' ? asked : undefined) ??
+    parseLocale(firstOf(details.params[LOCALE_PARAM])) ??
+    parseLocale(firstOf(details.params.ui_locales)) ??
     parseLocale(userLocale(account)) ??
     localeFromCookieHeader(request.headers.cookie) ??
     DEFAULT_LOCALE
