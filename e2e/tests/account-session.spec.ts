@@ -14,6 +14,10 @@ test('a sign-out at the identity provider in another tab shows this tab the sign
   // A session of its own: ending the setup's would sign other specs out.
   const { context, page, portal } = await freshBrowser(browser);
   await portal.signInAt('/support', ACCOUNT);
+  // The tab watches its session through the provider's login-status iframe.
+  await expect
+    .poll(() => page.frames().some((frame) => frame.url().endsWith('/login-status-iframe.html')))
+    .toBe(true);
 
   const other = await context.newPage();
   await other.goto(IDENTITY_LOGOUT);
