@@ -161,6 +161,33 @@ test.describe('the sign-in page (identity provider)', () => {
     await expectNoAxeViolations(page, 'German sign-in page');
   });
 
+  test('the change-password page the sidebar opens, with its errors, in English and German', async ({ browser }) => {
+    const context = await browser.newContext({ storageState: '.auth/sysadmin.json' });
+    const page = await context.newPage();
+    await open(page, '/support', 'Support centre');
+    const authorise = page.waitForRequest(
+      (r) => r.frame() === page.mainFrame() && r.url().includes('kc_action=UPDATE_PASSWORD'),
+    );
+    await page
+      .getByRole('navigation', { name: 'Account navigation' })
+      .getByRole('button', { name: 'Change password' })
+      .click();
+    const url = new URL((await authorise).url());
+    await expect(page.getByLabel('Current password')).toBeFocused();
+    await expectNoAxeViolations(page, 'change-password page');
+
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByText('Enter your current password.')).toBeVisible();
+    await expectNoAxeViolations(page, 'change-password page with errors');
+
+    url.searchParams.set('kc_locale', 'de');
+    await page.goto(url.href);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByLabel('Aktuelles Passwort')).toBeVisible();
+    await expectNoAxeViolations(page, 'German change-password page');
+    await context.close();
+  });
+
   test('the device login page the sidebar links to, in English and German', async ({ page }) => {
     for (const [locale, button] of [
       ['en', 'Continue'],

@@ -6,13 +6,25 @@ export const SILENT_CALLBACK_PATH = '/silent-check-sso.html';
 export const LOGOUT_PATH = '/logout';
 
 export const OIDC_SCOPE = 'openid profile email';
+/** Keycloak's application-initiated action parameter, and its password change. */
+export const KC_ACTION_PARAM = 'kc_action';
+export const UPDATE_PASSWORD_ACTION = 'UPDATE_PASSWORD';
 /** docs/requirements.md#limits-and-defaults: refresh when the access token has this many seconds or fewer left. */
 export const TOKEN_REFRESH_THRESHOLD_SECONDS = 30;
 /** docs/requirements.md#limits-and-defaults: stored login callback state lives 1 hour. */
 export const STALE_STATE_AGE_SECONDS = 3600;
-/** docs/requirements.md#limits-and-defaults: identity message timeout 10 s. */
-export const SILENT_REQUEST_TIMEOUT_SECONDS = 10;
-/** docs/requirements.md#limits-and-defaults: login-status check 5 s (only used if session monitoring is switched on). */
+/**
+ * docs/requirements.md#limits-and-defaults: identity message timeout 10 s. How long the portal
+ * waits for a message from the identity provider's frames: the silent sign-in's answer, and the
+ * login-status iframe's answer to one check (session-monitor.ts).
+ */
+export const IDENTITY_MESSAGE_TIMEOUT_SECONDS = 10;
+/** The silent (prompt=none) sign-in's share of the identity message timeout. */
+export const SILENT_REQUEST_TIMEOUT_SECONDS = IDENTITY_MESSAGE_TIMEOUT_SECONDS;
+/**
+ * docs/requirements.md#limits-and-defaults: login-status check 5 s. How often a signed-in tab asks
+ * the identity provider's login-status iframe whether its session still stands (session-monitor.ts).
+ */
 export const CHECK_SESSION_INTERVAL_SECONDS = 5;
 /** docs/requirements.md#limits-and-defaults: logout delay after a login error. */
 export const LOGIN_ERROR_LOGOUT_DELAY_MS = 10_000;

@@ -7,6 +7,7 @@ import { adminRoutes } from '../routes/admin';
 import { devOutboxRoutes } from '../routes/dev-outbox';
 import { healthRoutes } from '../routes/health';
 import { interactionRoutes } from '../routes/interactions';
+import { loginStatusRoutes } from '../routes/login-status';
 import { oidcRoutes } from '../routes/oidc';
 import { setPasswordRoutes } from '../routes/set-password';
 import { userinfoRoutes } from '../routes/userinfo';
@@ -62,6 +63,7 @@ export async function buildIdentityServer(context: IdentityContext, server: Serv
     await scope.register(interactionRoutes, context);
     await scope.register(setPasswordRoutes, context);
     await scope.register(userinfoRoutes, context);
+    await scope.register(loginStatusRoutes, context);
     await scope.register(oidcRoutes, context);
   });
   await app.register(adminRoutes, context);

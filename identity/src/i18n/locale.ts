@@ -92,6 +92,20 @@ export interface Messages {
     doneTitle: string;
     done: string;
   };
+  /** Keycloak's UPDATE_PASSWORD action, started from the portal ("Change password"). */
+  updatePassword: {
+    title: string;
+    intro: (email: string) => string;
+    current: string;
+    password: string;
+    confirmation: string;
+    submit: string;
+    cancel: string;
+    missingCurrent: string;
+    wrongCurrent: string;
+    /** Too many wrong current passwords, for the account (locked) or from the address. */
+    tooManyAttempts: (minutes: number) => string;
+  };
   invitation: {
     subject: (product: string) => string;
     greeting: (name: string) => string;
@@ -163,6 +177,19 @@ const EN: Messages = {
       `Too many failed attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
     doneTitle: 'Password set',
     done: 'Your password is set. You can now sign in.',
+  },
+  updatePassword: {
+    title: 'Change password',
+    intro: (email) => `Change the password of ${email}.`,
+    current: 'Current password',
+    password: 'New password',
+    confirmation: 'New password again',
+    submit: 'Change password',
+    cancel: 'Cancel',
+    missingCurrent: 'Enter your current password.',
+    wrongCurrent: 'The current password is not correct.',
+    tooManyAttempts: (minutes) =>
+      `Too many wrong passwords. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
   },
   invitation: {
     subject: (product) => `Set up your ${product} account`,
@@ -236,6 +263,19 @@ const DE: Messages = {
       `Zu viele fehlgeschlagene Versuche. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
     doneTitle: 'Passwort festgelegt',
     done: 'Ihr Passwort ist festgelegt. Sie können sich jetzt anmelden.',
+  },
+  updatePassword: {
+    title: 'Passwort ändern',
+    intro: (email) => `Ändern Sie das Passwort für ${email}.`,
+    current: 'Aktuelles Passwort',
+    password: 'Neues Passwort',
+    confirmation: 'Neues Passwort wiederholen',
+    submit: 'Passwort ändern',
+    cancel: 'Abbrechen',
+    missingCurrent: 'Geben Sie Ihr aktuelles Passwort ein.',
+    wrongCurrent: 'Das aktuelle Passwort ist nicht korrekt.',
+    tooManyAttempts: (minutes) =>
+      `Zu viele falsche Passwörter. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
   },
   invitation: {
     subject: (product) => `Richten Sie Ihr Konto für ${product} ein`,

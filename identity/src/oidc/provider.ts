@@ -22,7 +22,10 @@ import { createMemoryStore, DEFAULT_MAX_ENTRIES_PER_MODEL, type MemoryStore } fr
 import type { UserStore } from '../accounts/users';
 import type { SigningJwks } from './signing-keys';
 import type { Pages } from '../http/pages';
+import { KC_ACTION_PARAM, reportKcActionStatus, updatePasswordPrompt } from '../routes/interactions/kc-action';
+import { LOCALE_PARAM } from '../i18n/locale';
 import { logoutPage } from './logout-page';
+import { installSessionManagement } from './session-management';
 import { messagePage } from '../views/message-page';
 
 export const CLIENT_ID = 'frontend';
@@ -44,6 +47,8 @@ export const ROUTES = {
   jwks: `${OIDC_PATH}/certs`,
   revocation: `${OIDC_PATH}/revoke`,
   introspection: `${OIDC_PATH}/token/introspect`,
+  /** Served by our own route (routes/login-status); the library has no session management. */
+  check_session_iframe: `${OIDC_PATH}/login-status-iframe.html`,
   device_authorization: `${OIDC_PATH}/auth/device`,
   /** The user code page; the library resumes device sign-ins below it (`/device/{uid}`). */
   code_verification: '/device',
@@ -129,10 +134,14 @@ export function serviceClient(secret: string): ClientMetadata {
   };
 }
 
-/** The library's prompts (login, consent), then ours for allowing a device after sign-in. */
+/**
+ * The library's prompts (login, consent), then ours: allowing a device after sign-in, and
+ * Keycloak's UPDATE_PASSWORD action.
+ */
 function buildInteractionPolicy(): interactionPolicy.DefaultPolicy {
   const policy = interactionPolicy.base();
   policy.add(devicePrompt());
+  policy.add(updatePasswordPrompt());
   return policy;
 }
 
@@ -334,13 +343,18 @@ export function createProvider(options: ProviderOptions): Provider {
   const realm = realmFromIssuer(issuer);
   const mountPath = new URL(issuer).pathname;
   const { pages } = options;
+  const { check_session_iframe: _ours, ...libraryRoutes } = ROUTES;
 
   const configuration: Configuration = {
     adapter: options.sessionStore ?? createSessionStore(logger, storeMax),
     clients: [frontendClient(frontendOrigins), ...(serviceClientSecret ? [serviceClient(serviceClientSecret)] : [])],
     jwks: jwks as Configuration['jwks'],
-    routes: { ...ROUTES },
+    routes: libraryRoutes,
+    // Published as Keycloak does; the iframe itself is routes/login-status.
+    discovery: { check_session_iframe: `${issuer}${ROUTES.check_session_iframe}` },
     responseTypes: ['code'],
+    // Keycloak's application-initiated action and page language, kept for the interaction.
+    extraParams: [KC_ACTION_PARAM, LOCALE_PARAM],
     pkce: { methods: ['S256'], required: () => true },
     scopes: [...OIDC_SCOPES],
     // Keycloak applies its default client scopes (profile, email) to every request, so these
@@ -397,6 +411,8 @@ export function createProvider(options: ProviderOptions): Provider {
     }),
   );
 
+  installSessionManagement(provider, { mountPath });
+  reportKcActionStatus(provider);
   logRefusals(provider, logger);
   return provider;
 }

@@ -23,6 +23,10 @@ export class Browser {
     return this.cookies.has(name);
   }
 
+  cookie(name: string): { value: string; path: string } | undefined {
+    return this.cookies.get(name);
+  }
+
   private store(response: Response): void {
     for (const line of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());

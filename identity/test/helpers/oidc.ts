@@ -54,7 +54,7 @@ export async function signIn(
   app: IdentityApp,
   browser: Browser,
   { email = 'learner@demo.test', password = 'demo1234', scope = PORTAL_SCOPE } = {},
-): Promise<{ code: string; state: string; verifier: string }> {
+): Promise<{ code: string; state: string; verifier: string; sessionState: string | null }> {
   const { verifier, challenge } = pkcePair();
   const request = authorizeUrl(app, { code_challenge: challenge, code_challenge_method: 'S256', scope });
   const page = await browser.follow(request);
@@ -66,7 +66,7 @@ export async function signIn(
   const callback = new URL(location);
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code in ${location}`);
-  return { code, state: callback.searchParams.get('state') ?? '', verifier };
+  return { code, state: callback.searchParams.get('state') ?? '', verifier, sessionState: callback.searchParams.get('session_state') };
 }
 
 export async function tokenRequest(app: IdentityApp, fields: Record<string, string>, origin = PORTAL) {

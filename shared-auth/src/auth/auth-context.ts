@@ -14,6 +14,12 @@ export type AuthState =
 export type AuthContextValue = AuthState & {
   /** Redirects to the identity provider; comes back to `returnPath` (default: the current URL). */
   login(returnPath?: string): Promise<void>;
+  /**
+   * Keycloak's application-initiated action UPDATE_PASSWORD: a sign-in redirect on which the
+   * identity provider asks for the current and a new password, then comes back to `returnPath`
+   * (default: the current URL), changed or cancelled.
+   */
+  changePassword(options?: { returnPath?: string; language?: string }): Promise<void>;
   /** Ends the session at the identity provider (which returns to /logout) and forgets the user. */
   logout(): Promise<void>;
   /** The raw access token, refreshed first when within 30 s of expiry; null when signed out. */

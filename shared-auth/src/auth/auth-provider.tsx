@@ -2,13 +2,20 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { CurrentUser } from '@portal/contract';
 import { createApiClient } from '../api/create-api-client';
 import { TokenNotFoundError } from '../api/errors';
-import { AUTH_CALLBACK_PATH, WHOAMI_FAILED_MESSAGE, WHOAMI_PATH } from '../constants';
+import {
+  AUTH_CALLBACK_PATH,
+  KC_ACTION_PARAM,
+  UPDATE_PASSWORD_ACTION,
+  WHOAMI_FAILED_MESSAGE,
+  WHOAMI_PATH,
+} from '../constants';
 import {
   createUserManager,
   USER_STORAGE_KEY_PREFIX,
   type UserManagerLike,
 } from '../oidc/create-user-manager';
 import { currentPath, sanitizeReturnPath } from '../oidc/return-path';
+import { watchSession } from '../oidc/session-monitor';
 import type { SessionUser } from '../oidc/stored-user';
 import { createTokenManager } from '../oidc/token-manager';
 import {
@@ -172,6 +179,23 @@ export function AuthProvider({
     return () => window.removeEventListener('storage', onStorage);
   }, [userManager, loadCurrentUser, update]);
 
+  // docs/requirements.md#limits-and-defaults: a sign-out at the identity provider (another tab,
+  // another application) ends this tab's session at the next login-status check.
+  const signedIn = state.status === 'authenticated';
+  useEffect(() => {
+    if (!signedIn) return;
+    return watchSession({
+      userManager,
+      clientId,
+      onChanged: () => {
+        void tokens
+          .clear()
+          .catch(() => undefined)
+          .finally(() => update(UNAUTHENTICATED));
+      },
+    });
+  }, [signedIn, userManager, clientId, tokens, update]);
+
   const pendingLogin = useRef<Promise<void> | null>(null);
   const login = useCallback(
     (returnPath?: string) => {
@@ -185,6 +209,18 @@ export function AuthProvider({
       return pendingLogin.current;
     },
     [userManager, update],
+  );
+
+  const changePassword = useCallback(
+    async ({ returnPath, language }: { returnPath?: string; language?: string } = {}) => {
+      // The user stays signed in if the redirect cannot start; the caller shows the failure.
+      await userManager.signinRedirect({
+        state: { returnPath: sanitizeReturnPath(returnPath ?? currentPath()) },
+        extraQueryParams: { [KC_ACTION_PARAM]: UPDATE_PASSWORD_ACTION },
+        ...(language ? { ui_locales: language } : {}),
+      });
+    },
+    [userManager],
   );
 
   const logout = useCallback(async () => {
@@ -215,8 +251,8 @@ export function AuthProvider({
   }, [apiClient, update]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, login, logout, getAccessToken, reloadUser }),
-    [state, login, logout, getAccessToken, reloadUser],
+    () => ({ ...state, login, changePassword, logout, getAccessToken, reloadUser }),
+    [state, login, changePassword, logout, getAccessToken, reloadUser],
   );
 
   return (

@@ -1,5 +1,5 @@
 import type * as OidcClient from 'oidc-client-ts';
-import type { UserManager, UserManagerSettings } from 'oidc-client-ts';
+import type { MetadataService, UserManager, UserManagerSettings } from 'oidc-client-ts';
 import {
   AUTH_CALLBACK_PATH,
   CHECK_SESSION_INTERVAL_SECONDS,
@@ -27,6 +27,8 @@ export interface UserManagerLike extends Pick<
   | 'clearStaleState'
 > {
   getUser(): Promise<SessionUser | null>;
+  /** The provider's discovery document, as far as the portal reads it without the library. */
+  readonly metadataService: Pick<MetadataService, 'getCheckSessionIframe'>;
 }
 
 export interface UserManagerConfig {
@@ -67,8 +69,8 @@ export function buildUserManagerSettings(
     staleStateAgeInSeconds: STALE_STATE_AGE_SECONDS,
     silentRequestTimeoutInSeconds: SILENT_REQUEST_TIMEOUT_SECONDS,
     checkSessionIntervalInSeconds: CHECK_SESSION_INTERVAL_SECONDS,
-    // The login-status iframe needs third-party cookies; an ended session shows up as a failed
-    // refresh instead, which is handled.
+    // The portal watches the session itself without loading this library (session-monitor.ts),
+    // at CHECK_SESSION_INTERVAL_SECONDS; the setting above is for anyone who turns this on.
     monitorSession: false,
     // We refresh on demand before each request, under a cross-tab lock (token-manager.ts);
     // oidc-client-ts' timer would refresh in every tab at once and race on rotated refresh tokens.
@@ -86,6 +88,21 @@ export function newOidcUserManager(config: UserManagerConfig, oidc: OidcClientMo
 }
 
 const loadOidcClient = (): Promise<OidcClientModule> => import('oidc-client-ts');
+
+/** Where oidc-client-ts' MetadataService would look (`metadataUrl` defaults the same way). */
+function discoveryUrl({ authority, overrides }: UserManagerConfig): string {
+  return overrides?.metadataUrl ?? `${authority.replace(/\/$/, '')}/.well-known/openid-configuration`;
+}
+
+/** `check_session_iframe` from the discovery document (or the metadata the settings give). */
+async function fetchCheckSessionIframe(config: UserManagerConfig): Promise<string | undefined> {
+  const given = config.overrides?.metadata;
+  if (given) return given.check_session_iframe;
+  const response = await fetch(discoveryUrl(config), { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Discovery failed (${response.status})`);
+  const { check_session_iframe: url } = (await response.json()) as { check_session_iframe?: unknown };
+  return typeof url === 'string' ? url : undefined;
+}
 
 /**
  * The portal's user manager. oidc-client-ts (17 kB gzip, the largest part of a signed-in first
@@ -130,6 +147,13 @@ export function createUserManager(
     },
     async clearStaleState() {
       if (manager) await (await real()).clearStaleState();
+    },
+    metadataService: {
+      // A signed-in visit reads one field of the discovery document; the library stays unloaded.
+      getCheckSessionIframe: async () =>
+        manager
+          ? (await real()).metadataService.getCheckSessionIframe()
+          : fetchCheckSessionIframe(config),
     },
   };
 }

@@ -15,6 +15,7 @@ export type SessionUser = Pick<
   | 'expires_in'
   | 'expired'
   | 'state'
+  | 'session_state'
 >;
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
@@ -30,6 +31,8 @@ export class StoredUser implements SessionUser {
   readonly id_token?: string;
   readonly profile: User['profile'];
   readonly expires_at?: number;
+  /** OpenID Connect Session Management: what the login-status check sends (session-monitor.ts). */
+  readonly session_state: string | null;
   readonly state: unknown = undefined;
 
   private constructor(stored: Record<string, unknown>) {
@@ -41,6 +44,7 @@ export class StoredUser implements SessionUser {
     this.id_token = typeof stored.id_token === 'string' ? stored.id_token : undefined;
     this.profile = stored.profile as User['profile'];
     this.expires_at = typeof stored.expires_at === 'number' ? stored.expires_at : undefined;
+    this.session_state = typeof stored.session_state === 'string' ? stored.session_state : null;
   }
 
   /** Throws on a string that is not a stored user, as `User.fromStorageString` does. */

@@ -53,6 +53,7 @@ export function fakeUserManager({ signedIn = true }: { signedIn?: boolean } = {}
         expired: false,
         profile: { sub: 'test-sub' },
         state: undefined,
+        session_state: null,
       }
     : null;
   const manager = {
@@ -65,6 +66,8 @@ export function fakeUserManager({ signedIn = true }: { signedIn?: boolean } = {}
     signoutRedirect: jest.fn(async () => undefined),
     removeUser: jest.fn(async () => undefined),
     clearStaleState: jest.fn(async () => undefined),
+    // A provider without session management: component tests start no login-status iframe.
+    metadataService: { getCheckSessionIframe: jest.fn(async () => undefined) },
   };
   return manager as typeof manager & UserManagerLike;
 }

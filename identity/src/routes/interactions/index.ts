@@ -10,7 +10,9 @@ import { DEVICE_PROMPT } from '../device-flow';
 import { finishConsent } from './consent';
 import { interactionFor, type InteractionDetails } from './details';
 import { finishDeviceConfirm, showDeviceConfirm } from './device-confirm';
+import { UPDATE_PASSWORD_PROMPT } from './kc-action';
 import { showSignIn, submitSignIn } from './sign-in';
+import { showUpdatePassword, submitUpdatePassword } from './update-password';
 
 const UID = /^[A-Za-z0-9_-]+$/;
 
@@ -22,12 +24,17 @@ interface InteractionParams {
 const POSTS = {
   login: { prompt: 'login', unexpected: 'This interaction does not expect a sign-in.', finish: submitSignIn },
   device: { prompt: DEVICE_PROMPT, unexpected: 'This interaction does not expect a device decision.', finish: finishDeviceConfirm },
+  'update-password': {
+    prompt: UPDATE_PASSWORD_PROMPT,
+    unexpected: 'This interaction does not expect a password change.',
+    finish: submitUpdatePassword,
+  },
 } as const;
 
 /**
- * Our sign-in and device confirmation pages. The provider sends the browser to
+ * Our sign-in, device confirmation and change-password pages. The provider sends the browser to
  * `{realm}/interaction/{uid}` whenever it needs the user; the forms post to
- * `{realm}/interaction/{uid}/login` or `/device` (below the interaction cookie's path, so the
+ * `{realm}/interaction/{uid}/login`, `/device` or `/update-password` (below the interaction cookie's path, so the
  * cookie comes along).
  */
 export async function interactionRoutes(app: FastifyInstance, context: IdentityContext) {
@@ -61,6 +68,7 @@ export async function interactionRoutes(app: FastifyInstance, context: IdentityC
   const show = withInteraction(async (request, reply, details, locale) => {
     if (details.prompt.name === 'consent') return finishConsent(context, request, reply, details);
     if (details.prompt.name === DEVICE_PROMPT) return showDeviceConfirm(context, reply, details, locale);
+    if (details.prompt.name === UPDATE_PASSWORD_PROMPT) return showUpdatePassword(context, request, reply, details);
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
     return showSignIn(context, reply, details.uid, locale, { email: loginHint });
   });

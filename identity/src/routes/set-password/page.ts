@@ -19,11 +19,20 @@ export interface SetPasswordPageOptions {
 
 type Problems = NonNullable<SetPasswordPageOptions['problems']>;
 
-function passwordField(name: 'password' | 'confirmation', label: string, describedBy: string[], problems: Problems, problemText: (problem: PasswordProblem) => string) {
+/** A new-password field (or its confirmation) with its problem under it; also the change-password page's. */
+export function passwordField(
+  name: 'password' | 'confirmation',
+  label: string,
+  describedBy: string[],
+  problems: Problems,
+  problemText: (problem: PasswordProblem) => string,
+  /** Whether a field before these two takes the focus. */
+  focusElsewhere = false,
+) {
   const problem = problems[name];
   const ids = [...describedBy, ...(problem ? [`${name}-error`] : [])];
   // The password, unless only its confirmation needs the user's attention.
-  const focus = (name === 'confirmation') === Boolean(problems.confirmation && !problems.password);
+  const focus = !focusElsewhere && (name === 'confirmation') === Boolean(problems.confirmation && !problems.password);
   return html`<label for="${name}">${label}</label>
 <input id="${name}" name="${name}" type="password" autocomplete="new-password" required${problem ? html` aria-invalid="true"` : ''}${ids.length ? html` aria-describedby="${ids.join(' ')}"` : ''}${focus ? html` autofocus` : ''}>
 ${problem ? html`<p id="${name}-error" class="field-error">${problemText(problem)}</p>` : ''}`;

@@ -68,6 +68,21 @@ describe('before the library loads', () => {
     expect(load).not.toHaveBeenCalled();
   });
 
+  it('reads check_session_iframe from discovery without loading the library', async () => {
+    const iframe = `${AUTHORITY}/protocol/openid-connect/login-status-iframe.html`;
+    server.use(
+      http.get(`${AUTHORITY}/.well-known/openid-configuration`, () =>
+        HttpResponse.json({ issuer: AUTHORITY, check_session_iframe: iframe }),
+      ),
+    );
+    const load = countedLoader();
+    const manager = createUserManager({ authority: AUTHORITY, clientId: CLIENT_ID }, load);
+    await expect(manager.metadataService.getCheckSessionIframe()).resolves.toBe(iframe);
+    expect(load).not.toHaveBeenCalled();
+    // Given metadata (the tests' settings) is read as given: no iframe there, no request.
+    await expect(createUserManager(CONFIG, load).metadataService.getCheckSessionIframe()).resolves.toBeUndefined();
+  });
+
   it('gives the token manager a fresh token without loading the library', async () => {
     await storeUser(testUserManager(), { expiresIn: 300, accessToken: 'at-fresh' });
     const load = countedLoader();

@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 import { ADMIN_PERMISSIONS, currentUser, USER_ID } from '../../../testing/fixtures';
@@ -7,7 +8,7 @@ const server = setupTestServer();
 
 // jsdom has no viewport width, so the sidebar is the small-screen slide-over: open it first.
 async function openSidebar(user: ReturnType<typeof renderApp>['user']) {
-  await user.click(await screen.findByRole('button', { name: 'Menu' }));
+  await user.click(await screen.findByRole('button', { name: /^(Menu|Menü)$/ }));
 }
 
 describe('Layout', () => {
@@ -119,5 +120,44 @@ describe('Layout', () => {
     renderApp({ server, route: '/support' });
     const footer = await screen.findByRole('contentinfo');
     expect(footer).toHaveTextContent('Version 1.6.177-test');
+  });
+
+  describe('Change password', () => {
+    afterEach(async () => {
+      jest.restoreAllMocks();
+      await act(() => i18next.changeLanguage('en'));
+    });
+
+    it('asks the identity provider for Keycloak\'s UPDATE_PASSWORD action, returning to this page', async () => {
+      const { user, userManager } = renderApp({ server, route: '/support?topic=faq#contact' });
+      await openSidebar(user);
+      const account = await screen.findByRole('navigation', { name: 'Account navigation' });
+      const button = within(account).getByRole('button', { name: 'Change password' });
+
+      // By keyboard: focus it and press Enter.
+      button.focus();
+      await user.keyboard('{Enter}');
+
+      expect(userManager.signinRedirect).toHaveBeenCalledTimes(1);
+      expect(userManager.signinRedirect).toHaveBeenCalledWith({
+        state: { returnPath: '/support?topic=faq#contact' },
+        extraQueryParams: { kc_action: 'UPDATE_PASSWORD' },
+        ui_locales: 'en',
+      });
+    });
+
+    it('asks in the user\'s language, and says so when the identity provider cannot be reached', async () => {
+      const { user, userManager } = renderApp({ server, route: '/support', user: currentUser({ language: 'de' }) });
+      userManager.signinRedirect.mockRejectedValueOnce(new Error('Failed to fetch'));
+      jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      await openSidebar(user);
+      const account = await screen.findByRole('navigation', { name: 'Kontonavigation' });
+      await user.click(within(account).getByRole('button', { name: 'Passwort ändern' }));
+
+      expect(userManager.signinRedirect).toHaveBeenCalledWith(expect.objectContaining({ ui_locales: 'de' }));
+      expect(await within(account).findByRole('alert')).toHaveTextContent(
+        'Die Passwortänderung konnte nicht geöffnet werden. Versuchen Sie es erneut.',
+      );
+    });
   });
 });

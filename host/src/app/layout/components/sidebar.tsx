@@ -6,6 +6,7 @@ import { useRuntimeConfig } from '../../../config/runtime-config';
 import { deviceLoginHref, brightspaceHomeHref, paths } from '../../../config/paths';
 import { preloadOnIntent } from '../../../federation/use-remote-preload';
 import { LOGOUT_INTENT_STATE } from '../../../features/logout/lib/logout-intent';
+import { ChangePasswordButton } from './change-password-button';
 
 export const SIDEBAR_WIDTH = '260px';
 
@@ -133,6 +134,9 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
             <NewTabLink href={deviceLoginHref(oidc.authority, user.language)}>
               {t('layout.account')}
             </NewTabLink>
+          </li>
+          <li>
+            <ChangePasswordButton language={user.language} />
           </li>
           <li>
             <NavLink to={paths.logout.getHref()} state={LOGOUT_INTENT_STATE}>{t('layout.logout')}</NavLink>
