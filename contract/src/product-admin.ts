@@ -70,15 +70,32 @@ export const SimulationDownload = Type.Object({
 });
 export type SimulationDownload = Static<typeof SimulationDownload>;
 
+/** What a download's fields must look like; the schema and the API's own checks say it alike. */
+export const DOWNLOAD_FIELD_MESSAGES = {
+  version: 'Enter the version as major.minor.patch, e.g. 3.0.0.',
+  fileUrl: 'Enter an https:// address.',
+} as const;
+
 /**
  * POST/PUT body. `version` unique per product and operating system (400 on `version`); `fileUrl`
- * https only; `isActive` defaults to true.
+ * https only; `isActive` defaults to true. The shape rules sit in the schema (with the words a
+ * `x-patternMessage` gives them (an OpenAPI extension)), so one 400 names every malformed field at once; what needs the
+ * database (a taken version, an upload of someone else's) is checked once the shape is right.
  */
 export const SimulationDownloadInput = Type.Object(
   {
-    version: Type.String({ maxLength: 14 }),
+    version: Type.String({
+      maxLength: 14,
+      pattern: VERSION_PATTERN,
+      'x-patternMessage': DOWNLOAD_FIELD_MESSAGES.version,
+    }),
     operatingSystem: OperatingSystem,
-    fileUrl: Type.String({ maxLength: 2048 }),
+    // The start only; the full check (a host, no credentials) is isHttpsUrl's in the API.
+    fileUrl: Type.String({
+      maxLength: 2048,
+      pattern: '^https://\\S+$',
+      'x-patternMessage': DOWNLOAD_FIELD_MESSAGES.fileUrl,
+    }),
     fileId: Type.Optional(Type.Union([FileId, Type.Null()])),
     isActive: Type.Optional(Type.Boolean({ default: true })),
   },

@@ -29,6 +29,12 @@ export const Product = Type.Object({
   description: Type.String(),
   /** URL scheme of the desktop/VR app the launch link opens. */
   protocol: Type.String(),
+  /**
+   * Every URL scheme a launch may name (docs/requirements.md#data (Launch parameters)): `protocol`
+   * first, then the product's alternatives (e.g. its VR build's). A launch query's `protocol`
+   * outside this list is refused.
+   */
+  launchProtocols: Type.Array(Type.String()),
   /** Image path relative to the simulation remote's origin; null = placeholder image. */
   image: Type.Union([Type.String(), Type.Null()]),
   selectionMessage: Type.Union([Type.String(), Type.Null()]),

@@ -5,6 +5,8 @@ import { test, expect } from '../fixtures';
 // Issue #7: the launch link must come from the product record, never from the launch query. The
 // second host runs with SIMULATOR_URL='' (production mode: the product's own app scheme), where a
 // crafted `protocol` once ran script on the portal's origin or sent the session token elsewhere.
+// Since issue #25 the query's `protocol` may pick another scheme on the product's allow-list
+// (Product.launchProtocols), and the link is built from that entry.
 test.use({ baseURL: ALT_HOST_URL });
 
 const LAUNCH = '/lti/simulation/launch';
@@ -153,5 +155,32 @@ test("a launch query naming the product's own scheme launches, with the link bui
   expect(watch.dialogs).toEqual([]);
   expect(watch.popups).toEqual([]);
   expect(watch.foreignNavigations()).toEqual([]);
+  expect(watch.foreignRequests).toEqual([]);
+});
+
+test('an allowed alternative protocol from the query launches with that protocol', async ({
+  context,
+  page,
+}) => {
+  const watch = await watchForEscapes(context, page);
+  const created = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' &&
+      /\/api\/v1\/product\/\d+\/session$/.test(new URL(response.url()).pathname),
+  );
+
+  // The seeded radiography product lists its VR build's scheme next to its own.
+  await page.goto(`${LAUNCH}${launchQuery('vmc-radiography-vr')}`);
+
+  const session = (await (await created).json()) as { token: string; uuid: string };
+  const href = await page.getByRole('link', { name: 'Open the simulator' }).getAttribute('href');
+  const link = new URL(href ?? 'about:blank');
+  expect(link.protocol).toBe('vmc-radiography-vr:');
+  expect(link.hostname).toBe('launch');
+  expect(Object.fromEntries(link.searchParams)).toEqual({
+    token: session.token,
+    session: session.uuid,
+  });
+  expect(watch.dialogs).toEqual([]);
   expect(watch.foreignRequests).toEqual([]);
 });

@@ -23,6 +23,8 @@ interface ProductSeed {
   code: string;
   name: string;
   protocol: string;
+  /** Schemes a launch may name besides `protocol` (docs/catalogue.md): the product's VR build. */
+  alternativeProtocols: string[];
   description: string;
   selectionMessage: string;
   /** Body-area groups; a product without groups lists its leaves directly. */
@@ -38,6 +40,7 @@ export const CATALOGUE: readonly ProductSeed[] = [
     code: 'radiography',
     name: 'Radiography',
     protocol: 'vmc-radiography',
+    alternativeProtocols: ['vmc-radiography-vr'],
     description:
       'Position the patient, set up the X-ray tube and detector and capture diagnostic images of the limbs, skull and torso.',
     selectionMessage: 'Choose a body area, then the examination you want to practise.',
@@ -73,6 +76,7 @@ export const CATALOGUE: readonly ProductSeed[] = [
     code: 'radiation-safety',
     name: 'Radiation safety',
     protocol: 'vmc-radiation-safety',
+    alternativeProtocols: ['vmc-radiation-safety-vr'],
     description:
       'Work in the fluoroscopy suite and see how distance, time and shielding change the dose you and your colleagues receive.',
     selectionMessage: 'Choose a procedure area, then the procedure or lesson you want to practise.',
@@ -106,6 +110,7 @@ export const CATALOGUE: readonly ProductSeed[] = [
     code: 'birthing',
     name: 'Birthing',
     protocol: 'vmc-birthing',
+    alternativeProtocols: [],
     description:
       'Support a birth in different maternal positions and practise the checks and hand positions each one needs.',
     selectionMessage: 'Choose the birthing position you want to practise.',
@@ -278,11 +283,13 @@ export async function seedCatalogue(tx: Queryable): Promise<void> {
   for (const [index, p] of CATALOGUE.entries()) {
     const product = await one<{ id: number }>(
       tx,
-      `insert into products (code, name, description, protocol, selection_message, image, sort)
-       values ($1, $2, $3, $4, $5, $6, $7)
+      `insert into products (code, name, description, protocol, alternative_protocols,
+                             selection_message, image, sort)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
        on conflict (code) do update
          set name = excluded.name, description = excluded.description,
-             protocol = excluded.protocol, selection_message = excluded.selection_message,
+             protocol = excluded.protocol, alternative_protocols = excluded.alternative_protocols,
+             selection_message = excluded.selection_message,
              image = excluded.image, sort = excluded.sort
        returning id`,
       [
@@ -290,6 +297,7 @@ export async function seedCatalogue(tx: Queryable): Promise<void> {
         p.name,
         p.description,
         p.protocol,
+        p.alternativeProtocols,
         p.selectionMessage,
         `images/products/${p.code}.svg`,
         index + 1,

@@ -25,13 +25,27 @@ function fieldOf(error: ErrorObject): string {
   return segments.length > 0 ? segments.join('.') : NON_FIELD_ERRORS;
 }
 
+/**
+ * A schema's own words for a pattern it sets (`x-patternMessage`, e.g. "Enter the version as
+ * major.minor.patch"): ajv's "must match pattern "^(0|[1-9]…" means nothing to the person typing.
+ * ajv hands the schema along with `verbose` (errors.ts).
+ */
+function patternMessageOf(error: ErrorObject): string | null {
+  if (error.keyword !== 'pattern') return null;
+  const message = (error.parentSchema as Record<string, unknown> | undefined)?.[
+    'x-patternMessage'
+  ];
+  return typeof message === 'string' ? message : null;
+}
+
 function messageOf(error: ErrorObject): string {
   if (error.keyword === 'required') return 'This field is required.';
-  return error.message ?? 'Invalid value.';
+  return patternMessageOf(error) ?? error.message ?? 'Invalid value.';
 }
 
 /**
- * Turns ajv errors into DRF-style `{field: ["message"]}`. A union (`anyOf`) reports one error per
+ * Turns ajv errors into DRF-style `{field: ["message"]}`, one key per invalid field: ajv runs with
+ * `allErrors`, so a body with several bad fields names them all in one answer. A union (`anyOf`) reports one error per
  * branch; those are merged into one readable message per field ("must be integer or null").
  */
 export function toFieldErrors(errors: readonly ErrorObject[]): FieldErrors {

@@ -7,6 +7,7 @@ interface ProductRow {
   name: string;
   description: string;
   protocol: string;
+  alternative_protocols: string[];
   image: string | null;
   selection_message: string | null;
 }
@@ -26,6 +27,7 @@ const toProduct = (row: ProductRow): Product => ({
   name: row.name,
   description: row.description,
   protocol: row.protocol,
+  launchProtocols: [row.protocol, ...row.alternative_protocols],
   image: row.image,
   selectionMessage: row.selection_message,
 });
@@ -63,7 +65,8 @@ export function createProductRepository(q: Queryable) {
       if (ids.length === 0) return [];
       const res = await q.query<ProductRow>(
         `select p.id, p.code, coalesce(t.name, p.name) as name,
-                coalesce(t.description, p.description) as description, p.protocol, p.image,
+                coalesce(t.description, p.description) as description, p.protocol,
+                p.alternative_protocols, p.image,
                 coalesce(t.selection_message, p.selection_message) as selection_message
            from products p
            left join product_translations t on t.product_id = p.id and t.language = $2

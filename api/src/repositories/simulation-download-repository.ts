@@ -1,4 +1,5 @@
 import {
+  DOWNLOAD_FIELD_MESSAGES,
   FIELD_MESSAGE_TEMPLATES,
   VERSION_PATTERN,
   formatFieldMessage,
@@ -13,10 +14,10 @@ import { pagedList } from '../lib/paged-list';
 import { type AuditActor, createAuditRepository } from './audit-repository';
 
 export const DOWNLOAD_MESSAGES = {
-  version: 'Enter the version as major.minor.patch, e.g. 3.0.0.',
+  version: DOWNLOAD_FIELD_MESSAGES.version,
   duplicate: (version: string, os: string) =>
     formatFieldMessage(FIELD_MESSAGE_TEMPLATES.versionTaken, { version, os }),
-  fileUrl: 'Enter an https:// address.',
+  fileUrl: DOWNLOAD_FIELD_MESSAGES.fileUrl,
   file: 'Upload the installer again: this file is not an installer you uploaded.',
 } as const;
 

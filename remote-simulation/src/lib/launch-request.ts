@@ -8,7 +8,7 @@ export const DEFAULT_LTI_MODE: SimulationMode = 'Desktop';
 
 /**
  * Navigation state the drill-down hands to the launch screen. It names no URL scheme: the launch
- * link's scheme comes from the product record (launch-link.ts), never from state or the query.
+ * starts with the product's own (launch-link.ts); only an LTI query may ask for another.
  */
 export interface LaunchNavigationState {
   configuration: string | null;
@@ -27,11 +27,12 @@ export interface LaunchRequest {
   /** The learning platform's launch this session belongs to; null outside LTI. */
   launchId: string | null;
   /**
-   * The URL scheme an LTI launch query names (the learning platform copies the product's). Never
-   * used to build a link: a launch whose claim differs from the product record was altered on the
-   * way and is refused (launch-page.tsx). null when the query names none, and always outside LTI.
+   * The URL scheme an LTI launch query names (docs/requirements.md#data (Launch parameters)): one of
+   * the product's launchProtocols, or the launch is refused (launch-link.ts). Its text never goes
+   * into the link; the allow-list entry it equals does. null when the query names none (the
+   * product's own scheme), and always outside LTI.
    */
-  claimedProtocol: string | null;
+  protocol: string | null;
 }
 
 export function isMode(value: unknown): value is SimulationMode {
@@ -61,8 +62,8 @@ function field(state: unknown, key: string): unknown {
  * Reads the launch parameters. Outside LTI they come from navigation state only (a bookmarked
  * /simulation/launch has none and goes back to the cards). Under LTI the learning platform's query
  * string is the source — it survives a reload — with navigation state filling any gap.
- * Returns null when there is nothing to launch. A `protocol` is only ever compared with the
- * product record, never used: a crafted link must not choose where the session token goes.
+ * Returns null when there is nothing to launch. A `protocol` only picks among the product's
+ * allow-listed schemes: a crafted link must not choose where the session token goes.
  */
 export function readLaunchRequest({
   lti,
@@ -88,7 +89,7 @@ export function readLaunchRequest({
     mode,
     categoryId: positiveInt(pick('categoryId')),
     launchId: lti ? text(pick('launchId')) : null,
-    claimedProtocol: lti ? text(query.get('protocol')) : null,
+    protocol: lti ? text(query.get('protocol')) : null,
   };
 }
 

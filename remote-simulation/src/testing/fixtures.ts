@@ -13,6 +13,7 @@ export const radiography: Product = {
   name: 'Radiography',
   description: 'Position patients and take X-ray images of limbs, skull and torso.',
   protocol: 'vmc-radiography',
+  launchProtocols: ['vmc-radiography', 'vmc-radiography-vr'],
   image: 'images/products/radiography.svg',
   selectionMessage: 'Choose VR or Desktop to start the radiography simulation.',
 };
@@ -23,6 +24,7 @@ export const birthing: Product = {
   name: 'Birthing',
   description: 'Support a birth in different positions.',
   protocol: 'vmc-birthing',
+  launchProtocols: ['vmc-birthing'],
   image: null,
   selectionMessage: null,
 };

@@ -11,8 +11,13 @@ function createAjv(options: Options): Ajv {
     useDefaults: true,
     // Unknown body fields are dropped, not refused, as DRF serializers do.
     removeAdditional: true,
-    // Report every bad field at once (DRF style); bodies are size-limited and errors capped.
+    // Report every bad field at once (DRF style). Its cost: every keyword of a field runs even
+    // after one failed, e.g. a `pattern` on a string already over its `maxLength`. Bodies are
+    // size-limited, string fields carry a maxLength, the patterns are anchored and linear, and
+    // the errors sent are capped (validation-errors.ts).
     allErrors: true,
+    // Errors carry their schema: an `x-patternMessage` there words the answer (validation-errors.ts).
+    verbose: true,
     strict: false,
     ...options,
   });

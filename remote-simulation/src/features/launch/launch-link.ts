@@ -1,7 +1,8 @@
 // The launch link carries the session token, so whoever it points at can act as the learner in
 // that session. It is built here and nowhere else, from trusted data only: the runtime config's
-// simulator URL and the product records the API answers — never the page's query or navigation
-// state, which anyone can write into a link and send to a learner.
+// simulator URL and the product record the API answers. The launch query may *choose* among the
+// product's launch protocols (docs/requirements.md#data (Launch parameters)), but its text never
+// goes into the link: anyone can write a query into a link and send it to a learner.
 import type { CreatedSession, Product } from '@portal/contract';
 
 /** A URL scheme as RFC 3986 spells it, lower case only: no tricks with case or white space. */
@@ -30,10 +31,10 @@ const BROWSER_SCHEMES: ReadonlySet<string> = new Set([
 export interface LaunchLinkSource {
   /** The browser simulator's base URL from the runtime config; null opens the installed app. */
   simulatorUrl: string | null;
-  /** The product launched, as the API answered it. */
-  product: Pick<Product, 'id' | 'protocol'>;
-  /** Every product record the user may see: their protocols are the app schemes allowed. */
-  products: readonly Pick<Product, 'protocol'>[];
+  /** The product launched, as the API answered it: its launchProtocols are the schemes allowed. */
+  product: Pick<Product, 'id' | 'protocol' | 'launchProtocols'>;
+  /** The scheme the launch asks for (an LTI query's `protocol`); null = the product's own. */
+  protocol: string | null;
 }
 
 export interface LaunchLink {
@@ -64,14 +65,26 @@ function simulatorTarget(simulatorUrl: string): LaunchTarget | null {
   };
 }
 
-function appTarget(protocol: string, products: LaunchLinkSource['products']): LaunchTarget | null {
-  if (!SCHEME.test(protocol) || BROWSER_SCHEMES.has(protocol)) return null;
-  const allowed = products.some((product) => product.protocol === protocol);
-  return allowed ? { kind: 'app', scheme: protocol } : null;
+/**
+ * The product's allow-list entry the launch asks for: the requested scheme must equal one of the
+ * product's launchProtocols (its own when none is asked for). null for anything else — another
+ * product's scheme, a URL — so a launch that was altered on its way is refused rather than
+ * silently corrected.
+ */
+function allowListEntry({ product, protocol }: LaunchLinkSource): string | null {
+  const wanted = protocol ?? product.protocol;
+  return product.launchProtocols.find((entry) => entry === wanted) ?? null;
 }
 
-function launchTarget({ simulatorUrl, product, products }: LaunchLinkSource): LaunchTarget | null {
-  return simulatorUrl ? simulatorTarget(simulatorUrl) : appTarget(product.protocol, products);
+function appTarget(scheme: string): LaunchTarget | null {
+  return SCHEME.test(scheme) && !BROWSER_SCHEMES.has(scheme) ? { kind: 'app', scheme } : null;
+}
+
+function launchTarget(source: LaunchLinkSource): LaunchTarget | null {
+  const entry = allowListEntry(source);
+  // Checked with a browser simulator too: the query asked for something this product refuses.
+  if (entry === null) return null;
+  return source.simulatorUrl ? simulatorTarget(source.simulatorUrl) : appTarget(entry);
 }
 
 /**
@@ -84,8 +97,8 @@ export function canBuildLaunchLink(source: LaunchLinkSource): boolean {
 
 /**
  * The link that starts the simulation: the configured browser simulator with the token, or the
- * installed app through the product's own URL scheme with token and session. null when the
- * scheme or origin is not on the allow-list (the "problem starting simulation" page).
+ * installed app through the product's allow-listed URL scheme with token and session. null when
+ * the scheme or origin is not on the allow-list (the "problem starting simulation" page).
  */
 export function buildLaunchLink(
   source: LaunchLinkSource,

@@ -26,6 +26,7 @@ const product = (
   name,
   description: '',
   protocol: `vmc-${name.toLowerCase()}`,
+  launchProtocols: [`vmc-${name.toLowerCase()}`],
   image: null,
   selectionMessage: null,
   modes,

@@ -43,6 +43,14 @@ describe('LTI launch page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/lti/simulation/launch'));
     expect(router.state.location.search).toBe('?launchId=abc&productId=2');
   });
+
+  it('passes the launch parameters on untouched: the simulation remote checks them against the product', async () => {
+    const query = '?launchId=abc&configuration=radiography.lower-limb.foot&protocol=vmc-radiography-vr&productId=1';
+    const { router } = renderApp({ server, route: `/lti/launch${query}` });
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lti/simulation/launch'));
+    expect(router.state.location.search).toBe(query);
+  });
 });
 
 describe('pages opened from a learning platform', () => {

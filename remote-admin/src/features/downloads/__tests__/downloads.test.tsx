@@ -215,6 +215,34 @@ describe("new download ('Download details')", () => {
     ]);
   });
 
+  it('shows every field of one 400 under its own input, as the API answers several bad fields at once', async () => {
+    // The body POST …/simulation-download answers for a bad version, operating system and URL.
+    serveDownload(server, simulationDownload(), {
+      errors: {
+        version: ['Enter the version as major.minor.patch, e.g. 3.0.0.'],
+        operatingSystem: ['must be one of: "windows", "mac"'],
+        fileUrl: ['Enter an https:// address.'],
+      },
+    });
+    const { user } = renderRemote({ server, path: '/admin/product/1/download/new', permissions: SYS_ADMIN_PERMISSIONS });
+
+    await user.type(await screen.findByLabelText(/^Version/), '3.0.0');
+    await user.selectOptions(screen.getByLabelText(/^Operating system/), 'macOS');
+    await user.type(screen.getByLabelText(/^File URL/), 'https://downloads.example.com/a.dmg');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+
+    await screen.findByRole('alert');
+    expect(screen.getByLabelText(/^Version/)).toHaveAccessibleDescription(
+      expect.stringContaining('Enter the version as major.minor.patch, e.g. 3.0.0.'),
+    );
+    expect(screen.getByLabelText(/^Operating system/)).toHaveAccessibleDescription(
+      expect.stringContaining('must be one of: "windows", "mac"'),
+    );
+    expect(screen.getByLabelText(/^File URL/)).toHaveAccessibleDescription(
+      expect.stringContaining('Enter an https:// address.'),
+    );
+  });
+
   it('shows server errors under version (also those on its parts), operating system, file and isActive', async () => {
     serveDownload(server, simulationDownload(), {
       errors: {

@@ -2,22 +2,38 @@ import type { CreatedSession } from '@portal/contract';
 import { buildLaunchLink, canBuildLaunchLink, type LaunchLinkSource } from '../launch-link';
 
 const session: CreatedSession = { token: 'tok en', uuid: '0b6f2c3e-8a41-4d5b-9c7e-2f1a3b4c5d6e' };
-const radiography = { id: 1, protocol: 'vmc-radiography' };
-const birthing = { id: 3, protocol: 'vmc-birthing' };
-const products = [radiography, birthing];
+const radiography = {
+  id: 1,
+  protocol: 'vmc-radiography',
+  launchProtocols: ['vmc-radiography', 'vmc-radiography-vr'],
+};
+const birthing = { id: 3, protocol: 'vmc-birthing', launchProtocols: ['vmc-birthing'] };
 
-const app = (product: LaunchLinkSource['product'], list = [...products, product]) =>
-  ({ simulatorUrl: null, product, products: list }) satisfies LaunchLinkSource;
-const web = (simulatorUrl: string) =>
-  ({ simulatorUrl, product: radiography, products }) satisfies LaunchLinkSource;
+/** A product record whose own (and only) scheme is `protocol`. */
+const record = (id: number, protocol: string) => ({ id, protocol, launchProtocols: [protocol] });
+const app = (product: LaunchLinkSource['product'], protocol: string | null = null) =>
+  ({ simulatorUrl: null, product, protocol }) satisfies LaunchLinkSource;
+const web = (simulatorUrl: string, protocol: string | null = null) =>
+  ({ simulatorUrl, product: radiography, protocol }) satisfies LaunchLinkSource;
 
 describe('the launch link', () => {
   it("opens the installed app through the product record's own scheme, with token and session", () => {
-    expect(buildLaunchLink(app(birthing, products), session)).toEqual({
+    expect(buildLaunchLink(app(birthing), session)).toEqual({
       href: `vmc-birthing://launch?token=tok+en&session=${session.uuid}`,
       kind: 'app',
     });
-    expect(canBuildLaunchLink(app(birthing, products))).toBe(true);
+    expect(canBuildLaunchLink(app(birthing))).toBe(true);
+    expect(buildLaunchLink(app(birthing, 'vmc-birthing'), session)?.href).toBe(
+      `vmc-birthing://launch?token=tok+en&session=${session.uuid}`,
+    );
+  });
+
+  it("opens the app through an alternative scheme on the product's allow-list when the launch asks for it", () => {
+    expect(buildLaunchLink(app(radiography, 'vmc-radiography-vr'), session)).toEqual({
+      href: `vmc-radiography-vr://launch?token=tok+en&session=${session.uuid}`,
+      kind: 'app',
+    });
+    expect(canBuildLaunchLink(app(radiography, 'vmc-radiography-vr'))).toBe(true);
   });
 
   it.each(['http://simulator.test', 'http://simulator.test/', 'https://sim.example:8443/'])(
@@ -67,15 +83,44 @@ describe('the launch link', () => {
       ['an empty scheme', ''],
       ['a colon', 'vmc-radiography:'],
     ])('%s as the product scheme', (_name, protocol) => {
-      const source = app({ id: 9, protocol });
+      const source = app(record(9, protocol));
       expect(buildLaunchLink(source, session)).toBeNull();
       expect(canBuildLaunchLink(source)).toBe(false);
     });
 
-    it("a scheme that is not one of the product records' protocols", () => {
-      const source = app({ id: 9, protocol: 'vmc-other' }, products);
-      expect(buildLaunchLink(source, session)).toBeNull();
-      expect(canBuildLaunchLink(source)).toBe(false);
+    it.each([
+      ['javascript:', 'javascript:alert(document.domain)//'],
+      ['javascript', 'javascript'],
+      ['another origin', 'https://attacker.example/c?x='],
+      ['https', 'https'],
+      ["another product's scheme", 'vmc-birthing'],
+      ['an unknown scheme', 'vmc-other'],
+      ['an allowed scheme in other case', 'VMC-Radiography-VR'],
+      ['an allowed scheme with white space', 'vmc-radiography-vr '],
+      ['an allowed scheme with its colon', 'vmc-radiography-vr:'],
+      ['an empty scheme', ''],
+    ])(
+      "%s asked for by the launch, outside the product's allow-list (with or without a browser simulator)",
+      (_name, protocol) => {
+        for (const source of [app(radiography, protocol), web('http://simulator.test', protocol)]) {
+          expect(buildLaunchLink(source, session)).toBeNull();
+          expect(canBuildLaunchLink(source)).toBe(false);
+        }
+      },
+    );
+
+    it('a browser scheme asked for, even when a product record lists it', () => {
+      const tampered = {
+        ...radiography,
+        launchProtocols: [...radiography.launchProtocols, 'javascript'],
+      };
+      expect(buildLaunchLink(app(tampered, 'javascript'), session)).toBeNull();
+      expect(canBuildLaunchLink(app(tampered, 'javascript'))).toBe(false);
+    });
+
+    it("the product's own scheme when its record does not list it", () => {
+      const unlisted = { ...radiography, launchProtocols: ['vmc-radiography-vr'] };
+      expect(buildLaunchLink(app(unlisted), session)).toBeNull();
     });
 
     it.each([
@@ -95,8 +140,14 @@ describe('the launch link', () => {
   });
 
   it('ignores the product scheme when a browser simulator is configured', () => {
-    const source = { ...web('http://simulator.test'), product: { id: 9, protocol: 'javascript' } };
+    const source = { ...web('http://simulator.test'), product: record(9, 'javascript') };
     expect(buildLaunchLink(source, session)?.href).toBe(
+      'http://simulator.test/launch?token=tok+en',
+    );
+  });
+
+  it('goes to the browser simulator when the launch asks for an allowed alternative scheme', () => {
+    expect(buildLaunchLink(web('http://simulator.test', 'vmc-radiography-vr'), session)?.href).toBe(
       'http://simulator.test/launch?token=tok+en',
     );
   });

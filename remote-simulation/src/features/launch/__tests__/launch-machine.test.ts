@@ -11,11 +11,11 @@ import {
 } from '../launch-machine';
 
 const session: CreatedSession = { token: 'tok en', uuid: '0b6f2c3e-8a41-4d5b-9c7e-2f1a3b4c5d6e' };
-const radiography = { id: 1, protocol: 'vmc-radiography' };
+const radiography = { id: 1, protocol: 'vmc-radiography', launchProtocols: ['vmc-radiography'] };
 const simulatorLink: LaunchLinkSource = {
   simulatorUrl: 'http://simulator.test/',
   product: radiography,
-  products: [radiography],
+  protocol: null,
 };
 const portal: LaunchContext = { lti: false, search: '', link: simulatorLink };
 const lti: LaunchContext = {
@@ -60,10 +60,10 @@ describe('the launch machine', () => {
   });
 
   it('fails with the link message instead of opening a link that is not allowed', () => {
-    const hostile = { id: 1, protocol: 'javascript' };
+    const hostile = { id: 1, protocol: 'javascript', launchProtocols: ['javascript'] };
     const context = {
       ...portal,
-      link: { simulatorUrl: null, product: hostile, products: [hostile] },
+      link: { simulatorUrl: null, product: hostile, protocol: null },
     };
     expect(run([created], context)).toMatchObject({ phase: 'failed', failure: 'link' });
   });

@@ -316,6 +316,28 @@ describe('the launch screen', () => {
     logged.mockRestore();
   });
 
+  it("shows the problem page when the API refuses the query's configuration as not the product's", async () => {
+    const sent: { productId: string; body: CreateSessionBody }[] = [];
+    server.use(getProducts([radiography]), createSession(sent, 400));
+    const logged = silenceConsoleError();
+    renderRemote({
+      server,
+      path: '/lti/simulation/launch?launchId=x&productId=1&mode=Desktop&configuration=birthing.kneeling&protocol=vmc-radiography',
+      launch,
+    });
+
+    expect(
+      await screen.findByRole('heading', { name: 'Problem starting simulation' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Could not start the simulation session. Please start over.',
+    );
+    expect(sent.map(({ body }) => body.configuration)).toEqual(['birthing.kneeling']);
+    expect(screen.queryByRole('link', { name: /^Open the simulator/ })).not.toBeInTheDocument();
+    expect(open).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
   it('says the session could not be started when creating it fails', async () => {
     server.use(getProducts([radiography]), createSession([], 500));
     const logged = silenceConsoleError();
@@ -350,11 +372,15 @@ describe('the launch screen', () => {
     const exfiltrationQuery =
       '?launchId=x&productId=1&mode=Desktop&configuration=radiography.lower-limb.foot&protocol=https%3A%2F%2Fattacker.example%2Fc%3Fx%3D';
     const appLink = `vmc-radiography://launch?token=${SESSION_TOKEN}&session=${SESSION_UUID}`;
+    const queryNaming = (protocol: string) =>
+      `?launchId=x&productId=1&mode=Desktop&configuration=radiography.lower-limb.foot&protocol=${protocol}`;
 
     it.each([
       ['a javascript: protocol', xssQuery, null],
       ['another origin as protocol', exfiltrationQuery, null],
       ['another origin as protocol', exfiltrationQuery, 'http://simulator.test'],
+      ["another product's scheme", queryNaming('vmc-birthing'), null],
+      ["another product's scheme", queryNaming('vmc-birthing'), 'http://simulator.test'],
     ])(
       'refuses %s in the LTI query with "Problem starting simulation" (simulator %s), and creates no session',
       async (_name, query, simulatorUrl) => {
@@ -399,6 +425,23 @@ describe('the launch screen', () => {
       logged.mockRestore();
     });
 
+    it("launches with an alternative scheme on the product's allow-list that the LTI query names", async () => {
+      const { sent } = setup(['not_started']);
+      const logged = silenceConsoleError();
+      renderRemote({
+        server,
+        path: `/lti/simulation/launch${queryNaming('vmc-radiography-vr')}`,
+        launch: { ...launch, simulatorUrl: null },
+      });
+
+      expect(await screen.findByRole('link', { name: /^Open the simulator/ })).toHaveAttribute(
+        'href',
+        `vmc-radiography-vr://launch?token=${SESSION_TOKEN}&session=${SESSION_UUID}`,
+      );
+      expect(sent).toHaveLength(1);
+      logged.mockRestore();
+    });
+
     it('ignores a protocol in the navigation state', async () => {
       setup(['not_started']);
       const logged = silenceConsoleError();
@@ -427,7 +470,7 @@ describe('the launch screen', () => {
       'shows "Problem starting simulation" for a product record whose scheme is %s, and creates no session',
       async (_name, protocol) => {
         const { sent } = setup(['not_started'], reportDetailsAndEvidence, [
-          { ...radiography, protocol },
+          { ...radiography, protocol, launchProtocols: [protocol] },
         ]);
         const logged = silenceConsoleError();
         renderRemote({

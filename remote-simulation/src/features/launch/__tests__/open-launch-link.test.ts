@@ -3,7 +3,7 @@ import { buildLaunchLink, type LaunchLink } from '../launch-link';
 import { openLaunchLink, type LaunchWindow } from '../open-launch-link';
 
 const session: CreatedSession = { token: 't', uuid: 's' };
-const radiography = { id: 1, protocol: 'vmc-radiography' };
+const radiography = { id: 1, protocol: 'vmc-radiography', launchProtocols: ['vmc-radiography'] };
 
 function fakeWindow() {
   const calls: string[] = [];
@@ -15,10 +15,7 @@ function fakeWindow() {
 }
 
 function built(simulatorUrl: string | null): LaunchLink {
-  const link = buildLaunchLink(
-    { simulatorUrl, product: radiography, products: [radiography] },
-    session,
-  );
+  const link = buildLaunchLink({ simulatorUrl, product: radiography, protocol: null }, session);
   if (!link) throw new Error('expected a launch link');
   return link;
 }

@@ -173,9 +173,8 @@ function LaunchSession({
 }
 
 /**
- * Finds the product in the records the API answers: its protocol, and every product's, are what
- * the launch link may use. Waits for them; the launch query's own `protocol` is only checked
- * against the record, never used.
+ * Finds the product in the records the API answers: its launchProtocols are what the launch link
+ * may use, and the launch query's `protocol` picks one of them (launch-link.ts). Waits for them.
  */
 function ProductLaunch({
   request,
@@ -192,17 +191,17 @@ function ProductLaunch({
   const { data: products, error } = useProducts();
   const link = useMemo((): LaunchLinkSource | null => {
     const product = products?.find((candidate) => candidate.id === request.productId);
-    return product && products ? { simulatorUrl: launch.simulatorUrl, product, products } : null;
-  }, [products, request.productId, launch.simulatorUrl]);
+    return product
+      ? { simulatorUrl: launch.simulatorUrl, product, protocol: request.protocol }
+      : null;
+  }, [products, request.productId, request.protocol, launch.simulatorUrl]);
 
   // Data kept from an earlier answer wins over a failed revalidation: a running launch stays.
   if (!products) return error ? <ProblemView lti={lti} reason="products" /> : <PreparingView />;
   if (!link) return <ProblemView lti={lti} reason="unknownProduct" />;
-  // A launch query naming another scheme than the product's was altered on its way (issue #7:
-  // `protocol=javascript:…`): refused before any session exists, rather than silently corrected.
-  const tampered =
-    request.claimedProtocol !== null && request.claimedProtocol !== link.product.protocol;
-  if (tampered || !canBuildLaunchLink(link)) return <ProblemView lti={lti} reason="link" />;
+  // A launch query naming a scheme outside the product's allow-list was altered on its way (issue
+  // #7: `protocol=javascript:…`): refused before any session exists, rather than silently corrected.
+  if (!canBuildLaunchLink(link)) return <ProblemView lti={lti} reason="link" />;
   // Keyed by the history entry: launching again is a new visit with a session of its own.
   return <LaunchSession key={historyKey} request={request} lti={lti} search={search} link={link} />;
 }

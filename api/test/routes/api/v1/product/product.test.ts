@@ -35,10 +35,35 @@ describe('GET /api/v1/product', () => {
       name: 'Radiography',
       description: list[0]?.description,
       protocol: 'vmc-radiography',
+      launchProtocols: ['vmc-radiography', 'vmc-radiography-vr'],
       image: 'images/products/radiography.svg',
       selectionMessage: list[0]?.selectionMessage,
     });
     assert.ok(list.every((p) => p.description.length > 20 && (p.selectionMessage ?? '') !== ''));
+  });
+
+  test("each product's launch protocols start with its own scheme; birthing has no alternative", async () => {
+    const list = await products(learner.sub);
+    assert.deepEqual(
+      Object.fromEntries(list.map((p) => [p.code, p.launchProtocols])),
+      {
+        radiography: ['vmc-radiography', 'vmc-radiography-vr'],
+        'radiation-safety': ['vmc-radiation-safety', 'vmc-radiation-safety-vr'],
+        birthing: ['vmc-birthing'],
+      },
+    );
+  });
+
+  test('an alternative protocol must be a lower-case scheme other than the product’s own', async () => {
+    for (const bad of [['javascript:'], ['Vmc-x'], ['vmc x'], ['vmc-radiography'], [null], ['']]) {
+      await assert.rejects(
+        t.db.query(`update products set alternative_protocols = $1 where code = 'radiography'`, [
+          bad,
+        ]),
+        /check/i,
+        JSON.stringify(bad),
+      );
+    }
   });
 
   test('another organisation sees only what its licence grants', async () => {
@@ -233,7 +258,7 @@ describe('catalogue seed', () => {
 
   const snapshot = async () => {
     const tables = [
-      'select id, code, name, description, protocol, selection_message, image, sort from products order by id',
+      'select id, code, name, description, protocol, alternative_protocols, selection_message, image, sort from products order by id',
       'select * from product_categories order by id',
       'select * from entitlements order by id',
       'select id, organisation_id, license_name, number_of_seats, start_date::text, expiry_date::text, is_active, duration_id from license_blocks order by id',

@@ -226,6 +226,21 @@ describe('/api/v1/product/:id/simulation-download', () => {
     }
   });
 
+  test('one 400 names every invalid field: a bad operatingSystem hides neither version nor fileUrl', async () => {
+    const res = await saveDownload(
+      t,
+      sysAdmin.sub,
+      radiography,
+      valid({ version: '3.0', operatingSystem: 'linux', fileUrl: 'http://example.test/a.exe' }),
+    );
+    assert.equal(res.statusCode, 400, res.body);
+    assert.deepEqual(res.json(), {
+      version: ['Enter the version as major.minor.patch, e.g. 3.0.0.'],
+      operatingSystem: ['must be one of: "windows", "mac"'],
+      fileUrl: ['Enter an https:// address.'],
+    });
+  });
+
   test('the installer must be an installer upload of the caller’s (400 on file)', async () => {
     const csv = randomUUID();
     await t.db.query(
