@@ -302,6 +302,11 @@ describe('catalogue seed', () => {
         grants: ['radiation-safety:VR'],
       },
       { license_name: 'Other College 2026', seats: ['learner@other.test'], grants: ['radiography:Desktop'] },
+      {
+        license_name: 'Demo Brightspace College 2026',
+        seats: ['educator@brightspace.test', 'learner@brightspace.test', 'orgadmin@brightspace.test'],
+        grants: ['radiography:VR', 'radiography:Desktop'],
+      },
     ]);
   });
 
