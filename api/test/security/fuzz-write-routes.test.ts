@@ -1505,7 +1505,11 @@ describe('fuzzing the write routes', () => {
             );
           }
         }),
-        { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) },
+        {
+          numRuns: RUNS,
+          includeErrorInReport: true,
+          ...(SEED !== undefined ? { seed: SEED } : {}),
+        },
       );
       const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
       tc.diagnostic(`${route}: ${summary.join(' ')} in ${Date.now() - started} ms`);
