@@ -103,22 +103,28 @@ async function test() {
   // Static checks first: they are the fastest to fail.
   await timed('types', () => runPnpm(['-r', '--workspace-concurrency=2', 'check-types']));
   await timed('lint', () => runPnpm(['lint']));
-  // Unit, component and API tests of every package except e2e. The API's suite (the longest,
-  // ~6 min, in two lanes of its own) runs beside the other packages', which one after another
-  // take ~4 min and mostly keep one core busy. Every test listens on a free port and the API's
-  // tests each get a database of their own, so nothing collides; --stream names each line's package.
+  // Unit, component and API tests of every package except e2e, in two streams side by side: the
+  // API's suite (the longest, in two lanes of its own), then the stand-ins whose tests run against
+  // it (lms, simulator); beside them every other package, one after another, which mostly keeps one
+  // core busy. Every test listens on a free port and the API's tests each get a database of their
+  // own, so nothing collides; --stream names each line's package.
+  const nextToApi = ['@portal/api', '@portal/lms', '@portal/simulator'];
   await timed('package tests', () =>
     sideBySide(
-      () => runPnpm(['--stream', '--filter', '@portal/api', 'test']),
       () =>
         runPnpm([
           '-r',
           '--stream',
           '--workspace-concurrency=1',
-          '--filter',
-          '!@portal/e2e',
-          '--filter',
-          '!@portal/api',
+          ...nextToApi.flatMap((p) => ['--filter', p]),
+          'test',
+        ]),
+      () =>
+        runPnpm([
+          '-r',
+          '--stream',
+          '--workspace-concurrency=1',
+          ...['@portal/e2e', ...nextToApi].flatMap((p) => ['--filter', `!${p}`]),
           'test',
         ]),
     ),
