@@ -33,6 +33,9 @@ function recordImageCalls() {
 const shownImages = () => screen.getAllByRole('article', { name: /^Image \d+:/ });
 // The report renders 10 articles at a time; a busy machine needs more than the default second.
 const WAIT = { timeout: 5000 };
+// A test here waits up to WAIT more than once (a save, then its echo); jest's default 5 s for the
+// whole test cut that short when the suite ran late in a busy run, so the test's own waits decide.
+jest.setTimeout(20_000);
 
 describe('a report with many images', () => {
   afterEach(() => i18next.changeLanguage('en'));
