@@ -122,65 +122,49 @@ for (const [name, query, productId] of refused) {
   });
 }
 
-test("a launch query naming the product's own scheme launches, with the link built from the product record", async ({
-  context,
-  page,
-}) => {
-  const watch = await watchForEscapes(context, page);
-  const created = page.waitForResponse(
-    (response) =>
-      response.request().method() === 'POST' &&
-      /\/api\/v1\/product\/\d+\/session$/.test(new URL(response.url()).pathname),
-  );
+// The seeded radiography product lists its VR build's scheme next to its own; either, named in the
+// query, launches with that scheme, the link built from the product's list.
+for (const { scheme, title } of [
+  {
+    scheme: 'vmc-radiography',
+    title:
+      "a launch query naming the product's own scheme launches, with the link built from the product record",
+  },
+  {
+    scheme: 'vmc-radiography-vr',
+    title: 'an allowed alternative protocol from the query launches with that protocol',
+  },
+]) {
+  test(title, async ({ context, page }) => {
+    const watch = await watchForEscapes(context, page);
+    const created = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'POST' &&
+        /\/api\/v1\/product\/\d+\/session$/.test(new URL(response.url()).pathname),
+    );
 
-  await page.goto(`${LAUNCH}${launchQuery('vmc-radiography')}`);
+    await page.goto(`${LAUNCH}${launchQuery(scheme)}`);
 
-  const response = await created;
-  expect(response.status()).toBe(201);
-  const session = (await response.json()) as { token: string; uuid: string };
-  const href = await page.getByRole('link', { name: 'Open the simulator' }).getAttribute('href');
-  // The token goes to the product's app and nowhere else.
-  const link = new URL(href ?? 'about:blank');
-  expect(link.protocol).toBe('vmc-radiography:');
-  expect(link.hostname).toBe('launch');
-  expect(Object.fromEntries(link.searchParams)).toEqual({
-    token: session.token,
-    session: session.uuid,
+    const response = await created;
+    expect(response.status()).toBe(201);
+    const session = (await response.json()) as { token: string; uuid: string };
+    const href = await page.getByRole('link', { name: 'Open the simulator' }).getAttribute('href');
+    // The token goes to the product's app and nowhere else.
+    const link = new URL(href ?? 'about:blank');
+    expect(link.protocol).toBe(`${scheme}:`);
+    expect(link.hostname).toBe('launch');
+    expect(Object.fromEntries(link.searchParams)).toEqual({
+      token: session.token,
+      session: session.uuid,
+    });
+    // Nothing takes the app's focus on this machine: the launch ends as "not installed".
+    await expect(page.getByRole('heading', { name: 'Simulation not installed' })).toBeVisible({
+      timeout: 20_000,
+    });
+    expect(new URL(page.url()).origin).toBe(ALT_HOST_URL);
+    expect(watch.dialogs).toEqual([]);
+    expect(watch.popups).toEqual([]);
+    expect(watch.foreignNavigations()).toEqual([]);
+    expect(watch.foreignRequests).toEqual([]);
   });
-  // Nothing takes the app's focus on this machine: the launch ends as "not installed".
-  await expect(page.getByRole('heading', { name: 'Simulation not installed' })).toBeVisible({
-    timeout: 20_000,
-  });
-  expect(new URL(page.url()).origin).toBe(ALT_HOST_URL);
-  expect(watch.dialogs).toEqual([]);
-  expect(watch.popups).toEqual([]);
-  expect(watch.foreignNavigations()).toEqual([]);
-  expect(watch.foreignRequests).toEqual([]);
-});
-
-test('an allowed alternative protocol from the query launches with that protocol', async ({
-  context,
-  page,
-}) => {
-  const watch = await watchForEscapes(context, page);
-  const created = page.waitForResponse(
-    (response) =>
-      response.request().method() === 'POST' &&
-      /\/api\/v1\/product\/\d+\/session$/.test(new URL(response.url()).pathname),
-  );
-
-  // The seeded radiography product lists its VR build's scheme next to its own.
-  await page.goto(`${LAUNCH}${launchQuery('vmc-radiography-vr')}`);
-
-  const session = (await (await created).json()) as { token: string; uuid: string };
-  const href = await page.getByRole('link', { name: 'Open the simulator' }).getAttribute('href');
-  const link = new URL(href ?? 'about:blank');
-  expect(link.protocol).toBe('vmc-radiography-vr:');
-  expect(link.hostname).toBe('launch');
-  expect(Object.fromEntries(link.searchParams)).toEqual({
-    token: session.token,
-    session: session.uuid,
-  });
-  expect(watch.dialogs).toEqual([]);
-  expect(watch.foreignRequests).toEqual([]);
-});
+}
