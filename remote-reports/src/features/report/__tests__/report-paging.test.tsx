@@ -33,8 +33,7 @@ function recordImageCalls() {
 const shownImages = () => screen.getAllByRole('article', { name: /^Image \d+:/ });
 // The report renders 10 articles at a time; a busy machine needs more than the default second.
 const WAIT = { timeout: 5000 };
-// A test here waits up to WAIT more than once (a save, then its echo); jest's default 5 s for the
-// whole test cut that short when the suite ran late in a busy run, so the test's own waits decide.
+// A test here waits up to WAIT more than once; the test's own waits decide, not jest's 5 s default.
 jest.setTimeout(20_000);
 
 describe('a report with many images', () => {
@@ -99,8 +98,13 @@ describe('a report with many images', () => {
     await user.type(within(image).getByRole('textbox', { name: /Reason/ }), 'Well centred.');
     await user.click(within(image).getByRole('button', { name: 'Save' }));
 
-    const saved = await screen.findByRole('article', { name: 'Image 23: Shot 23' }, WAIT);
-    await waitFor(() => expect(within(saved).getByText('Well centred.')).toBeInTheDocument(), WAIT);
+    // Query the article afresh each time: the one on screen at the click is the report before the
+    // save, which the action route replaces (holding on to it raced the navigation).
+    await waitFor(() => {
+      const saved = screen.getByRole('article', { name: 'Image 23: Shot 23' });
+      expect(within(saved).getByText('Well centred.')).toBeInTheDocument();
+      expect(within(saved).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+    }, WAIT);
     expect(screen.getByRole('status')).toHaveTextContent('Evidence page 3 of 3');
   });
 
