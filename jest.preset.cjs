@@ -38,4 +38,7 @@ module.exports = (dir) => ({
   moduleNameMapper: { '\\.(css|png|svg|jpg)$': path.join(__dirname, 'tools/jest-file-stub.cjs') },
   setupFilesAfterEnv: [path.join(__dirname, 'tools/jest-setup.cjs'), ...axeMatcher(dir)],
   testEnvironmentOptions: { customExportConditions: [''] },
+  // Beside the API's suite in `npm test`, a component test that waits on several screens in turn
+  // can pass jest's 5 s default on two busy cores; each wait (findBy*, waitFor) still has its own.
+  testTimeout: 20_000,
 });

@@ -91,16 +91,31 @@ async function timed(name, step) {
   console.log(`npm test: ${name} took ${Math.round((performance.now() - started) / 1000)} s`);
 }
 
+/** Runs steps at the same time; once all have ended, fails with the first failure. */
+async function sideBySide(...steps) {
+  const results = await Promise.allSettled(steps.map((step) => step()));
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 async function test() {
   await timed('install', install);
   // Static checks first: they are the fastest to fail.
   await timed('types', () => runPnpm(['-r', '--workspace-concurrency=2', 'check-types']));
   await timed('lint', () => runPnpm(['lint']));
-  // Unit, component and API tests of every package except e2e, one package after another: run
-  // beside the API's suite (two lanes of its own), the front ends' component tests overran their
-  // 5 s timeouts on two cores.
+  // Unit, component and API tests of every package except e2e, in two streams side by side: the
+  // API's suite, then the stand-ins whose tests run against it (lms, simulator); beside them every
+  // other package, one after another, which alone would keep one core busy. Every test listens on
+  // a free port and each API test file gets a database of its own, so nothing collides; --stream
+  // names each line's package. Component tests wait on what they show, never on a fixed time
+  // (jest's per-test limit is raised for a busy machine in jest.preset.cjs).
+  const nextToApi = ['@portal/api', '@portal/lms', '@portal/simulator'];
+  const stream = (filters) => runPnpm(['-r', '--stream', '--workspace-concurrency=1', ...filters, 'test']);
   await timed('package tests', () =>
-    runPnpm(['-r', '--workspace-concurrency=1', '--filter', '!@portal/e2e', 'test']),
+    sideBySide(
+      () => stream(nextToApi.flatMap((p) => ['--filter', p])),
+      () => stream(['@portal/e2e', ...nextToApi].flatMap((p) => ['--filter', `!${p}`])),
+    ),
   );
   await timed('front-end builds', buildFrontEnds);
   await timed('e2e', () => runPnpm(['--filter', '@portal/e2e', 'test']));

@@ -20,7 +20,6 @@ import {
 import { changedFields, isSystemActor, objectLabel, showValue } from '../components/audit-changes';
 
 const server = setupTestServer();
-jest.setTimeout(20_000);
 
 const PATH = '/admin/organisation/1/activity';
 const AUDIT = '/api/v1/audit';

@@ -17,8 +17,6 @@ import {
 } from '../../../testing/admin-api';
 
 const server = setupTestServer();
-// Whole forms filled in key by key: slow on a busy machine, not a hang.
-jest.setTimeout(20_000);
 
 const LIST = '/api/v1/organisation/1/license-block';
 

@@ -33,8 +33,6 @@ function recordImageCalls() {
 const shownImages = () => screen.getAllByRole('article', { name: /^Image \d+:/ });
 // The report renders 10 articles at a time; a busy machine needs more than the default second.
 const WAIT = { timeout: 5000 };
-// A test here waits up to WAIT more than once; the test's own waits decide, not jest's 5 s default.
-jest.setTimeout(20_000);
 
 describe('a report with many images', () => {
   afterEach(() => i18next.changeLanguage('en'));
