@@ -22,7 +22,7 @@ export default defineConfig({
   outputDir: path.join(os.tmpdir(), 'portal-e2e-results'),
   use: {
     baseURL: HOST_URL,
-    trace: 'retain-on-failure',
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
