@@ -22,7 +22,8 @@ export function lmsSecurityHeaders(portalOrigin: string, frameOrigins: string[])
   const strict = securityHeaders({ csp: { ...csp, frameAncestors: ["'none'"] }, referrerPolicy: 'no-referrer' });
   const framedBySelf = securityHeaders({ csp: { ...csp, frameAncestors: ["'self'"] }, referrerPolicy: 'no-referrer' });
   const embedding = securityHeaders({
-    csp: { ...csp, frameSrc: frameOrigins, frameAncestors: ["'none'"] },
+    // 'self': the login passes through our /lti/auth inside the frame.
+    csp: { ...csp, frameSrc: ["'self'", ...frameOrigins], frameAncestors: ["'none'"] },
     referrerPolicy: 'no-referrer',
     // The tool opens its own windows (the simulator) from the frame; they keep their opener.
     crossOriginOpenerPolicy: 'same-origin-allow-popups',
