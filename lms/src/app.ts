@@ -1,16 +1,19 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
-import { securityHeaders, serverLogOptions } from '@portal/service-kit';
+import { serverLogOptions } from '@portal/service-kit';
 import { createToolKeys, type LmsContext } from './context';
-import { AUTOSUBMIT_SCRIPT, STYLESHEET } from './html';
+import { AUTOSUBMIT_SCRIPT, LTI_STORAGE_SCRIPT, STYLESHEET } from './html';
 import { dataFile } from './data-file';
 import { BRIGHTSPACE_LTI_CLIENT, type LtiClient } from './institutions';
 import { createKeys } from './keys';
 import { agsRoutes, SCORE_TYPE } from './routes/ags';
 import { d2lRoutes } from './routes/d2l';
 import { ltiRoutes } from './routes/lti';
+import { nrpsRoutes } from './routes/nrps';
 import { pageRoutes } from './routes/pages';
 import { testRoutes } from './routes/test-endpoints';
+import { createRoster } from './roster';
+import { lmsSecurityHeaders } from './security';
 import { createStore } from './store';
 
 export interface LmsAppOptions {
@@ -29,6 +32,11 @@ export interface LmsAppOptions {
   brightspaceClientId?: string;
   brightspaceClientSecret?: string | null;
   testEndpoints?: boolean;
+  /**
+   * Origins besides the portal's the embedded launch's frame may show (CSP frame-src): those the
+   * tool's sign-in passes through inside the frame, e.g. its identity provider.
+   */
+  frameOrigins?: string[];
   /** Keeps the key and the course (links, line items, scores) in `<dir>/lms.json` across restarts; unset: in memory. */
   dataDir?: string | null;
   logger?: FastifyServerOptions['logger'];
@@ -48,22 +56,9 @@ export async function buildLmsApp(options: LmsAppOptions) {
   const saved = options.dataDir ? dataFile(options.dataDir) : null;
   const keys = await createKeys(issuer, saved?.state.key);
   if (saved && !saved.state.key) saved.save({ key: keys.privateJwk });
-  app.addHook(
-    'onSend',
-    securityHeaders({
-      csp: {
-        defaultSrc: ["'none'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'"],
-        // Only /assets/autosubmit.js, which posts the OIDC form_post and deep linking forms.
-        scriptSrc: ["'self'"],
-        // The launch buttons redirect to the portal; the auth response posts there.
-        formAction: ["'self'", portalOrigin],
-        frameAncestors: ["'none'"],
-      },
-      referrerPolicy: 'no-referrer',
-    }).onSend,
-  );
+  const frameOrigins = [...new Set([portalOrigin, ...(options.frameOrigins ?? []).map((o) => new URL(o).origin)])];
+  const security = lmsSecurityHeaders(portalOrigin, frameOrigins);
+  app.addHook('onSend', security.onSend);
 
   // Forms: first value of each field, no prototype keys.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -88,15 +83,22 @@ export async function buildLmsApp(options: LmsAppOptions) {
     keys,
     toolKeys: options.toolKeys ?? createToolKeys(options.toolJwksUrl ?? `${portalUrl}/api/lti/jwks`),
     outage: { down: false },
+    roster: createRoster({ saved: saved?.state.members, onChange: saved ? (members) => saved.save({ members }) : undefined }),
+    nrps: { down: false, refuseTokens: false },
+    frameOrigins,
+    security,
   };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/assets/lms.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(STYLESHEET));
-  app.get('/assets/autosubmit.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(AUTOSUBMIT_SCRIPT));
+  const script = (body: string) => async (_request: unknown, reply: FastifyReply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+  app.get('/assets/autosubmit.js', script(AUTOSUBMIT_SCRIPT));
+  app.get('/assets/lti-storage.js', script(LTI_STORAGE_SCRIPT));
 
   const { sendPage, signOut } = pageRoutes(app, ctx);
   ltiRoutes(app, ctx, sendPage);
   agsRoutes(app, ctx);
+  nrpsRoutes(app, ctx);
   d2lRoutes(app, ctx, sendPage, signOut);
   if (options.testEndpoints) testRoutes(app, ctx);
 

@@ -21,7 +21,9 @@ export interface LmsConfig {
   brightspaceClientSecret: string | null;
   /** Where the key and the course are kept; null: in memory. */
   dataDir: string | null;
-  /** /test/* (scores as JSON, the outage switch), loopback only. */
+  /** Origins besides the portal's the embedded launch's frame may show (its sign-in's identity provider). */
+  frameOrigins: string[];
+  /** /test/* (scores as JSON, the outage switch, the roster's changes), loopback only. */
   testEndpoints: boolean;
   logLevel: string;
 }
@@ -40,9 +42,27 @@ const LmsEnvSchema = Type.Object({
   BRIGHTSPACE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
   // memory://: nothing kept (a fresh key and course at every start), as PGLITE_DIR has it.
   LMS_DATA_DIR: Type.String({ minLength: 1, default: '.data' }),
+  // Space- or comma-separated http(s) origins, checked one by one below.
+  LMS_FRAME_ORIGINS: Type.Optional(Type.String({ maxLength: 2000 })),
   LMS_TEST_ENDPOINTS: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0' }),
   LOG_LEVEL: Env.LogLevel(),
 });
+
+function frameOrigins(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((item) => {
+      let url: URL | null = null;
+      try {
+        url = new URL(item);
+      } catch {
+        // reported below
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`LMS_FRAME_ORIGINS: ${item} is not an http(s) URL`);
+      return url.origin;
+    });
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LmsConfig {
   const raw = readEnv(LmsEnvSchema, env);
@@ -57,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LmsConfig {
     brightspaceClientId: raw.BRIGHTSPACE_CLIENT_ID,
     brightspaceClientSecret: raw.BRIGHTSPACE_CLIENT_SECRET ?? null,
     dataDir: raw.LMS_DATA_DIR.trim() === 'memory://' ? null : raw.LMS_DATA_DIR.trim(),
+    frameOrigins: frameOrigins(raw.LMS_FRAME_ORIGINS),
     testEndpoints: raw.LMS_TEST_ENDPOINTS === '1',
     logLevel: raw.LOG_LEVEL,
   };

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import type { LtiClient } from './institutions';
 import type { LmsKeys } from './keys';
+import type { Roster } from './roster';
+import type { LmsSecurityHeaders } from './security';
 import type { LmsStore, LmsUser } from './store';
 
 /** Everything the route modules share: settings, the store, our keys, the tool's keys. */
@@ -23,8 +25,16 @@ export interface LmsContext {
   store: LmsStore;
   keys: LmsKeys;
   toolKeys: JWTVerifyGetKey;
-  /** The outage switch: token and AGS endpoints answer 503 while it is on. */
+  /** The outage switch: token, AGS and NRPS endpoints answer 503 while it is on. */
   outage: { down: boolean };
+  /** The Demo course's members (NRPS). */
+  roster: Roster;
+  /** NRPS test faults: the memberships endpoint answers 503; tokens for the NRPS scope are refused. */
+  nrps: { down: boolean; refuseTokens: boolean };
+  /** Origins the embedded launch's frame may show: the portal, and any its sign-in passes through. */
+  frameOrigins: string[];
+  /** Header variants for the pages the embedded launch frames or is (security.ts). */
+  security: LmsSecurityHeaders;
 }
 
 export const SESSION_COOKIE = 'lms_session';

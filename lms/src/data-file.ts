@@ -1,17 +1,19 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JWK } from 'jose';
+import type { RosterSnapshot } from './roster';
 import type { CourseSnapshot } from './store';
 
-/** What a restart keeps (LMS_DATA_DIR): our signing key and the course with its gradebook. */
+/** What a restart keeps (LMS_DATA_DIR): our signing key, the course with its gradebook, and its roster's changes. */
 export interface SavedState {
   key: JWK | null;
   course: CourseSnapshot | null;
+  members: RosterSnapshot | null;
 }
 
 export function dataFile(dir: string) {
   const file = path.join(dir, 'lms.json');
-  let state: SavedState = { key: null, course: null };
+  let state: SavedState = { key: null, course: null, members: null };
   try {
     state = { ...state, ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedState>) };
   } catch (error) {

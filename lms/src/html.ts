@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { html, type SafeHtml } from '@portal/service-kit';
 
 export { html, type SafeHtml } from '@portal/service-kit';
 
 /** A whole page of the stand-in: our stylesheet only, no script unless `script` names one of ours. */
-export function page(title: string, body: SafeHtml, options: { user?: { name: string } | null; script?: string } = {}): string {
+export function page(title: string, body: SafeHtml, options: { user?: { name: string } | null; script?: string; wide?: boolean } = {}): string {
   const nav = options.user
     ? html`<header class="bar"><nav aria-label="Learning platform"><a href="/course">Demo course</a> <a href="/gradebook">Gradebook</a> <a href="/d2l/home">Home</a></nav>
 <form method="post" action="/logout" class="signout"><span>Signed in as ${options.user.name}</span> <button type="submit" class="secondary">Sign out</button></form></header>`
@@ -19,7 +20,7 @@ ${options.script ? html`<script src="${options.script}" defer></script>` : ''}
 </head>
 <body>
 ${nav}
-<main>
+<main${options.wide ? html` class="wide"` : ''}>
 ${body}
 </main>
 </body>
@@ -54,7 +55,14 @@ button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 0.4rem 0.6rem; border-bottom: 1px solid #c9d0da; }
 .muted { color: var(--muted); }
+.launch { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; }
+.breadcrumb { margin: 0 0 0.5rem; }
+main.wide { max-width: none; padding: 1rem; }
+.tool-frame { display: block; width: 100%; height: calc(100vh - 10rem); min-height: 32rem; border: 1px solid #c9d0da; border-radius: 4px; }
 `;
+
+/** The embedded launch page's postMessage storage (assets/lti-storage.js, a browser file the tests load too). */
+export const LTI_STORAGE_SCRIPT = readFileSync(new URL('../assets/lti-storage.js', import.meta.url), 'utf8');
 
 /** Posts the form on load (the OIDC form_post response mode); the button is the no-script fallback. */
 export const AUTOSUBMIT_SCRIPT = `document.querySelector('form[data-autosubmit]')?.submit();\n`;

@@ -12,6 +12,7 @@ const app = await buildLmsApp({
   deploymentId: config.deploymentId,
   brightspaceClientId: config.brightspaceClientId,
   brightspaceClientSecret: config.brightspaceClientSecret,
+  frameOrigins: config.frameOrigins,
   testEndpoints: config.testEndpoints,
   dataDir: config.dataDir,
   logger: { level: config.logLevel, name: 'lms' },

@@ -135,7 +135,8 @@ class Expiring<T> {
 
 /** What a launch button prepared, found again by the `lti_message_hint` the tool hands back. */
 export type LaunchIntent =
-  | { kind: 'link'; userId: string; linkId: string }
+  /** `iframe`: the embedded launch, shown in a frame of our course page. */
+  | { kind: 'link'; userId: string; linkId: string; documentTarget: 'window' | 'iframe' }
   | { kind: 'deep-link'; userId: string; data: string };
 
 /** The course as kept on disk (LMS_DATA_DIR): links, line items and scores survive a restart. */

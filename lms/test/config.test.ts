@@ -26,6 +26,13 @@ describe('stand-in configuration', () => {
     assert.equal(config.testEndpoints, true);
   });
 
+  it('reads the embedded frame\'s further origins, and refuses one that is not an http(s) URL', () => {
+    assert.deepEqual(loadConfig({}).frameOrigins, []);
+    assert.deepEqual(loadConfig({ LMS_FRAME_ORIGINS: 'http://localhost:8180/realms/main, https://id.example' }).frameOrigins, ['http://localhost:8180', 'https://id.example']);
+    assert.throws(() => loadConfig({ LMS_FRAME_ORIGINS: 'http://ok.example javascript:alert(1)' }), (error: Error) => error instanceof ConfigError && /LMS_FRAME_ORIGINS: javascript:alert\(1\) is not an http\(s\) URL/.test(error.message));
+    assert.throws(() => loadConfig({ LMS_FRAME_ORIGINS: 'not a url' }), ConfigError);
+  });
+
   it('refuses a bad URL, port, short secret or test switch at start', () => {
     for (const env of [{ PORTAL_URL: 'ftp://x' }, { LMS_PORT: 'abc' }, { BRIGHTSPACE_CLIENT_SECRET: 'short' }, { LMS_TEST_ENDPOINTS: 'yes' }]) {
       assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));

@@ -30,4 +30,28 @@ describe('the data directory', () => {
       await second.close();
     }
   });
+
+  it('keeps the roster\'s leavers and statuses across a restart, and its reset', async () => {
+    const first = await build();
+    assert.equal(first.lms.roster.remove('2010'), true);
+    assert.equal(first.lms.roster.setStatus('106', 'Inactive')?.status, 'Inactive');
+    await first.close();
+
+    const second = await build();
+    try {
+      assert.equal(second.lms.roster.members().length, 119);
+      assert.equal(second.lms.roster.member('2010'), null);
+      assert.equal(second.lms.roster.member('106')?.status, 'Inactive');
+      second.lms.roster.reset();
+    } finally {
+      await second.close();
+    }
+    const third = await build();
+    try {
+      assert.equal(third.lms.roster.members().length, 120);
+      assert.equal(third.lms.roster.member('106')?.status, 'Active');
+    } finally {
+      await third.close();
+    }
+  });
 });

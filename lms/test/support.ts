@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { startLms, type RunningLms, type StartLmsOptions } from '../src/index';
 
 /** A tool (the portal's role) for tests: its own key pair, its JWKS served over HTTP on loopback. */
@@ -79,4 +79,42 @@ export async function agsToken(tool: TestTool, lms: RunningLms, scope = `${AGS_S
   }));
   if (response.status !== 200) throw new Error(`token answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export const NRPS_SCOPE = 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly';
+
+/** Signs `userId` in to the stand-in; answers the session cookie header. */
+export async function signInTo(lms: RunningLms, userId: string): Promise<string> {
+  const response = await fetch(`${lms.url}/login`, { ...form({ user: userId }), redirect: 'manual' });
+  if (response.status !== 303) throw new Error(`sign-in answered ${response.status}`);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+/**
+ * Plays the tool's side of the login the platform initiated (`login`, its query): the auth request
+ * with the browser's cookie. Answers the auth response and the id_token's verified claims.
+ */
+export async function completeLogin(lms: RunningLms, cookie: string, login: URLSearchParams) {
+  const params = new URLSearchParams({
+    scope: 'openid',
+    response_type: 'id_token',
+    response_mode: 'form_post',
+    prompt: 'none',
+    client_id: login.get('client_id')!,
+    redirect_uri: login.get('target_link_uri')!,
+    login_hint: login.get('login_hint')!,
+    lti_message_hint: login.get('lti_message_hint')!,
+    state: randomBytes(16).toString('base64url'),
+    nonce: randomBytes(16).toString('base64url'),
+  });
+  const response = await fetch(`${lms.url}/lti/auth?${params}`, { headers: { cookie } });
+  const body = await response.text();
+  const idToken = /name="id_token" value="([^"]+)"/.exec(body)?.[1];
+  if (!idToken) throw new Error(`no id_token (${response.status}): ${body}`);
+  const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${lms.url}/.well-known/jwks.json`)), {
+    issuer: lms.url,
+    audience: login.get('client_id')!,
+    algorithms: ['RS256'],
+  });
+  return { response, payload };
 }

@@ -2,8 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import type { LmsContext } from '../context';
 import { ltiClients } from '../institutions';
+import { authorised as authorisedFor, serviceDown } from '../service-auth';
 import type { LineItem, Score } from '../store';
 import { AGS_SCOPE } from './lti';
+import { NRPS_SCOPE } from './nrps';
 
 type Form = Record<string, string | undefined>;
 
@@ -20,10 +22,10 @@ const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const oauthError = (reply: FastifyReply, status: number, error: string, description: string) =>
   reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
 
-/** The AGS 2.0 platform side: client-credentials tokens (RFC 7523 assertions), line items, scores. */
+/** The AGS 2.0 platform side: client-credentials tokens (RFC 7523 assertions, for AGS and NRPS), line items, scores. */
 export function agsRoutes(app: FastifyInstance, ctx: LmsContext) {
   const { store } = ctx;
-  const down = (reply: FastifyReply) => reply.code(503).header('retry-after', '1').send({ error: 'temporarily_unavailable', error_description: 'The learning platform is down (test outage).' });
+  const down = (reply: FastifyReply) => serviceDown(reply);
 
   app.post<{ Body: Form }>('/oauth2/token', async (request, reply) => {
     if (ctx.outage.down) return down(reply);
@@ -53,27 +55,17 @@ export function agsRoutes(app: FastifyInstance, ctx: LmsContext) {
     if (exp - Date.now() / 1000 > 3600) return oauthError(reply, 401, 'invalid_client', 'client assertion lives too long');
     if (store.usedJtis.has(jti)) return oauthError(reply, 401, 'invalid_client', 'client assertion jti was used before');
     store.usedJtis.put(true, jti);
-    const known: string[] = Object.values(AGS_SCOPE);
-    const scopes = (form.scope ?? '').split(' ').filter((s) => known.includes(s));
-    if (scopes.length === 0) return oauthError(reply, 400, 'invalid_scope', `scope must name AGS scopes: ${known.join(' ')}`);
+    const known: string[] = [...Object.values(AGS_SCOPE), NRPS_SCOPE];
+    const asked = (form.scope ?? '').split(' ');
+    // The test switch plays a platform whose administrator withdrew the tool's roster permission.
+    if (ctx.nrps.refuseTokens && asked.includes(NRPS_SCOPE)) return oauthError(reply, 400, 'invalid_scope', `${NRPS_SCOPE} is not granted to this tool`);
+    const scopes = asked.filter((s) => known.includes(s));
+    if (scopes.length === 0) return oauthError(reply, 400, 'invalid_scope', `scope must name AGS or NRPS scopes: ${known.join(' ')}`);
     const accessToken = store.accessTokens.put({ scopes });
     return reply.header('cache-control', 'no-store').send({ access_token: accessToken, token_type: 'Bearer', expires_in: 3600, scope: scopes.join(' ') });
   });
 
-  /** The bearer token's scopes must include one of `anyOf`; answers false after replying. */
-  const authorised = (request: FastifyRequest, reply: FastifyReply, anyOf: string[]): boolean => {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const grant = match ? store.accessTokens.get(match[1]) : null;
-    if (!grant) {
-      void reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send({ error: 'invalid_token' });
-      return false;
-    }
-    if (!grant.scopes.some((s) => anyOf.includes(s))) {
-      void reply.code(403).header('www-authenticate', 'Bearer error="insufficient_scope"').send({ error: 'insufficient_scope' });
-      return false;
-    }
-    return true;
-  };
+  const authorised = (request: FastifyRequest, reply: FastifyReply, anyOf: string[]) => authorisedFor(ctx, request, reply, anyOf);
 
   const lineItemUrl = (id: string) => `${ctx.issuer}/ags/lineitems/${id}`;
   const lineItemJson = (item: LineItem) => ({

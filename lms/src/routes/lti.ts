@@ -4,6 +4,7 @@ import { signedInUser, type LmsContext } from '../context';
 import { html, page } from '../html';
 import { clientById, clientOf, ltiClients } from '../institutions';
 import { COURSE, displayName, type LmsUser } from '../store';
+import { membershipsUrl, NRPS_CLAIM } from './nrps';
 
 export const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
@@ -56,6 +57,8 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
   const usedDeepLinkNonces = new Set<string>();
 
   const auth = async (q: Params, request: Parameters<typeof signedInUser>[1], reply: FastifyReply) => {
+    // In an embedded launch this page runs in the tool's frame on our course page.
+    ctx.security.framedBySelf(reply);
     const user = signedInUser(ctx, request);
     const problem = checkAuthRequest(ctx, q, user);
     if (problem) {
@@ -79,7 +82,9 @@ export function ltiRoutes(app: FastifyInstance, ctx: LmsContext, sendPage: (repl
       [`${LTI_CLAIM}roles`]: user.roles,
       [`${LTI_CLAIM}context`]: { id: COURSE.id, label: COURSE.label, title: COURSE.title, type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'] },
       [`${LTI_CLAIM}tool_platform`]: { guid: ctx.issuer, name: 'Learning platform stand-in', product_family_code: 'portal-lms-stand-in' },
-      [`${LTI_CLAIM}launch_presentation`]: { document_target: 'window', return_url: `${ctx.issuer}/course` },
+      [`${LTI_CLAIM}launch_presentation`]: { document_target: intent.kind === 'link' ? intent.documentTarget : 'window', return_url: `${ctx.issuer}/course` },
+      // Both institutions' clients may read the course's roster, as every launch into it says.
+      [NRPS_CLAIM]: { context_memberships_url: membershipsUrl(ctx, COURSE.id), service_versions: ['2.0'] },
       // D2L's own claim: user_id is the Valence user id (whoami's Identifier), a number. Real D2L's
       // `sub` is another, opaque id; here both are the user's id.
       'http://www.brightspace.com': { user_id: Number(user.id), username: user.email },

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { cookieOf, safeReturnPath, SESSION_COOKIE, signedInUser, toSignIn, type LmsContext } from '../context';
 import { html, page, type SafeHtml } from '../html';
 import { clientOf } from '../institutions';
-import { displayName, PASSWORD, type LmsUser } from '../store';
+import { displayName, PASSWORD, type CourseLink, type LmsUser } from '../store';
 
 type Form = Record<string, string | undefined>;
 
@@ -31,7 +31,8 @@ ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
 function coursePage(ctx: LmsContext, user: LmsUser, added: string | undefined): string {
   const addedLink = added ? ctx.store.link(added) : null;
   const links = ctx.store.links().map(
-    (link) => html`<li><span>${link.title}</span><form method="post" action="/course/links/${link.id}/launch"><button type="submit">Launch ${link.title}</button></form></li>`,
+    (link) =>
+      html`<li><span>${link.title}</span><span class="launch"><form method="post" action="/course/links/${link.id}/launch"><button type="submit">Launch ${link.title}</button></form><a href="/course/links/${link.id}/embedded">Launch ${link.title} (embedded)</a></span></li>`,
   );
   return page(
     'Demo course',
@@ -67,9 +68,21 @@ function gradebookPage(ctx: LmsContext, user: LmsUser): string {
   return page('Gradebook', html`<h1>Gradebook</h1>${sections}`, { user: { name: displayName(user) } });
 }
 
+function embeddedPage(ctx: LmsContext, user: LmsUser, link: CourseLink, loginUrl: string): string {
+  return page(
+    link.title,
+    html`<p class="breadcrumb"><a href="/course">Demo course</a> › ${link.title}</p>
+<h1>${link.title}</h1>
+<iframe class="tool-frame" name="lti-tool" title="${link.title} (Simulation Portal)" src="${loginUrl}" allow="fullscreen; clipboard-write; autoplay" allowfullscreen data-lti-storage-origin="${new URL(ctx.portalUrl).origin}"></iframe>
+<p class="muted">The simulation runs inside the course page. <a href="/course">Back to the course</a></p>`,
+    { user: { name: displayName(user) }, script: '/assets/lti-storage.js', wide: true },
+  );
+}
+
 /** The stand-in's own pages: sign-in, the demo course with its launch buttons, the gradebook. */
 export function pageRoutes(app: FastifyInstance, ctx: LmsContext) {
   const { store } = ctx;
+  const noSuchLink = (reply: FastifyReply) => sendPage(reply, page('Not found', html`<h1>No such link</h1><p><a href="/course">Back to the course</a></p>`), 404);
 
   app.get('/', async (request, reply) => reply.redirect(signedInUser(ctx, request) ? '/course' : '/login', 303));
 
@@ -114,28 +127,51 @@ export function pageRoutes(app: FastifyInstance, ctx: LmsContext) {
     return sendPage(reply, gradebookPage(ctx, user));
   });
 
-  /** Third-party initiated login (LTI Core §4.1): the browser goes to the tool, which comes back to /lti/auth. */
-  const initiateLogin = (reply: FastifyReply, user: LmsUser, hint: string) => {
+  /**
+   * Third-party initiated login (LTI Core §4.1): the browser goes to the tool, which comes back to
+   * /lti/auth. `storageTarget`: where the tool finds our postMessage storage (LTI Client Side
+   * postMessages, `lti_storage_target`); only a launch whose window has that storage names one.
+   */
+  const loginInitiationUrl = (user: LmsUser, hint: string, storageTarget?: string): string => {
     const target = new URL(ctx.toolLoginUrl);
     const client = clientOf(ctx, user);
-    const params = {
+    const params: Record<string, string> = {
       iss: ctx.issuer,
       login_hint: user.id,
       target_link_uri: ctx.toolLaunchUrl,
       lti_message_hint: hint,
       client_id: client.clientId,
       lti_deployment_id: client.deploymentId,
+      ...(storageTarget ? { lti_storage_target: storageTarget } : {}),
     };
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
-    return reply.redirect(target.toString(), 303);
+    return target.toString();
   };
+  const initiateLogin = (reply: FastifyReply, user: LmsUser, hint: string) => reply.redirect(loginInitiationUrl(user, hint), 303);
 
+  // A launch in this window: the tool replaces our page, so there is no storage to name.
   app.post<{ Params: { id: string } }>('/course/links/:id/launch', async (request, reply) => {
     const user = signedInUser(ctx, request);
     if (!user) return toSignIn(request, reply);
     const link = store.link(request.params.id);
-    if (!link) return sendPage(reply, page('Not found', html`<h1>No such link</h1><p><a href="/course">Back to the course</a></p>`), 404);
-    return initiateLogin(reply, user, store.intents.put({ kind: 'link', userId: user.id, linkId: link.id }));
+    if (!link) return noSuchLink(reply);
+    return initiateLogin(reply, user, store.intents.put({ kind: 'link', userId: user.id, linkId: link.id, documentTarget: 'window' }));
+  });
+
+  /**
+   * The embedded launch, as Moodle's "Embed" and Canvas show tools: our page with the tool in a
+   * frame whose login initiation names this page as its postMessage storage (`_parent`).
+   */
+  app.get<{ Params: { id: string } }>('/course/links/:id/embedded', async (request, reply) => {
+    const user = signedInUser(ctx, request);
+    if (!user) return toSignIn(request, reply);
+    const link = store.link(request.params.id);
+    if (!link) return noSuchLink(reply);
+    const hint = store.intents.put({ kind: 'link', userId: user.id, linkId: link.id, documentTarget: 'iframe' });
+    ctx.security.embedding(reply);
+    // The page holds a single-use launch hint: never from a cache, never a second time.
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, embeddedPage(ctx, user, link, loginInitiationUrl(user, hint, '_parent')));
   });
 
   app.post('/course/deep-link', async (request, reply) => {
