@@ -9,6 +9,7 @@ import type { Config } from './config';
 import type { Db } from './db/driver';
 import { accessPlugin } from './plugins/app/access';
 import { authPlugin } from './plugins/app/auth';
+import { authUserCachePlugin } from './plugins/app/auth-user-cache';
 import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
 import { demoActivityPlugin } from './plugins/app/demo-activity';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(rateLimitPlugin);
   await app.register(dbPlugin, options.db ? { db: options.db } : {});
   await app.register(repositoriesPlugin);
+  await app.register(authUserCachePlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(demoDownloadsPlugin);
   await app.register(demoConfigurationsPlugin);
