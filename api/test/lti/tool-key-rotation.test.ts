@@ -1,5 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { SignJWT, createLocalJWKSet, jwtVerify } from 'jose';
 import type { LtiJwks } from '@portal/contract';
 import type { Db } from '../../src/db/driver';
@@ -7,7 +10,9 @@ import { runLtiKeyRotation } from '../../src/jobs/lti-key-rotation';
 import { commandActor, runRotateKeyCommand } from '../../src/lti/rotate-key-command';
 import { createToolKeys, type ToolKeys } from '../../src/lti/tool-keys';
 import { SYSTEM_ACTOR } from '../../src/repositories/audit-repository';
+import { createPgliteDb } from '../../src/db/pglite-driver';
 import { buildTestApp, createMigratedTestDatabase, type TestDatabase } from '../helper';
+import { PGLITE_TEMPLATE_ENV, scratchRoot } from '../database/template';
 import { createManualClock } from '../manual-clock';
 
 const HOUR = 3_600_000;
@@ -231,5 +236,57 @@ describe('LTI tool key rotation', () => {
         ],
       );
     });
-  });
+  
+    test('as a process: the API’s environment, its own database, the operator in the audit log', async () => {
+      // Its own embedded database: the migrated template when this run has one, else a new one.
+      const dir = await mkdtemp(path.join(scratchRoot(), 'portal-rotate-key-'));
+      const pgliteDir = path.join(dir, 'pglite');
+      const template = process.env[PGLITE_TEMPLATE_ENV];
+      if (template) await cp(template, pgliteDir, { recursive: true });
+      const command = (...args: string[]) =>
+        new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/lti-rotate-key.ts', ...args], {
+            cwd: path.resolve(import.meta.dirname, '../..'),
+            // No API listens on port 9 (discard): the command may open the embedded database.
+            env: { ...process.env, DATABASE_URL: '', PGLITE_DIR: pgliteDir, API_PORT: '9', LOG_LEVEL: 'silent' },
+          });
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+          child.on('error', reject);
+          child.on('exit', (code) => resolve({ code, out, err }));
+        });
+      try {
+        const refused = await command('--later');
+        assert.equal(refused.code, 1);
+        assert.match(refused.err, /--later[\s\S]*usage: pnpm --filter @portal\/api lti:rotate-key/);
+
+        const next = await command('--operator', 'Olga Ops');
+        assert.equal(next.code, 0, next.err);
+        assert.match(next.out, /^Next key \S+ published; it signs from /);
+        const now = await command('--operator', 'Olga Ops', '--now');
+        assert.equal(now.code, 0, now.err);
+        assert.match(now.out, /^New key \S+ signs now\./);
+
+        const db = await createPgliteDb(pgliteDir);
+        try {
+          const entries = await keyAudit(db);
+          assert.deepEqual(
+            entries.map((e) => [e.actor_name, e.after.immediately]),
+            [
+              ['Olga Ops (lti:rotate-key, command line)', false],
+              ['Olga Ops (lti:rotate-key, command line)', true],
+            ],
+          );
+          const states = (await createToolKeys(db).list()).map((k) => k.state);
+          assert.deepEqual(states.sort(), ['retired', 'retired', 'signing']);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+});
 });
