@@ -33,6 +33,7 @@ import type { Clock } from './jobs/clock';
 import { mailerPlugin } from './plugins/app/mailer';
 import type { IdentityAdmin } from './identity/identity-admin';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
+import { ltiKeyRotationPlugin } from './plugins/app/lti-key-rotation';
 import { fileCleanupPlugin } from './plugins/app/file-cleanup';
 
 export interface BuildAppOptions {
@@ -103,6 +104,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(mailerPlugin);
   await app.register(licenseExpiryPlugin);
   await app.register(fileCleanupPlugin);
+  await app.register(ltiKeyRotationPlugin);
 
   // Routes: the folder is the URL (`routes/api/v1/user/admin.ts` serves under `/api/v1/user`, a
   // folder `_id` is `:id`); a folder with an `index.ts` loads that file, which registers its siblings.
