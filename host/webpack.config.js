@@ -8,6 +8,7 @@ import {
   baseWebpackConfig,
   DropShadowedShareRuntimePlugin,
   hostFederationRuntime,
+  PureTypeBoxBuildersPlugin,
 } from '../tools/build/app-config.mjs';
 import { federationConfig } from './federation.config.js';
 import { MergeLocalesPlugin } from './build/merge-locales-plugin.js';
@@ -62,6 +63,7 @@ export default (_env, argv) => {
         runtimePlugins: [...federationConfig.runtimePlugins, ...federationRuntime.runtimePlugins],
       }),
       new DropShadowedShareRuntimePlugin(dir),
+      new PureTypeBoxBuildersPlugin(dir),
       new HtmlWebpackPlugin({ template: fromHere('public/index.html') }),
       new CopyWebpackPlugin({
         patterns: [{ from: fromHere('public'), globOptions: { ignore: ['**/index.html'] } }],

@@ -5,7 +5,10 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PureTypeBoxBuildersPlugin } from './pure-typebox-builders-plugin.mjs';
 import { remoteManifest } from './remote-manifest.mjs';
+
+export { PureTypeBoxBuildersPlugin };
 
 /**
  * Libraries that must exist once per page, identical in every app. react-router and react-i18next
@@ -274,6 +277,7 @@ export function remoteWebpackConfig({ dir, federationConfig, copy = [] }) {
         // Likewise the bundler runtime: the host's, deployed; its own on the dev server.
         ...(production ? [new UseProvidedBundlerRuntimePlugin(dir)] : []),
         new DropShadowedShareRuntimePlugin(dir),
+        new PureTypeBoxBuildersPlugin(dir),
         // Pictures and the like deploy and version with the remote, relative to its public path.
         ...(CopyWebpackPlugin
           ? [

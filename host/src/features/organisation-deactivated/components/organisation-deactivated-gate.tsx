@@ -1,9 +1,14 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { SWRConfig } from 'swr';
 import type { OrganisationDeactivated } from '@portal/contract';
 import { useAuth } from '@portal/shared-auth';
+import { PageSpinner } from '@portal/shared-ui';
 import { deactivationOf } from '../lib/deactivation-of';
-import { OrganisationDeactivatedPage } from './organisation-deactivated-page';
+
+// Almost nobody sees this page, and every first visit would download it: fetched when shown.
+const OrganisationDeactivatedPage = lazy(async () => ({
+  default: (await import('./organisation-deactivated-page')).OrganisationDeactivatedPage,
+}));
 
 /**
  * Shows the deactivated organisation's page instead of the portal when the API refuses the user
@@ -24,6 +29,12 @@ export function OrganisationDeactivatedGate({ children }: { children: ReactNode 
     [],
   );
   const refusal = deactivationOf(error) ?? later;
-  if (refusal) return <OrganisationDeactivatedPage refusal={refusal} />;
+  if (refusal) {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <OrganisationDeactivatedPage refusal={refusal} />
+      </Suspense>
+    );
+  }
   return <SWRConfig value={swr}>{children}</SWRConfig>;
 }
