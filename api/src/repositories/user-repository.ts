@@ -303,7 +303,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
 
     /** One statement for the whole list: a bulk add of 10 000 rows is one round trip. */
     insertUsers: (
-      users: readonly NewUser[],
+      users: readonly NewUserRow[],
       organisationId: number,
       roleId: number,
       language: string,
@@ -446,6 +446,9 @@ export interface NewUser {
   lastName: string;
 }
 
+/** A user from a learning platform that sent no e-mail has none (issue #22 point 3). */
+export type NewUserRow = Omit<NewUser, 'email'> & { email: string | null };
+
 type AccountChange = { sub?: string; status?: Exclude<AccountStatus, 'active'> };
 
 // The functions below take their handle as an argument only for the callers outside the people
@@ -463,7 +466,7 @@ async function emailsInUse(q: Queryable, emails: readonly string[]): Promise<Set
 
 async function insertUsers(
   tx: Queryable,
-  users: readonly NewUser[],
+  users: readonly NewUserRow[],
   organisationId: number,
   roleId: number,
   language: string,
