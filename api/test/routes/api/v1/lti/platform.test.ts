@@ -46,7 +46,7 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
         deploymentIds: ['d-1', 'd-2'],
         organisationId: demo,
         organisationName: 'Demo Hospital',
-        verifiesEmail: false,
+        verifiesEmail: true,
       },
     );
 
@@ -96,7 +96,10 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
   });
 
   test('"platform verifies e-mail addresses": off unless sent, kept as sent, audited, a boolean', async () => {
-    const input = platformInput(demo);
+    const { verifiesEmail: _sent, ...input } = platformInput(demo);
+    const absent = await call('POST', '/api/v1/lti/platform', platformInput(demo, { verifiesEmail: undefined }));
+    assert.equal(absent.statusCode, 201, absent.body);
+    assert.equal(absent.json<LtiPlatform>().verifiesEmail, false, 'off unless sent');
     const created = await call('POST', '/api/v1/lti/platform', { ...input, verifiesEmail: true });
     assert.equal(created.statusCode, 201, created.body);
     const { id } = created.json<LtiPlatform>();
