@@ -75,12 +75,23 @@ export type LicenseBlockListQuery = Static<typeof LicenseBlockListQuery>;
  * `userRole` is the role id (`roles` lookup), `roleName` its name (translated via userRoles);
  * `licenseNames` all licences of the organisation the user holds; `skinTone` a `skinTone` lookup id.
  */
+/**
+ * Who a user without e-mail is at the learning platform that created them (issue #22 point 3):
+ * `platform` is its issuer's host name, `id` the platform's user id (`sub`). The lists name such a
+ * user by name, or as "Learner from {platform}" with the id when the platform sent no name.
+ */
+export const PlatformUser = Type.Object({ platform: Type.String(), id: Type.String() });
+export type PlatformUser = Static<typeof PlatformUser>;
+
 export const LicensedUser = Type.Object({
   id: Type.String(),
   fullName: Type.String(),
   firstName: Type.String(),
   lastName: Type.String(),
-  email: Type.String(),
+  /** null: a user from a learning platform that sent no e-mail. */
+  email: Type.Union([Type.String(), Type.Null()]),
+  /** Only for a user without e-mail who came from a learning platform. */
+  platformUser: Type.Optional(PlatformUser),
   userRole: Type.Integer(),
   roleName: Type.String(),
   licenseNames: Type.Array(Type.String()),

@@ -22,12 +22,24 @@ export const LTI_ERROR_CODES = [
   'UNKNOWN_DEPLOYMENT',
   /** version, message_type, roles, sub or resource_link.id missing or wrong. */
   'INVALID_LTI_MESSAGE',
-  /** The platform's user cannot become a portal user (no e-mail, or the e-mail is another organisation's). */
+  /**
+   * The platform's user cannot become a portal user: the e-mail is another organisation's, or an
+   * existing account's while the registration is not marked "platform verifies e-mail addresses".
+   */
   'USER_NOT_LINKED',
   /** The platform's key server could not be reached. */
   'PLATFORM_UNAVAILABLE',
 ] as const;
 export type LtiErrorCode = (typeof LTI_ERROR_CODES)[number];
+
+/**
+ * Refusal reasons the launch passes to `/lti/error` as `reason` beside `error`, because the page
+ * tells someone what to do about them: `email_unverified_platform` — the launch's e-mail is an
+ * existing portal account's, and the registration is not marked "platform verifies e-mail
+ * addresses" (an administrator links the account or marks the platform).
+ */
+export const LTI_SHOWN_REASONS = ['email_unverified_platform'] as const;
+export type LtiShownReason = (typeof LTI_SHOWN_REASONS)[number];
 
 /** The message types the tool accepts (LTI Core 1.3, Deep Linking 2.0). */
 export const LTI_MESSAGE_TYPES = ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest'] as const;
@@ -62,6 +74,11 @@ export const LtiPlatform = Type.Object({
   deploymentIds: Type.Array(Type.String()),
   organisationId: Type.Integer(),
   organisationName: Type.String(),
+  /**
+   * An administrator vouched that the platform verifies its users' e-mail addresses: only then may
+   * a launch link to an existing portal account by its e-mail (issue #22 point 3).
+   */
+  verifiesEmail: Type.Boolean(),
   /** When the platform was registered (by hand or by dynamic registration). */
   createdAt: Type.String({ format: 'date-time' }),
 });
@@ -83,6 +100,8 @@ export const LtiPlatformInput = Type.Object(
       maxItems: 100,
     }),
     organisationId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
+    /** Absent is false: linking by e-mail is never switched on by omission. */
+    verifiesEmail: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -181,6 +181,9 @@ export const USER_ADMIN_MESSAGES = {
   fieldCount:
     'This row has {n} fields but the header has {m}; quote values that contain the delimiter.',
   emailTaken: 'A user with this e-mail address already exists.',
+  /** Invitation of a user from a learning platform that sent no e-mail (issue #22 point 3). */
+  noEmailToInvite:
+    'This user has no e-mail address to send an invitation to. Add an e-mail address to the user first.',
   invalidChoice: 'Select a valid choice.',
   sysAdminOnly: 'Only global administrators may grant or remove the sys admin role.',
   fileNotUploaded: 'This file has already been used or is not a finished upload.',

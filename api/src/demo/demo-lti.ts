@@ -23,15 +23,16 @@ export const DEMO_LTI_CLIENTS = [
  * (demo data only), so its "Launch Radiography" lands in the portal's launch. Its address comes
  * from LMS_URL, which scripts/services.mjs sets for the API and the stand-in alike. A
  * registration already there (the same issuer and client id) is left as an administrator may
- * have changed it.
+ * have changed it. The stand-in's users are the demo accounts with the addresses the portal
+ * knows, so it is marked "platform verifies e-mail addresses" and its launches link to them.
  */
 export async function seedDemoLtiPlatform(db: Queryable, lmsUrl = process.env.LMS_URL || DEFAULT_LMS_URL): Promise<void> {
   const issuer = lmsUrl.replace(/\/+$/, '');
   for (const client of DEMO_LTI_CLIENTS) {
     await db.query(
       `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-         deployment_ids, organisation_id)
-       select $1, $5, $2, $3, $4, array[$6::text], id
+         deployment_ids, organisation_id, verifies_email)
+       select $1, $5, $2, $3, $4, array[$6::text], id, true
          from organisations where lower(name) = lower($7)
        on conflict (issuer, client_id) do nothing`,
       [

@@ -21,7 +21,7 @@ interface UserRow {
   organisation_id: number | null;
   first_name: string;
   last_name: string;
-  email: string;
+  email: string | null;
   is_global: boolean;
 }
 
@@ -34,24 +34,40 @@ const actorOf = (u: UserRow): AuditActor => ({
   id: u.id,
   firstName: u.first_name,
   lastName: u.last_name,
-  email: u.email,
+  // The audit log's actor e-mail is text; a user from a platform that sends none has ''.
+  email: u.email ?? '',
 });
 
-/** Names from the claims; a platform that sends only `name` or only the e-mail still gets a user. */
-function namesOf(launch: ValidLaunch, email: string): { firstName: string; lastName: string } {
+/** The launch's e-mail when it is one the portal can hold; anything else counts as none. */
+function emailOf(launch: ValidLaunch): string | null {
+  const email = launch.email?.trim() ?? '';
+  return email.length <= 254 && email.indexOf('@') > 0 ? email : null;
+}
+
+/**
+ * Names from the claims; a platform that sends only `name` or only the e-mail still gets a named
+ * user. Without either the names stay empty and the admin lists show the user as a learner from
+ * the platform with its platform user id (LTI Core §5.3.6: every name claim is optional).
+ */
+function namesOf(launch: ValidLaunch, email: string | null): { firstName: string; lastName: string } {
   if (launch.givenName || launch.familyName) {
     return { firstName: launch.givenName ?? '', lastName: launch.familyName ?? '' };
   }
   const parts = (launch.name ?? '').trim().split(/\s+/).filter(Boolean);
   if (parts.length > 0) return { firstName: parts[0]!, lastName: parts.slice(1).join(' ') };
-  return { firstName: email.split('@')[0]!, lastName: '' };
+  return { firstName: email ? email.split('@')[0]! : '', lastName: '' };
 }
 
 /**
- * The portal user a launch's platform user is (issue #10 point 2), inside the launch's
- * transaction: the stored link of issuer + sub, else the organisation's user with the launch's
- * e-mail (linked from now on), else a new learner (educator for instructor and administrator
- * roles) with an identity account through the provisioning outbox. Every user but a global
+ * The portal user a launch's platform user is (issue #10 point 2, issue #22 point 3), inside the
+ * launch's transaction: the stored link of issuer + sub, else — only when an administrator marked
+ * the registration "platform verifies e-mail addresses" — the organisation's user with the
+ * launch's e-mail (linked from now on), else a new learner (educator for instructor and
+ * administrator roles). A launch without an e-mail makes a user without one. Without the mark, an
+ * e-mail of an existing account is refused (`email_unverified_platform`): attaching the launch
+ * would let the platform's administrator sign in as any account whose address they type, and a
+ * second account with the same address would break its uniqueness. Users with an e-mail get an
+ * identity account through the provisioning outbox. Every user but a global
  * administrator must hold a seat of a current licence of the organisation; one is taken from the
  * licence with free seats that runs longest, and without one the launch is PERMISSION_DENIED.
  */
@@ -83,14 +99,16 @@ export async function linkPlatformUser(
     return refuse('PERMISSION_DENIED', 'linked_user_other_organisation');
   }
   if (!user) {
-    if (!launch.email || launch.email.length > 254 || !launch.email.includes('@')) {
-      return refuse('USER_NOT_LINKED', 'no_email');
-    }
-    const email = launch.email.trim();
-    user = (await tx.query<UserRow>(`${USER_SQL} where lower(u.email) = lower($1)`, [email]))
-      .rows[0];
-    if (user && user.organisation_id !== platform.organisationId) {
-      return refuse('USER_NOT_LINKED', 'email_other_organisation');
+    const email = emailOf(launch);
+    if (email) {
+      user = (await tx.query<UserRow>(`${USER_SQL} where lower(u.email) = lower($1)`, [email]))
+        .rows[0];
+      if (user && user.organisation_id !== platform.organisationId) {
+        return refuse('USER_NOT_LINKED', 'email_other_organisation');
+      }
+      if (user && !platform.verifiesEmail) {
+        return refuse('USER_NOT_LINKED', 'email_unverified_platform');
+      }
     }
     if (!user) {
       const role = await tx.query<{ id: number }>('select id from roles where name = $1', [
@@ -104,7 +122,10 @@ export async function linkPlatformUser(
         role.rows[0]!.id,
         organisation.language ?? 'en',
       );
-      await createOutboxRepository(tx).enqueue([createAccountItem(fresh)]);
+      // Without an address there is no invitation to send and no username the realm accepts
+      // (e-mail as username): the user exists for launches, seats and scores only.
+      if (email) await createOutboxRepository(tx).enqueue([createAccountItem({ ...fresh, email })]);
+      else await tx.query(`update users set account_status = 'active' where id = $1`, [fresh.id]);
       user = {
         id: fresh.id,
         organisation_id: platform.organisationId,

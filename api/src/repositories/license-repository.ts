@@ -12,7 +12,12 @@ import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import { createAuditRepository, type AuditActor } from './audit-repository';
 import { currentLicenseSql, INACTIVE_DURATION, isoDay } from './entitlement-repository';
-import { toLicensedUser, USER_SELECT, type UserRow } from './user-repository';
+import {
+  toLicensedUser,
+  USER_PLATFORM_JOIN,
+  USER_SELECT,
+  type UserRow,
+} from './user-repository';
 
 export type AssignResult =
   | { ok: true; assigned: number }
@@ -467,7 +472,8 @@ export function createLicenseRepository(db: Queryable) {
                join license_blocks lb on lb.id = s.license_block_id
                join users u on u.id = s.user_id
                join roles r on r.id = u.role_id
-               left join organisations o on o.id = u.organisation_id`,
+               left join organisations o on o.id = u.organisation_id
+               ${USER_PLATFORM_JOIN}`,
         select: USER_SELECT,
         where: {
           sql: 'lb.organisation_id = $1 and s.license_block_id = $2',

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LTI_REGISTRATION_TOKEN_TTL_HOURS, type LtiPlatform } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import type { PlatformEndpoints, RegisteredClient } from './lti-types';
+import { findPlatformIn } from './lti-repository';
 import { SYSTEM_ACTOR, type AuditActor, createAuditRepository } from './audit-repository';
 
 /** 32 random bytes, base64url: what the registration URL carries. */
@@ -11,42 +12,6 @@ export const PORTAL_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const LTI_REGISTRATION_MAX_ATTEMPTS = 3;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
-interface PlatformRow {
-  id: number;
-  issuer: string;
-  client_id: string;
-  auth_login_url: string;
-  access_token_url: string;
-  jwks_url: string;
-  deployment_ids: string[];
-  organisation_id: number;
-  organisation_name: string;
-  created_at: Date | string;
-}
-
-async function platformIn(tx: Queryable, id: number): Promise<LtiPlatform> {
-  const res = await tx.query<PlatformRow>(
-    `select p.id, p.issuer, p.client_id, p.auth_login_url, p.access_token_url, p.jwks_url,
-            p.deployment_ids, p.organisation_id, o.name as organisation_name, p.created_at
-       from lti_platforms p join organisations o on o.id = p.organisation_id
-      where p.id = $1`,
-    [id],
-  );
-  const r = res.rows[0]!;
-  return {
-    id: r.id,
-    issuer: r.issuer,
-    clientId: r.client_id,
-    authLoginUrl: r.auth_login_url,
-    accessTokenUrl: r.access_token_url,
-    jwksUrl: r.jwks_url,
-    deploymentIds: r.deployment_ids,
-    organisationId: r.organisation_id,
-    organisationName: r.organisation_name,
-    createdAt: new Date(r.created_at).toISOString(),
-  };
-}
 
 export type RegistrationOutcome =
   { ok: true; platform: LtiPlatform } | { ok: false; reason: 'token' | 'other_organisation' };
@@ -138,12 +103,13 @@ export function createLtiRegistrationRepository(q: Queryable) {
         if (found.organisation_id !== claim.organisation_id) {
           throw new OtherOrganisation();
         }
-        before = await platformIn(q, found.id);
+        before = (await findPlatformIn(q, found.id))!;
         await q.query(
           `update lti_platforms
             set auth_login_url = $2, access_token_url = $3, jwks_url = $4,
                 deployment_ids = array(select distinct unnest(deployment_ids || $5::text[])),
-                updated_at = now()
+                -- New endpoints are a platform no administrator vouched for yet (issue #22).
+                verifies_email = false, updated_at = now()
           where id = $1`,
           [
             found.id,
@@ -175,7 +141,7 @@ export function createLtiRegistrationRepository(q: Queryable) {
         hashOf(token),
         id,
       ]);
-      const after = await platformIn(q, id);
+      const after = (await findPlatformIn(q, id))!;
       await createAuditRepository(q).record({
         actor,
         action: before ? 'update' : 'create',

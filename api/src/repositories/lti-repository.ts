@@ -55,11 +55,13 @@ interface PlatformRow {
   deployment_ids: string[];
   organisation_id: number;
   organisation_name: string;
+  verifies_email: boolean;
   created_at: Date | string;
 }
 
 const PLATFORM_SELECT = `p.id, p.issuer, p.client_id, p.auth_login_url, p.access_token_url,
-  p.jwks_url, p.deployment_ids, p.organisation_id, o.name as organisation_name, p.created_at`;
+  p.jwks_url, p.deployment_ids, p.organisation_id, o.name as organisation_name, p.verifies_email,
+  p.created_at`;
 const PLATFORM_FROM = 'lti_platforms p join organisations o on o.id = p.organisation_id';
 
 const toPlatform = (r: PlatformRow): LtiPlatform => ({
@@ -72,6 +74,7 @@ const toPlatform = (r: PlatformRow): LtiPlatform => ({
   deploymentIds: r.deployment_ids,
   organisationId: r.organisation_id,
   organisationName: r.organisation_name,
+  verifiesEmail: r.verifies_email,
   createdAt: new Date(r.created_at).toISOString(),
 });
 
@@ -90,9 +93,10 @@ const normalise = (input: LtiPlatformInput) => ({
   issuer: input.issuer.trim(),
   clientId: input.clientId.trim(),
   deploymentIds: [...new Set(input.deploymentIds.map((d) => d.trim()))],
+  verifiesEmail: input.verifiesEmail ?? false,
 });
 
-async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlatform | null> {
+export async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlatform | null> {
   const res = await tx.query<PlatformRow>(
     `select ${PLATFORM_SELECT} from ${PLATFORM_FROM} where p.id = $1`,
     [id],
@@ -131,6 +135,7 @@ export function createLtiRepository(q: Queryable) {
     p.jwksUrl,
     p.deploymentIds,
     p.organisationId,
+    p.verifiesEmail,
   ];
 
   return {
@@ -163,8 +168,8 @@ export function createLtiRepository(q: Queryable) {
         await validate(q, input, null);
         const res = await q.query<{ id: number }>(
           `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
-                                      jwks_url, deployment_ids, organisation_id)
-           values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
+                                      jwks_url, deployment_ids, organisation_id, verifies_email)
+           values ($1, $2, $3, $4, $5, $6::text[], $7, $8) returning id`,
           values(input),
         );
         const created = (await findPlatformIn(q, res.rows[0]!.id))!;
@@ -191,8 +196,8 @@ export function createLtiRepository(q: Queryable) {
           `update lti_platforms
               set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
                   jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
-                  updated_at = now()
-            where id = $8`,
+                  verifies_email = $8, updated_at = now()
+            where id = $9`,
           [...values(input), id],
         );
         const after = (await findPlatformIn(q, id))!;
@@ -277,6 +282,7 @@ export function createLtiRepository(q: Queryable) {
             clientId: p.clientId,
             deploymentIds: p.deploymentIds,
             organisationId: p.organisationId,
+            verifiesEmail: p.verifiesEmail,
           }
         : null;
     },

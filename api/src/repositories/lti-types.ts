@@ -12,6 +12,11 @@ export interface RegisteredPlatform {
   clientId: string;
   deploymentIds: readonly string[];
   organisationId: number;
+  /**
+   * The registration is marked "platform verifies e-mail addresses": a launch may link to an
+   * existing portal account by its e-mail. Absent is false.
+   */
+  verifiesEmail?: boolean;
 }
 
 /** A launch whose id_token passed every rule of the launch check. */

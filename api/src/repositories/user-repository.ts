@@ -1,5 +1,11 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
-import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
+import type {
+  AccountStatus,
+  AdminUser,
+  LicensedUser,
+  PlatformUser,
+  UserListQuery,
+} from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 import { LOOKUP_SEED } from '../reference/reference-data';
@@ -169,7 +175,8 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
     listForOrganisation(organisationId: number, query: UserListQuery) {
       return pagedList<UserRow, AdminUser>(db, query, {
         from: `users u join roles r on r.id = u.role_id
-               left join organisations o on o.id = u.organisation_id`,
+               left join organisations o on o.id = u.organisation_id
+               ${USER_PLATFORM_JOIN}`,
         select: USER_SELECT,
         where: { sql: 'u.organisation_id = $1', params: [organisationId] },
         sortable: {
@@ -185,6 +192,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
           'u.last_name',
           "u.first_name || ' ' || u.last_name",
           'u.email',
+          'k.platform_sub',
         ],
         defaultOrdering: 'lastName,firstName',
         tieBreaker: 'u.id',
@@ -199,6 +207,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
         `select ${USER_SELECT}
            from users u join roles r on r.id = u.role_id
            left join organisations o on o.id = u.organisation_id
+           ${USER_PLATFORM_JOIN}
           where u.id = $1`,
         [id],
       );
@@ -232,7 +241,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
 
     /** One statement for the whole list: a bulk add of 10 000 rows is one round trip. */
     insertUsers: (
-      users: readonly NewUser[],
+      users: readonly NewUserRow[],
       organisationId: number,
       roleId: number,
       language: string,
@@ -256,6 +265,18 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
      */
     async setEmail(id: string, email: string): Promise<void> {
       await db.query('update users set email = $2, updated_at = now() where id = $1', [id, email]);
+    },
+
+    /**
+     * The first address of a user from a learning platform that sent none: their identity
+     * account is made now (the caller queues it), so the account is being provisioned again.
+     */
+    async addFirstEmail(id: string, email: string): Promise<void> {
+      await db.query(
+        `update users set email = $2, account_status = 'provisioning', updated_at = now()
+          where id = $1 and email is null`,
+        [id, email],
+      );
     },
 
     /** Seats go with the user (cascade), and the seat counts follow (migration 0005). */
@@ -308,7 +329,7 @@ export interface UserRow {
   id: string;
   first_name: string;
   last_name: string;
-  email: string;
+  email: string | null;
   role_id: number;
   role_name: string;
   license_names: string[] | null;
@@ -317,6 +338,8 @@ export interface UserRow {
   skin_tone_id: number | null;
   account_status: AccountStatus;
   pending_email: string | null;
+  platform_issuer: string | null;
+  platform_sub: string | null;
 }
 
 /**
@@ -330,10 +353,31 @@ export const USER_SELECT = `u.id::text as id, u.first_name, u.last_name, u.email
   u.account_status,
   (select ec.new_email from email_changes ec
     where ec.user_id = u.id and ec.confirmed_at is null and ec.expires_at > now()) as pending_email,
+  k.issuer as platform_issuer, k.platform_sub,
   array(select held_lb.license_name from license_block_users held
           join license_blocks held_lb on held_lb.id = held.license_block_id
          where held.user_id = u.id
          order by lower(held_lb.license_name), held_lb.id) as license_names`;
+
+/**
+ * Joined after USER_SELECT's tables: the first platform link of a user without e-mail, which is
+ * how the lists tell such users apart.
+ */
+export const USER_PLATFORM_JOIN = `left join lateral (
+    select l.issuer, l.platform_sub from lti_user_links l
+     where l.user_id = u.id and u.email is null order by l.created_at, l.issuer limit 1) k on true`;
+
+/** The issuer's host: what an administrator recognises a platform by. */
+function platformUserOf(row: UserRow): PlatformUser | undefined {
+  if (row.email !== null || !row.platform_issuer || !row.platform_sub) return undefined;
+  let platform = row.platform_issuer;
+  try {
+    platform = new URL(row.platform_issuer).host;
+  } catch {
+    // A registration's issuer is an http(s) URL; should one not parse, the text itself names it.
+  }
+  return { platform, id: row.platform_sub };
+}
 
 /** A USER_SELECT row as docs/requirements.md#data (Licensed user). */
 export const toLicensedUser = (row: UserRow): LicensedUser => ({
@@ -342,6 +386,7 @@ export const toLicensedUser = (row: UserRow): LicensedUser => ({
   firstName: row.first_name,
   lastName: row.last_name,
   email: row.email,
+  ...(platformUserOf(row) ? { platformUser: platformUserOf(row) } : {}),
   userRole: row.role_id,
   roleName: row.role_name,
   licenseNames: row.license_names ?? [],
@@ -375,6 +420,9 @@ export interface NewUser {
   lastName: string;
 }
 
+/** A user from a learning platform that sent no e-mail has none (issue #22 point 3). */
+export type NewUserRow = Omit<NewUser, 'email'> & { email: string | null };
+
 type AccountChange = { sub?: string; status?: Exclude<AccountStatus, 'active'> };
 
 // The functions below take their handle as an argument only for the callers outside the people
@@ -392,7 +440,7 @@ async function emailsInUse(q: Queryable, emails: readonly string[]): Promise<Set
 
 async function insertUsers(
   tx: Queryable,
-  users: readonly NewUser[],
+  users: readonly NewUserRow[],
   organisationId: number,
   roleId: number,
   language: string,

@@ -176,6 +176,17 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
     const first = await newToken(t, demo);
     lms.nextClientId = () => 'dr-fixed-client';
     assert.equal((await register(lms.registerQuery(first.token))).statusCode, 200);
+    const verifies = () =>
+      t.db.query<{ verifies_email: boolean }>(
+        `select verifies_email from lti_platforms where issuer = $1 and client_id = 'dr-fixed-client'`,
+        [lms.issuer],
+      );
+    assert.deepEqual((await verifies()).rows, [{ verifies_email: false }], 'registered unmarked');
+    // An administrator marks it; new endpoints from a re-registration are no platform they vouched for.
+    await t.db.query(
+      `update lti_platforms set verifies_email = true where issuer = $1 and client_id = 'dr-fixed-client'`,
+      [lms.issuer],
+    );
     lms.deploymentId = 'deployment-dr-2';
     lms.configuration.jwks_uri = `${lms.issuer}/jwks-2`;
     const second = await newToken(t, demo);
@@ -186,6 +197,7 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.jwks_url, `${lms.issuer}/jwks-2`);
     assert.deepEqual([...rows[0]!.deployment_ids].sort(), ['deployment-dr-1', 'deployment-dr-2']);
+    assert.deepEqual((await verifies()).rows, [{ verifies_email: false }], 'the mark is reset');
 
     // The same issuer + client id for another organisation is refused; the row stays Demo Hospital's.
     const other = await newToken(t, await organisationId(t, 'Other College'));

@@ -86,13 +86,14 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
     lms = await startLms({ portalUrl: apiUrl, testEndpoints: true });
     t = await buildTestApp({ portalUrl: apiUrl });
     await t.app.listen({ port, host: '127.0.0.1' });
-    // The stand-in's fixed endpoints (lms/README.md), registered for Demo Hospital.
+    // The stand-in's fixed endpoints (lms/README.md), registered for Demo Hospital as the demo
+    // data registers it: its users are the demo accounts, linked by their e-mail.
     await t.db.query(
       `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-                                  deployment_ids, organisation_id)
+                                  deployment_ids, organisation_id, verifies_email)
        values ($1, 'portal-tool', $1 || '/lti/auth', $1 || '/oauth2/token',
                $1 || '/.well-known/jwks.json', array['demo-deployment'],
-               (select id from organisations where name = 'Demo Hospital'))`,
+               (select id from organisations where name = 'Demo Hospital'), true)`,
       [lms.url],
     );
   });

@@ -3,19 +3,24 @@ import type { Queryable } from '../../src/db/driver';
 import type { App } from '../../src/app';
 import { signLaunch, type LaunchShape, type TestPlatform } from './platform-fixtures';
 
-/** A registration of `platform` for the organisation, straight in SQL; answers its id. */
+/**
+ * A registration of `platform` for the organisation, straight in SQL; answers its id. The suites
+ * launch the demo data's users by their e-mail, so the registration is marked "platform verifies
+ * e-mail addresses" unless `verifiesEmail` is false (the linking rules' own tests).
+ */
 export async function registerPlatform(
   db: Queryable,
   platform: TestPlatform,
   jwksUrl: string,
   organisation: string | number,
+  { verifiesEmail = true }: { verifiesEmail?: boolean } = {},
 ): Promise<number> {
   const res = await db.query<{ id: number }>(
     `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-                                deployment_ids, organisation_id)
+                                deployment_ids, organisation_id, verifies_email)
      values ($1, $2, $3, $4, $5, $6::text[],
              case when $7::text ~ '^[0-9]+$' then $7::integer
-                  else (select id from organisations where name = $7::text) end)
+                  else (select id from organisations where name = $7::text) end, $8)
      returning id`,
     [
       platform.issuer,
@@ -25,6 +30,7 @@ export async function registerPlatform(
       jwksUrl,
       [platform.deploymentId],
       String(organisation),
+      verifiesEmail,
     ],
   );
   return res.rows[0]!.id;

@@ -1029,6 +1029,7 @@ const platformBody = payloadOf(
       fc.integer({ min: -1, max: 100_000 }),
       hugeNumber,
     ),
+    verifiesEmail: fc.oneof(fc.boolean(), wild),
   },
   {
     issuer: 'https://fuzz-other.test',
@@ -1038,6 +1039,7 @@ const platformBody = payloadOf(
     jwksUrl: 'https://fuzz-other.test/jwks',
     deploymentIds: ['d-1'],
     organisationId: '@demo',
+    verifiesEmail: true,
   },
 );
 async function withDemoOrganisation(ctx: Ctx, raw: Raw): Promise<Raw> {

@@ -14,7 +14,10 @@ import { refused, usableChange } from './email-change-link';
  * (e-mail verified) is queued and the confirmation is audited with the user as actor. An invited
  * user, whose set-password mail went to the old address, is invited again at the new one.
  */
-export function confirmEmailChange(ctx: ServiceContext, token: string): Promise<AdminUser> {
+export function confirmEmailChange(
+  ctx: ServiceContext,
+  token: string,
+): Promise<AdminUser & { email: string }> {
   return runUnitOfWork(ctx.db, async (uow) => {
     const changes = createEmailChangeRepository(uow.q);
     const users = createUserRepository(uow.q);
@@ -22,7 +25,7 @@ export function confirmEmailChange(ctx: ServiceContext, token: string): Promise<
     const before = await users.findAdminUser(change.user_id);
     if (!before) throw refused('invalid');
     const email = change.new_email;
-    if (email.toLowerCase() !== before.email.toLowerCase()) {
+    if (email.toLowerCase() !== before.email?.toLowerCase()) {
       if ((await users.emailsInUse([email])).size > 0) throw refused('taken');
     }
     try {
@@ -33,7 +36,7 @@ export function confirmEmailChange(ctx: ServiceContext, token: string): Promise<
       throw error;
     }
     await changes.markConfirmed(before.id);
-    const after = (await users.findAdminUser(before.id))!;
+    const after = { ...(await users.findAdminUser(before.id))!, email };
     const items = [updateAccountItem(after, { emailVerified: true })];
     if (after.accountStatus === 'invited') items.push(invitationItem(after));
     await createOutboxRepository(uow.q).enqueue(items);

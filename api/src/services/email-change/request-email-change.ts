@@ -38,7 +38,8 @@ export interface EmailChangeMailSettings {
 export async function requestEmailChange(
   tx: Queryable,
   input: {
-    user: AdminUser;
+    /** Only a user with an address changes it; a first address is added by the user update. */
+    user: AdminUser & { email: string };
     newEmail: string;
     actor: AuditActor;
     settings: EmailChangeMailSettings;

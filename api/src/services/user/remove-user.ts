@@ -24,9 +24,12 @@ export async function removeUser(ctx: ServiceContext, actor: AuthUser, id: strin
     }
     const sub = await users.identitySubOf(user.id);
     if (!(await users.remove(user.id))) throw notFound();
-    await createOutboxRepository(uow.q).enqueue([
-      deleteAccountItem({ id: user.id, email: user.email, sub }),
-    ]);
+    // A user from a learning platform without e-mail never had an identity account.
+    if (user.email !== null) {
+      await createOutboxRepository(uow.q).enqueue([
+        deleteAccountItem({ id: user.id, email: user.email, sub }),
+      ]);
+    }
     await createAuditRepository(uow.q).record({
       actor,
       action: 'delete',

@@ -24,6 +24,7 @@ export async function resendInvitation(
 ): Promise<InvitationResult> {
   const user = await visibleUser(ctx.repos.users, actor, id);
   await assertMayChange(ctx.repos.users, actor, user);
+  if (user.email === null) throw badRequest({ email: [M.noEmailToInvite] });
   return runUnitOfWork(ctx.db, async (uow): Promise<InvitationResult> => {
     const users = createUserRepository(uow.q);
     // Locked: two resends at once queue here, and the second finds the first one's item.

@@ -5,7 +5,7 @@ import {
   type AdminUserInput,
   type FieldErrors,
 } from '@portal/contract';
-import { updateAccountItem } from '../../identity/provisioning';
+import { createAccountItem, updateAccountItem } from '../../identity/provisioning';
 import { emailError, nameError } from '../../lib/csv/users-csv';
 import { ApiError, badRequest } from '../../lib/http-errors';
 import { isGlobalAdmin } from '../../lib/object-access';
@@ -42,8 +42,12 @@ export async function updateUser(
   };
   check('firstName', nameError(firstName));
   check('lastName', nameError(lastName));
-  check('email', emailError(email));
-  const emailChanged = email !== before.email.toLowerCase();
+  // A user from a learning platform that sent no e-mail keeps none while the form sends none; a
+  // first address makes the identity account and its invitation, as for a user added here.
+  const current = before.email;
+  if (current !== null || email !== '') check('email', emailError(email));
+  const emailAdded = current === null && email !== '';
+  const emailChanged = current !== null && email !== current.toLowerCase();
   if (emailChanged && !errors.email && !ctx.mailer) errors.email = [EMAIL_CHANGE_MESSAGES.noMailer];
   const role = await ctx.repos.users.findRole(body.userRole);
   if (!role) errors.userRole = [M.invalidChoice];
@@ -59,18 +63,25 @@ export async function updateUser(
       if (!admins.some((other) => other !== before.id))
         throw badRequest({ userRole: [M.lastGlobalAdmin] });
     }
-    if (emailChanged && (await users.emailsInUse([email])).size > 0) {
+    if ((emailChanged || emailAdded) && (await users.emailsInUse([email])).size > 0) {
       throw badRequest({ email: [M.emailTaken] });
     }
     await users.updateNamesAndRole(before.id, { firstName, lastName, roleId: role.id });
+    if (emailAdded) await users.addFirstEmail(before.id, email);
     const changed = (await users.findAdminUser(before.id))!;
     // Role and names are part of the signed-in user: their next call must see the change.
     uow.afterCommit(() => ctx.authUsers.forget(changed.id));
     uow.afterCommit(() => ctx.outboxWorker.kick());
     const namesChanged =
       changed.firstName !== before.firstName || changed.lastName !== before.lastName;
-    if (namesChanged) await createOutboxRepository(uow.q).enqueue([updateAccountItem(changed)]);
-    if (namesChanged || changed.userRole !== before.userRole) {
+    if (emailAdded) {
+      await createOutboxRepository(uow.q).enqueue([createAccountItem({ ...changed, email })]);
+    } else if (namesChanged && changed.email !== null) {
+      await createOutboxRepository(uow.q).enqueue([
+        updateAccountItem({ ...changed, email: changed.email }),
+      ]);
+    }
+    if (namesChanged || emailAdded || changed.userRole !== before.userRole) {
       await createAuditRepository(uow.q).record({
         actor,
         action: 'update',
@@ -81,9 +92,9 @@ export async function updateUser(
         after: changed,
       });
     }
-    if (!emailChanged) return { after: changed, requested: null };
+    if (!emailChanged || changed.email === null) return { after: changed, requested: null };
     const change = await requestEmailChange(uow.q, {
-      user: changed,
+      user: { ...changed, email: changed.email },
       newEmail: email,
       actor,
       settings: { portalUrl: ctx.config.portalUrl, productName: ctx.config.mail!.productName },

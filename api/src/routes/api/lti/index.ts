@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { FieldErrors, LTI_MESSAGES, LtiJwks, type LtiErrorCode } from '@portal/contract';
+import {
+  FieldErrors,
+  LTI_MESSAGES,
+  LTI_SHOWN_REASONS,
+  LtiJwks,
+  type LtiErrorCode,
+} from '@portal/contract';
 import { badRequest } from '../../../lib/http-errors';
 import { createOutboundClient, outboundPolicyFor } from '../../../lib/outbound-http';
 import { createPlatformKeys } from '../../../lti/platform-keys';
@@ -148,8 +154,14 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => login(request.body, request, reply),
   );
 
-  const toError = (reply: FastifyReply, error: LtiErrorCode) =>
-    reply.redirect(`${portalUrl}/lti/error?error=${encodeURIComponent(error)}`, 302);
+  const toError = (reply: FastifyReply, error: LtiErrorCode, reason?: string) => {
+    const query = new URLSearchParams({ error });
+    // Only reasons the error page explains travel; the others are for the log.
+    if (reason !== undefined && (LTI_SHOWN_REASONS as readonly string[]).includes(reason)) {
+      query.set('reason', reason);
+    }
+    return reply.redirect(`${portalUrl}/lti/error?${query}`, 302);
+  };
 
   app.post(
     '/launch',
@@ -181,7 +193,7 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = await recordLtiLaunch(app, launch);
       if (!outcome.ok) {
         request.log.warn({ lti: outcome, iss: launch.platform.issuer }, 'LTI launch refused');
-        return toError(reply, outcome.error);
+        return toError(reply, outcome.error, outcome.reason);
       }
       const query = new URLSearchParams({ launchId: outcome.launchId });
       if (launch.messageType === 'LtiDeepLinkingRequest') {

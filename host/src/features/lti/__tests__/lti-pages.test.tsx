@@ -1,4 +1,5 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
@@ -10,6 +11,30 @@ describe('LTI error page', () => {
 
     expect(await screen.findByText('You do not have permission to access this content.')).toBeInTheDocument();
     expect(screen.getByText('Please contact your administrator.')).toBeInTheDocument();
+  });
+
+  it('tells what to do when the platform is not trusted with e-mail addresses, in English and German', async () => {
+    const route = '/lti/error?error=USER_NOT_LINKED&reason=email_unverified_platform';
+    const { unmount } = renderApp({ server, route, user: null });
+    expect(await screen.findByText(/not marked as one that verifies e-mail addresses/)).toHaveTextContent(
+      'tick “Platform verifies e-mail addresses”',
+    );
+    unmount();
+
+    await act(() => i18next.changeLanguage('de'));
+    try {
+      renderApp({ server, route, user: null });
+      expect(await screen.findByText(/nicht als Plattform markiert, die E-Mail-Adressen prüft/)).toHaveTextContent(
+        '„Lernplattform prüft E-Mail-Adressen“ ankreuzen',
+      );
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+  });
+
+  it('keeps the generic message for USER_NOT_LINKED without a reason it explains', async () => {
+    renderApp({ server, route: '/lti/error?error=USER_NOT_LINKED&reason=no_email', user: null });
+    expect(await screen.findByText('An error occurred while launching from your learning platform.')).toBeInTheDocument();
   });
 
   it('shows the generic LTI message for any other error', async () => {

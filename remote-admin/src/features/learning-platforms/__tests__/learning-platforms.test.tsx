@@ -32,6 +32,7 @@ const platform = (overrides: Partial<LtiPlatform> = {}): LtiPlatform => ({
   deploymentIds: ['dep-1', 'dep-2'],
   organisationId: 1,
   organisationName: 'Demo Hospital',
+  verifiesEmail: false,
   createdAt: '2026-11-20T09:30:00Z',
   ...overrides,
 });
@@ -194,9 +195,29 @@ describe('adding, changing and deleting a platform', () => {
           jwksUrl: 'https://moodle.demo.test/jwks',
           deploymentIds: ['a', 'b', 'c'],
           organisationId: 1,
+          verifiesEmail: false,
         },
       },
     ]);
+  });
+
+  it('marks a platform as verifying e-mail addresses by keyboard, explained under the checkbox', async () => {
+    const { sent } = servePlatforms();
+    const { user, container } = renderRemote({ server, path: '/admin/organisation/1/lti/5', permissions: ALL_ADMIN_PERMISSIONS });
+
+    const checkbox = await screen.findByRole('checkbox', { name: 'Platform verifies e-mail addresses' });
+    expect(checkbox).not.toBeChecked();
+    expect(checkbox).toHaveAccessibleDescription(/sign in to the existing portal account with the same e-mail/);
+    screen.getByLabelText(/^Deployment IDs/).focus();
+    await user.keyboard('{Tab}');
+    expect(checkbox).toHaveFocus();
+    await user.keyboard(' ');
+    expect(checkbox).toBeChecked();
+    await expectNoViolations(container);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Learning platform saved')).toBeInTheDocument();
+    expect(sent).toEqual([{ method: 'PUT', body: expect.objectContaining({ verifiesEmail: true, clientId: 'portal-client' }) }]);
   });
 
   it('shows the server’s field errors under their fields', async () => {
@@ -240,6 +261,9 @@ describe('in German', () => {
     await user.type(screen.getByLabelText(/^Authentifizierungs-URL/), 'https://moodle.demo.test/auth');
     await user.type(screen.getByLabelText(/^Zugriffstoken-URL/), 'https://moodle.demo.test/token');
     await user.type(screen.getByLabelText(/^URL des Schlüsselsatzes/), 'https://moodle.demo.test/jwks');
+    expect(screen.getByRole('checkbox', { name: 'Lernplattform prüft E-Mail-Adressen' })).toHaveAccessibleDescription(
+      /bestehenden Portalkonto derselben E-Mail-Adresse/,
+    );
     await user.click(screen.getByRole('button', { name: 'Erstellen' }));
     await waitFor(() =>
       expect(screen.getByLabelText(/^Client-ID/)).toHaveAccessibleDescription(/Diese Plattform ist mit dieser Client-ID bereits registriert/),

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { LTI_URL_MAX_LENGTH, type LtiPlatform, type LtiPlatformInput } from '@portal/contract';
 import type { ApiResult } from '@portal/shared-auth';
 import { useTranslation } from '@portal/shared-ui';
-import { Form, maxLength, TextField } from '@portal/shared-ui/forms';
+import { CheckboxField, Form, maxLength, TextField } from '@portal/shared-ui/forms';
 import { useAdminBase } from '../../../components/admin-base';
 import { FormFieldset, SaveActions, SaveBanners } from '../../../components/form-layout';
 import { paths } from '../../../config/paths';
@@ -16,6 +16,7 @@ export interface PlatformFormValues {
   jwksUrl: string;
   /** Comma-separated, as typed. */
   deploymentIds: string;
+  verifiesEmail: boolean;
 }
 
 const toFormValues = (platform?: LtiPlatform): PlatformFormValues => ({
@@ -25,6 +26,7 @@ const toFormValues = (platform?: LtiPlatform): PlatformFormValues => ({
   accessTokenUrl: platform?.accessTokenUrl ?? '',
   jwksUrl: platform?.jwksUrl ?? '',
   deploymentIds: platform?.deploymentIds.join(', ') ?? '',
+  verifiesEmail: platform?.verifiesEmail ?? false,
 });
 
 const toInput = (values: PlatformFormValues, organisationId: number): LtiPlatformInput => ({
@@ -38,6 +40,7 @@ const toInput = (values: PlatformFormValues, organisationId: number): LtiPlatfor
     .map((d) => d.trim())
     .filter((d) => d !== ''),
   organisationId,
+  verifiesEmail: values.verifiesEmail,
 });
 
 const urlMax = maxLength(LTI_URL_MAX_LENGTH);
@@ -64,6 +67,7 @@ export function PlatformForm({ organisationId, platform, save, onCreated }: Plat
     accessTokenUrl: t('lti.accessTokenUrl'),
     jwksUrl: t('lti.platformJwksUrl'),
     deploymentIds: t('lti.deploymentIds'),
+    verifiesEmail: t('lti.verifiesEmail'),
     organisationId: t('lti.organisation'),
   };
 
@@ -89,6 +93,7 @@ export function PlatformForm({ organisationId, platform, save, onCreated }: Plat
             <TextField name="accessTokenUrl" label={labels.accessTokenUrl} required validate={urlMax} />
             <TextField name="jwksUrl" label={labels.jwksUrl} required validate={urlMax} />
             <TextField name="deploymentIds" label={labels.deploymentIds} help={t('lti.deploymentIdsHelp')} />
+            <CheckboxField name="verifiesEmail" label={labels.verifiesEmail} help={t('lti.verifiesEmailHelp')} />
           </FormFieldset>
           <SaveActions cancelTo={paths.learningPlatforms.getHref(base, organisationId)} submitting={submitting} isNew={isNew} />
         </form>

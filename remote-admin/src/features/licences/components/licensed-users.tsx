@@ -5,6 +5,7 @@ import { usePagedListState, type DataTableColumn } from '@portal/shared-ui/widge
 import { useRemoveUserLicense } from '../../../api/remove-user-license';
 import { RemovableRowsTable } from '../../../components/removable-rows-table';
 import { useRoleLabel } from '../../../lib/roles';
+import { useUserName } from '../../../lib/user-name';
 import { UNASSIGN_LICENCE } from '../../../config/permissions';
 import { useLicenseUsers } from '../api/get-license-users';
 
@@ -22,10 +23,11 @@ export function LicensedUsers({
   const result = useLicenseUsers(organisationId, licence.id, list.params);
   const remove = useRemoveUserLicense();
   const roleLabel = useRoleLabel();
+  const userName = useUserName();
 
   const columns: DataTableColumn<LicensedUser>[] = [
-    { key: 'fullName', header: t('user.name'), sortable: true },
-    { key: 'email', header: t('user.email'), sortable: true },
+    { key: 'fullName', header: t('user.name'), sortable: true, render: (row) => userName(row) },
+    { key: 'email', header: t('user.email'), sortable: true, render: (row) => row.email ?? t('user.noEmail') },
     {
       key: 'roleName',
       header: t('user.role'),
@@ -42,7 +44,7 @@ export function LicensedUsers({
       columns={columns}
       searchLabel={t('users.search')}
       canRemove={can(UNASSIGN_LICENCE)}
-      rowName={(user) => user.fullName}
+      rowName={(user) => userName(user)}
       confirmMessage={(user) =>
         t('removeLicense.message', { name: user.fullName, licence: licence.licenseName })
       }

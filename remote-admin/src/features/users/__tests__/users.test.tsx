@@ -1,5 +1,6 @@
 import { File as NodeFile } from 'node:buffer';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
 import {
@@ -63,6 +64,59 @@ describe('user list', () => {
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(queries.map((q) => q.get('page')).slice(-2)).toEqual(['2', '1']));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('users from a learning platform without e-mail', () => {
+  const NAMELESS = adminUser({
+    id: 'b3c1c1a2-0000-4000-8000-000000000009',
+    fullName: '',
+    firstName: '',
+    lastName: '',
+    email: null,
+    platformUser: { platform: 'moodle.school.test', id: 'a81f-22' },
+    accountStatus: 'active',
+  });
+  afterEach(() => act(() => i18next.changeLanguage('en')));
+
+  it('names a user without names as a learner from the platform with its id, in English and German', async () => {
+    servePaged(server, USERS, () =>
+      paged([NAMELESS, adminUser({ id: 'b3c1c1a2-0000-4000-8000-00000000000a', email: null, fullName: 'Ada King' })]),
+    );
+    const { unmount } = renderRemote({ server, path: '/admin/organisation/1/user', permissions: ALL_ADMIN_PERMISSIONS });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const [, nameless, named] = await within(table).findAllByRole('row');
+    expect(within(nameless as HTMLElement).getByRole('cell', { name: 'Learner from moodle.school.test (a81f-22)' })).toBeInTheDocument();
+    expect(within(nameless as HTMLElement).getByRole('cell', { name: 'No e-mail' })).toBeInTheDocument();
+    expect(
+      within(nameless as HTMLElement).getByRole('link', { name: 'Edit Learner from moodle.school.test (a81f-22)' }),
+    ).toBeInTheDocument();
+    expect(within(named as HTMLElement).getByRole('cell', { name: 'Ada King' })).toBeInTheDocument();
+    unmount();
+
+    await act(() => i18next.changeLanguage('de'));
+    renderRemote({ server, path: '/admin/organisation/1/user', permissions: ALL_ADMIN_PERMISSIONS });
+    expect(await screen.findByRole('cell', { name: 'Lernende Person von moodle.school.test (a81f-22)' })).toBeInTheDocument();
+    expect(screen.getAllByRole('cell', { name: 'Keine E-Mail-Adresse' })).toHaveLength(2);
+  });
+
+  it('edits such a user without asking for an e-mail, and explains what adding one does', async () => {
+    serveLookups(server);
+    servePaged(server, `/api/v1/user/${NAMELESS.id}/license-block`, () => paged([]));
+    const { sent } = serveUser(server, NAMELESS);
+    const { user } = renderRemote({ server, path: `/admin/organisation/1/user/${NAMELESS.id}`, permissions: ALL_ADMIN_PERMISSIONS });
+
+    expect(await screen.findByRole('heading', { name: 'Learner from moodle.school.test (a81f-22)' })).toBeInTheDocument();
+    const email = screen.getByLabelText(/^E-mail/);
+    expect(email).toHaveValue('');
+    expect(email).not.toBeRequired();
+    expect(email).toHaveAccessibleDescription(/Adding one creates their sign-in account and sends them an invitation\./);
+    await user.type(screen.getByLabelText(/^First name/), 'Ada');
+    await user.type(screen.getByLabelText(/^Last name/), 'King');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('User details saved')).toBeInTheDocument();
+    expect(sent).toEqual([{ firstName: 'Ada', lastName: 'King', email: '', userRole: NAMELESS.userRole }]);
   });
 });
 

@@ -18,6 +18,7 @@ import { PageHeading } from '../../../components/admin-page';
 import { flashState } from '../../../components/flash';
 import { useOrganisationCrumbs, useOrganisationId } from '../../../components/organisation-context';
 import { paths } from '../../../config/paths';
+import { useUserName } from '../../../lib/user-name';
 import { REMOVE_USER, UPDATE_USER, VIEW_USERS } from '../../../config/permissions';
 import { useDeleteUser } from '../api/delete-user';
 import { useUser } from '../api/get-user';
@@ -35,13 +36,14 @@ export function EditUserPage() {
   const organisationId = useOrganisationId();
   const { data: user, error } = useUser(userId);
   const roles = useLookup('roles');
+  const userName = useUserName();
   useOrganisationCrumbs([
     {
       label: t('users.title'),
       to: paths.users.getHref(base, organisationId),
       anyOf: VIEW_USERS,
     },
-    { label: user?.fullName ?? t('user.details') },
+    { label: user ? userName(user) : t('user.details') },
   ]);
 
   // A user of another organisation is not found here either.
@@ -55,7 +57,7 @@ export function EditUserPage() {
     <>
       <PageHeading
         level={2}
-        title={user.fullName}
+        title={userName(user)}
         actions={can(REMOVE_USER) && <DeleteUser user={user} organisationId={organisationId} />}
       />
       <AccountState user={user} canResend={can(UPDATE_USER)} />
@@ -78,6 +80,7 @@ function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId:
   const base = useAdminBase();
   const navigate = useNavigate();
   const remove = useDeleteUser();
+  const name = useUserName()(user);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors | string[] | null>(null);
@@ -89,7 +92,7 @@ function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId:
       const result = await remove(user.id);
       if (result.isSuccess) {
         void navigate(paths.users.getHref(base, organisationId), {
-          state: flashState(t('deleteUser.done', { name: user.fullName })),
+          state: flashState(t('deleteUser.done', { name })),
         });
         return;
       }
@@ -116,7 +119,11 @@ function DeleteUser({ user, organisationId }: { user: AdminUser; organisationId:
       <ConfirmDialog
         open={open}
         title={t('deleteUser.title')}
-        message={t('deleteUser.message', { name: user.fullName, email: user.email })}
+        message={
+          user.email === null
+            ? t('deleteUser.messageNoEmail', { name })
+            : t('deleteUser.message', { name, email: user.email })
+        }
         confirmLabel={t('deleteUser.button')}
         onConfirm={() => void confirm()}
         onCancel={() => setOpen(false)}

@@ -45,7 +45,7 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
   };
   return (
     <Form<UserFormValues>
-      initialValues={{ firstName: user.firstName, lastName: user.lastName, email: user.email, userRole: String(user.userRole) }}
+      initialValues={{ firstName: user.firstName, lastName: user.lastName, email: user.email ?? '', userRole: String(user.userRole) }}
       onSubmit={(values) =>
         submitSave(
           () =>
@@ -79,10 +79,10 @@ export function UserForm({ organisationId, user, roles, readOnly = false }: User
               name="email"
               label={labels.email}
               type="email"
-              required
+              required={user.email !== null}
               validate={emailRules}
               autoComplete="off"
-              help={t('emailChange.help')}
+              help={t(user.email === null ? 'user.noEmailHelp' : 'emailChange.help')}
             />
             <RoleSelectField name="userRole" label={labels.userRole} roles={roles} />
           </FormFieldset>

@@ -8,6 +8,7 @@ import { useOrganisationCrumbs, useOrganisationId } from '../../../components/or
 import { paths } from '../../../config/paths';
 import { CREATE_USERS } from '../../../config/permissions';
 import { useRoleLabel } from '../../../lib/roles';
+import { useUserName } from '../../../lib/user-name';
 import { useOrganisationUsers } from '../api/get-organisation-users';
 
 /** /admin/organisation/{id}/user: the organisation's users, their role and licences. */
@@ -17,20 +18,21 @@ export function UsersPage() {
   const can = usePermissions();
   const organisationId = useOrganisationId();
   const roleLabel = useRoleLabel();
+  const userName = useUserName();
   const list = usePagedListState({ ordering: 'lastName' });
   const result = useOrganisationUsers(organisationId, list.params);
   useOrganisationCrumbs([{ label: t('users.title') }]);
 
   const editColumn = useEditColumn<AdminUser>(
     (row) => paths.user.getHref(base, organisationId, row.id),
-    (row) => row.fullName,
+    (row) => userName(row),
   );
   const columns: DataTableColumn<AdminUser>[] = [
     {
       key: 'lastName',
       header: t('user.name'),
       sortable: true,
-      render: (row) => row.fullName,
+      render: (row) => userName(row),
     },
     {
       key: 'email',
@@ -44,7 +46,7 @@ export function UsersPage() {
             <small>{t('emailChange.pendingShort', { email: row.pendingEmail })}</small>
           </>
         ) : (
-          row.email
+          (row.email ?? t('user.noEmail'))
         ),
     },
     {

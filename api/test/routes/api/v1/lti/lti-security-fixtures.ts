@@ -31,6 +31,7 @@ export function platformInput(
     jwksUrl: 'https://lms.example.test/jwks',
     deploymentIds: ['deployment-1'],
     organisationId,
+    verifiesEmail: true,
     ...overrides,
   };
 }

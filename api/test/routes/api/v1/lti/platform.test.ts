@@ -46,6 +46,7 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
         deploymentIds: ['d-1', 'd-2'],
         organisationId: demo,
         organisationName: 'Demo Hospital',
+        verifiesEmail: true,
       },
     );
 
@@ -92,6 +93,34 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
       `/api/v1/audit?organisation=${demo}&entityType=lti_platform`,
     );
     assert.equal(activity.statusCode, 200, activity.body);
+  });
+
+  test('"platform verifies e-mail addresses": off unless sent, kept as sent, audited, a boolean', async () => {
+    const { verifiesEmail: _sent, ...input } = platformInput(demo);
+    const absent = await call('POST', '/api/v1/lti/platform', platformInput(demo, { verifiesEmail: undefined }));
+    assert.equal(absent.statusCode, 201, absent.body);
+    assert.equal(absent.json<LtiPlatform>().verifiesEmail, false, 'off unless sent');
+    const created = await call('POST', '/api/v1/lti/platform', { ...input, verifiesEmail: true });
+    assert.equal(created.statusCode, 201, created.body);
+    const { id } = created.json<LtiPlatform>();
+    assert.equal((await call('GET', `/api/v1/lti/platform/${id}`)).json<LtiPlatform>().verifiesEmail, true);
+
+    // PUT replaces the registration: a client that does not send the mark switches it off.
+    const updated = await call('PUT', `/api/v1/lti/platform/${id}`, input);
+    assert.equal(updated.statusCode, 200, updated.body);
+    assert.equal(updated.json<LtiPlatform>().verifiesEmail, false);
+    const audit = await t.db.query<{ before: boolean; after: boolean }>(
+      `select (before->>'verifiesEmail')::boolean as before, (after->>'verifiesEmail')::boolean as after
+         from audit_log where entity_type = 'lti_platform' and entity_id = $1 and action = 'update'`,
+      [String(id)],
+    );
+    assert.deepEqual(audit.rows, [{ before: true, after: false }]);
+
+    for (const verifiesEmail of ['yes', 1, null]) {
+      const bad = await call('PUT', `/api/v1/lti/platform/${id}`, { ...input, verifiesEmail });
+      assert.equal(bad.statusCode, 400, `${JSON.stringify(verifiesEmail)}: ${bad.body}`);
+      assert.ok(bad.json<Record<string, unknown>>().verifiesEmail, bad.body);
+    }
   });
 
   test('issuer and client id are unique; the organisation must exist; URLs must be http(s)', async () => {
