@@ -88,6 +88,9 @@ export const ConfigSchema = Type.Object({
   // How often each process looks whether today's file clean-up (unsaved and replaced uploads)
   // is due; 0 = never in this process.
   FILE_CLEANUP_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
+  // How often each process looks whether today's LTI roster resync (every course a launch came
+  // from in the last 30 days) is due; 0 = never in this process.
+  LTI_ROSTER_SYNC_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
   // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
   // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
   // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
@@ -170,6 +173,8 @@ export interface Config {
   licenseExpiryCheckMs: number;
   /** 0 = the file clean-up job does not run in this process. */
   fileCleanupCheckMs: number;
+  /** 0 = the daily LTI roster resync does not run in this process. */
+  ltiRosterSyncCheckMs: number;
   /** null = no identity provisioning configured (accounts wait in the outbox). */
   identityAdmin: IdentityAdminConfig | null;
   /** Origin of the portal, without trailing slash. */
@@ -276,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     installerMaxBytes: raw.INSTALLER_MAX_BYTES,
     licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
     fileCleanupCheckMs: raw.FILE_CLEANUP_CHECK_SECONDS * 1000,
+    ltiRosterSyncCheckMs: raw.LTI_ROSTER_SYNC_CHECK_SECONDS * 1000,
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,

@@ -197,6 +197,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       LICENSE_EXPIRY_CHECK_SECONDS: '0',
       // Tests make stale and replaced files on purpose; the clean-up runs only where one asks.
       FILE_CLEANUP_CHECK_SECONDS: '0',
+      LTI_ROSTER_SYNC_CHECK_SECONDS: '0',
       // E-mail changes send mail; tests read it from the development outbox (app.mailer.outbox).
       MAIL_DEV_OUTBOX: 'true',
     }),
