@@ -1,6 +1,7 @@
 import { LTI_ROSTER_DAILY_DAYS } from '@portal/contract';
 import type { Db } from '../../db/driver';
 import { claimDailyRun, type DailyClaim } from '../../jobs/daily-claim';
+import { createLtiRosterRepository } from '../../repositories/lti-roster-repository';
 import { enqueueRosterSync } from './roster-sync';
 
 export const LTI_ROSTER_DAILY_JOB = 'lti-roster-sync';
@@ -13,15 +14,10 @@ export const LTI_ROSTER_DAILY_JOB = 'lti-roster-sync';
  */
 export async function runDailyRosterSync(db: Db, now: Date): Promise<DailyClaim<string[]>> {
   return claimDailyRun(db, LTI_ROSTER_DAILY_JOB, now, async (tx) => {
-    const courses = await tx.query<{ id: number }>(
-      `select id from lti_courses
-        where memberships_url is not null
-          and last_launch_at > $1::timestamptz - make_interval(days => $2)
-        order by id`,
-      [now.toISOString(), LTI_ROSTER_DAILY_DAYS],
-    );
+    const since = new Date(now.getTime() - LTI_ROSTER_DAILY_DAYS * 86_400_000);
+    const courses = await createLtiRosterRepository(tx).coursesLaunchedSince(since);
     const ids: string[] = [];
-    for (const { id } of courses.rows) ids.push((await enqueueRosterSync(tx, id, null)).id);
+    for (const id of courses) ids.push((await enqueueRosterSync(tx, id, null)).id);
     return ids;
   });
 }

@@ -1,13 +1,8 @@
-import type { Db, Queryable } from '../../db/driver';
+import type { Db } from '../../db/driver';
 import type { OutboundClient } from '../../lib/outbound-http';
 import { fetchMemberships, type NrpsMember } from '../../lti/nrps-members';
 import { linkPlatformUser } from '../../lti/platform-user';
-import {
-  createPlatformTokens,
-  PLATFORM_ROW_SQL,
-  PlatformCallError,
-  type PlatformRow,
-} from '../../lti/platform-token';
+import { createPlatformTokens, PlatformCallError } from '../../lti/platform-token';
 import type { ToolKeys } from '../../lti/tool-keys';
 import { portalRoleFor } from '../../lti/validate-launch';
 import type { OutboxHandler, OutboxKind, OutboxLog } from '../../outbox/handler-registry';
@@ -17,6 +12,11 @@ import {
   createAuditRepository,
 } from '../../repositories/audit-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
+import {
+  createLtiRosterRepository,
+  type SyncCounts,
+  type SyncCourseRow,
+} from '../../repositories/lti-roster-repository';
 import type { ValidLaunch } from '../../repositories/lti-types';
 import { createOutboxRepository, type ClaimedItem } from '../../repositories/outbox-repository';
 import { runUnitOfWork } from '../unit-of-work';
@@ -53,25 +53,8 @@ export interface RosterSyncHandlerOptions {
   now?: () => Date;
 }
 
-interface CourseRow extends PlatformRow {
-  sync_id: string;
-  requested_by: string | null;
-  course_id: number;
-  context_id: string;
-  title: string | null;
-  memberships_url: string | null;
-  deployment_id: string;
-  platform_id: number;
-  deployment_ids: string[];
-}
-
-interface Counts {
-  added: number;
-  reactivated: number;
-  deactivated: number;
-  unchanged: number;
-  refused: Array<{ name: string; reason: string }>;
-}
+type CourseRow = SyncCourseRow;
+type Counts = SyncCounts;
 
 /** Roles a launch can create users with; other users (administrators) keep their seats. */
 const LAUNCH_ROLES = ['learner', 'educator'];
@@ -109,28 +92,10 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
   const tokens = createPlatformTokens(options);
   const now = options.now ?? (() => new Date());
 
-  async function courseOf(syncId: string): Promise<CourseRow | null> {
-    const res = await db.query<CourseRow>(
-      `select s.id::text as sync_id, s.requested_by::text as requested_by, c.id as course_id,
-              c.context_id, c.title, c.memberships_url, c.deployment_id, p.id as platform_id,
-              p.deployment_ids, ${PLATFORM_ROW_SQL}
-         from lti_roster_syncs s
-         join lti_courses c on c.id = s.course_id
-         join lti_platforms p on p.id = c.platform_id
-        where s.id = $1::uuid`,
-      [syncId],
-    );
-    return res.rows[0] ?? null;
-  }
+  const rosters = createLtiRosterRepository(db);
 
   async function actorOf(userId: string | null): Promise<AuditActor> {
-    if (userId === null) return SYSTEM_ACTOR;
-    const res = await db.query<{ first_name: string; last_name: string; email: string }>(
-      'select first_name, last_name, email from users where id = $1',
-      [userId],
-    );
-    const u = res.rows[0];
-    return u ? { id: userId, firstName: u.first_name, lastName: u.last_name, email: u.email } : SYSTEM_ACTOR;
+    return (userId === null ? null : await rosters.actor(userId)) ?? SYSTEM_ACTOR;
   }
 
   /** The member as the launch check would have given them: their claims, this course's context. */
@@ -172,21 +137,17 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
       const outcome = await runUnitOfWork(db, async (uow) => {
         const linked = await linkPlatformUser(uow.q, launchOf(course, m), today);
         if (!linked.ok) throw new MemberRefused(linked.reason);
-        const before = await uow.q.query<{ active: boolean }>(
-          'select active from lti_course_members where course_id = $1 and user_id = $2',
-          [course.course_id, linked.userId],
-        );
-        await uow.q.query(
-          `insert into lti_course_members (course_id, user_id, platform_sub, educator)
-           values ($1, $2, $3, $4)
-           on conflict (course_id, user_id) do update
-              set platform_sub = excluded.platform_sub, educator = excluded.educator,
-                  active = true, updated_at = now()`,
-          [course.course_id, linked.userId, m.userId, portalRoleFor(m.roles) === 'educator'],
+        const members = createLtiRosterRepository(uow.q);
+        const before = await members.memberActive(course.course_id, linked.userId);
+        await members.upsertMember(
+          course.course_id,
+          linked.userId,
+          m.userId,
+          portalRoleFor(m.roles) === 'educator',
         );
         uow.afterCommit(() => options.forgetUser?.(linked.userId));
         if (linked.created) return 'added' as const;
-        return before.rows[0]?.active === false ? ('reactivated' as const) : ('unchanged' as const);
+        return before === false ? ('reactivated' as const) : ('unchanged' as const);
       });
       counts[outcome]++;
     } catch (error) {
@@ -207,13 +168,13 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
   ): Promise<boolean> {
     return runUnitOfWork(db, async (uow) => {
       const q = uow.q;
-      const marked = await q.query(
-        `update lti_course_members set active = false, updated_at = now()
-          where course_id = $1 and user_id = $2 and active`,
-        [course.course_id, userId],
-      );
-      if (marked.rowCount === 0) return false;
-      const seats = await seatsToFree(q, course, userId, actor.id);
+      const members = createLtiRosterRepository(q);
+      if (!(await members.deactivateMember(course.course_id, userId))) return false;
+      // The instructor who started the sync keeps their seat whatever the roster says.
+      const self = actor.id !== null && actor.id.toLowerCase() === userId.toLowerCase();
+      const seats = self
+        ? []
+        : await members.seatsToFree(userId, course.organisation_id, course.course_id, LAUNCH_ROLES);
       for (const licenseBlockId of seats) {
         await createLicenseRepository(q).unassignUser({
           licenseBlockId,
@@ -241,34 +202,6 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
     });
   }
 
-  async function seatsToFree(
-    q: Queryable,
-    course: CourseRow,
-    userId: string,
-    requester: string | null,
-  ): Promise<number[]> {
-    if (requester !== null && requester.toLowerCase() === userId.toLowerCase()) return [];
-    const keeps = await q.query(
-      `select 1 from users u join roles r on r.id = u.role_id
-        where u.id = $1 and u.organisation_id = $2 and r.name = any($3::text[])
-          and not exists (
-            select 1 from lti_course_members m
-              join lti_courses c on c.id = m.course_id
-              join lti_platforms p on p.id = c.platform_id
-             where m.user_id = u.id and m.active and m.course_id <> $4
-               and p.organisation_id = $2)`,
-      [userId, course.organisation_id, LAUNCH_ROLES, course.course_id],
-    );
-    if (keeps.rowCount === 0) return [];
-    const held = await q.query<{ id: number }>(
-      `select s.license_block_id as id from license_block_users s
-         join license_blocks lb on lb.id = s.license_block_id
-        where s.user_id = $1 and lb.organisation_id = $2 order by s.license_block_id`,
-      [userId, course.organisation_id],
-    );
-    return held.rows.map((r) => r.id);
-  }
-
   async function sync(course: CourseRow): Promise<Counts> {
     if (!course.memberships_url) {
       throw new PlatformCallError('memberships', 'INVALID_ANSWER', null, true);
@@ -284,26 +217,16 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
         await bringIn(course, m, counts, today);
         continue;
       }
-      const linked = await db.query<{ user_id: string }>(
-        `select k.user_id::text as user_id from lti_user_links k
-          where k.issuer = $1 and k.platform_sub = $2`,
-        [course.issuer, m.userId],
-      );
-      const userId = linked.rows[0]?.user_id;
+      const userId = await rosters.linkedUser(course.issuer, m.userId);
       const gone =
-        userId !== undefined &&
+        userId !== null &&
         (await letGo(course, userId, `${m.status} in the learning platform's course`, actor));
       counts[gone ? 'deactivated' : 'unchanged']++;
     }
     // Known members the roster no longer names have left the course.
-    const known = await db.query<{ user_id: string; platform_sub: string }>(
-      `select user_id::text as user_id, platform_sub from lti_course_members
-        where course_id = $1 and active`,
-      [course.course_id],
-    );
-    for (const row of known.rows) {
-      if (present.has(row.platform_sub)) continue;
-      if (await letGo(course, row.user_id, "no longer in the learning platform's course", actor)) {
+    for (const member of await rosters.activeMembers(course.course_id)) {
+      if (present.has(member.sub)) continue;
+      if (await letGo(course, member.userId, "no longer in the learning platform's course", actor)) {
         counts.deactivated++;
       }
     }
@@ -317,27 +240,9 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
     outcome: { counts: Counts } | { error: string },
   ) {
     await db.transaction(async (tx) => {
-      if ('counts' in outcome) {
-        const c = outcome.counts;
-        await tx.query(
-          `update lti_roster_syncs
-              set status = 'done', added = $2, reactivated = $3, deactivated = $4,
-                  unchanged = $5, refused = $6::jsonb, error = null, finished_at = now()
-            where id = $1::uuid`,
-          [syncId, c.added, c.reactivated, c.deactivated, c.unchanged, JSON.stringify(c.refused)],
-        );
-        await tx.query(
-          `update lti_courses set last_synced_at = now()
-            where id = (select course_id from lti_roster_syncs where id = $1::uuid)`,
-          [syncId],
-        );
-      } else {
-        await tx.query(
-          `update lti_roster_syncs set status = 'failed', error = $2, finished_at = now()
-            where id = $1::uuid`,
-          [syncId, outcome.error.slice(0, 2000)],
-        );
-      }
+      const syncs = createLtiRosterRepository(tx);
+      if ('counts' in outcome) await syncs.finishDone(syncId, outcome.counts);
+      else await syncs.finishFailed(syncId, outcome.error);
       await createOutboxRepository(tx).complete(
         item.id,
         {},
@@ -348,16 +253,13 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
 
   return async (item: ClaimedItem) => {
     const { syncId } = item.payload as unknown as RosterSyncPayload;
-    const course = await courseOf(syncId);
+    const course = await rosters.syncCourse(syncId);
     if (!course) {
       // The course (or its registration) was removed meanwhile: nothing is left to sync.
       await createOutboxRepository(db).complete(item.id, {}, 'course removed');
       return;
     }
-    await db.query(
-      `update lti_roster_syncs set status = 'running' where id = $1::uuid and status = 'queued'`,
-      [syncId],
-    );
+    await rosters.markRunning(syncId);
     try {
       const counts = await sync(course);
       await finish(item, syncId, { counts });

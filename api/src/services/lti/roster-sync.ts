@@ -4,7 +4,6 @@ import {
   LTI_ROSTER_MESSAGES,
   type LtiRosterSummary,
   type LtiRosterSync,
-  type LtiRosterSyncStatus,
 } from '@portal/contract';
 import type { Db, Queryable } from '../../db/driver';
 import { ApiError, badRequest, notFound } from '../../lib/http-errors';
@@ -12,6 +11,7 @@ import { isGlobalAdmin } from '../../lib/object-access';
 import { membershipsUrlOf } from '../../lti/nrps-course';
 import { portalRoleFor } from '../../lti/validate-launch';
 import { createOutboxRepository } from '../../repositories/outbox-repository';
+import { createLtiRosterRepository, type SyncRow } from '../../repositories/lti-roster-repository';
 import type { AuthUser } from '../../repositories/user-repository';
 import { runUnitOfWork } from '../unit-of-work';
 
@@ -32,16 +32,6 @@ export interface RosterSyncDeps {
   outboxWorker: { kick(): void };
 }
 
-interface LaunchCourseRow {
-  user_id: string;
-  roles: string[];
-  nrps_endpoint: Record<string, unknown> | null;
-  age: number;
-  course_id: number | null;
-  memberships_url: string | null;
-  title: string | null;
-  last_synced_at: Date | string | null;
-}
 
 /**
  * The caller's own launch of at most a day ago, by an instructor or administrator, whose course
@@ -49,15 +39,7 @@ interface LaunchCourseRow {
  * start treats it.
  */
 async function instructorLaunch(q: Queryable, user: AuthUser, launchId: string) {
-  const res = await q.query<LaunchCourseRow>(
-    `select l.user_id::text as user_id, l.roles, l.nrps_endpoint,
-            extract(epoch from (now() - l.created_at))::float8 as age,
-            c.id as course_id, c.memberships_url, c.title, c.last_synced_at
-       from lti_launches l left join lti_courses c on c.id = l.course_id
-      where l.id = $1::uuid`,
-    [launchId],
-  );
-  const row = res.rows[0];
+  const row = await createLtiRosterRepository(q).launchCourse(launchId);
   if (!row || row.user_id.toLowerCase() !== user.id.toLowerCase()) throw notFound();
   if (Number(row.age) > LTI_ROSTER_LAUNCH_MAX_AGE_SECONDS) {
     throw badRequest({ launchId: [LTI_ROSTER_MESSAGES.launchExpired] });
@@ -80,20 +62,12 @@ export async function enqueueRosterSync(
   courseId: number,
   requestedBy: string | null,
 ): Promise<{ id: string; created: boolean }> {
+  const rosters = createLtiRosterRepository(q);
   // One sync per course at a time: the course row's lock orders two requests racing here.
-  await q.query('select 1 from lti_courses where id = $1 for update', [courseId]);
-  const open = await q.query<{ id: string }>(
-    `select id::text as id from lti_roster_syncs
-      where course_id = $1 and status in ('queued', 'running')
-      order by created_at limit 1`,
-    [courseId],
-  );
-  if (open.rows[0]) return { id: open.rows[0].id, created: false };
+  const open = await rosters.lockOpenSync(courseId);
+  if (open !== null) return { id: open, created: false };
   const id = randomUUID();
-  await q.query(
-    'insert into lti_roster_syncs (id, course_id, requested_by) values ($1, $2, $3)',
-    [id, courseId, requestedBy],
-  );
+  await rosters.insertSync(id, courseId, requestedBy);
   const payload: RosterSyncPayload = { syncId: id };
   await createOutboxRepository(q).enqueue([
     {
@@ -121,28 +95,6 @@ export async function startRosterSync(
   });
 }
 
-interface SyncRow {
-  id: string;
-  status: LtiRosterSyncStatus;
-  added: number;
-  reactivated: number;
-  deactivated: number;
-  unchanged: number;
-  refused: Array<{ name: string; reason: string }>;
-  error: string | null;
-  created_at: Date | string;
-  finished_at: Date | string | null;
-  requested_by: string | null;
-  organisation_id: number;
-}
-
-const SYNC_SQL = `select s.id::text as id, s.status, s.added, s.reactivated, s.deactivated,
-    s.unchanged, s.refused, s.error, s.created_at, s.finished_at,
-    s.requested_by::text as requested_by, p.organisation_id
-  from lti_roster_syncs s
-  join lti_courses c on c.id = s.course_id
-  join lti_platforms p on p.id = c.platform_id`;
-
 const toSync = (r: SyncRow): LtiRosterSync => ({
   id: r.id,
   status: r.status,
@@ -163,8 +115,7 @@ const administers = (user: AuthUser, organisationId: number) =>
 
 /** GET /api/v1/lti/roster-sync/{id}: for the instructor who started it or the organisation's administrators. */
 export async function rosterSyncOf(q: Queryable, user: AuthUser, id: string): Promise<LtiRosterSync> {
-  const res = await q.query<SyncRow>(`${SYNC_SQL} where s.id = $1::uuid`, [id]);
-  const row = res.rows[0];
+  const row = await createLtiRosterRepository(q).sync(id);
   const mine = row?.requested_by?.toLowerCase() === user.id.toLowerCase();
   if (!row || !(mine || administers(user, row.organisation_id))) throw notFound();
   return toSync(row);
@@ -177,20 +128,13 @@ export async function rosterSummary(
   launchId: string,
 ): Promise<LtiRosterSummary> {
   const launch = await instructorLaunch(q, user, launchId);
-  const learners = await q.query<{ n: number }>(
-    `select count(*)::int as n from lti_course_members
-      where course_id = $1 and active and not educator`,
-    [launch.course_id],
-  );
-  const last = await q.query<SyncRow>(
-    `${SYNC_SQL} where s.course_id = $1 order by s.created_at desc limit 1`,
-    [launch.course_id],
-  );
+  const rosters = createLtiRosterRepository(q);
+  const last = await rosters.latestSync(launch.course_id);
   return {
     courseTitle: launch.title,
-    learners: learners.rows[0]!.n,
+    learners: await rosters.activeLearners(launch.course_id),
     lastSyncedAt:
       launch.last_synced_at === null ? null : new Date(launch.last_synced_at).toISOString(),
-    lastSync: last.rows[0] ? toSync(last.rows[0]) : null,
+    lastSync: last ? toSync(last) : null,
   };
 }
