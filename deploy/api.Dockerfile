@@ -23,8 +23,9 @@ COPY --from=build /out/package.json ./
 COPY --from=build /out/node_modules ./node_modules
 COPY --from=build /out/src ./src
 COPY --from=build /out/migrations ./migrations
-# `node --import tsx scripts/create-admin.ts --email …`: the first global administrator.
-COPY --from=build /out/scripts/create-admin.ts ./scripts/
+# `node --import tsx scripts/create-admin.ts --email …`: the first global administrator;
+# `node --import tsx scripts/lti-rotate-key.ts [--now]`: rotates the LTI tool key by hand.
+COPY --from=build /out/scripts/create-admin.ts /out/scripts/lti-rotate-key.ts /out/scripts/command-setup.ts ./scripts/
 COPY deploy/healthcheck.mjs /app/healthcheck.mjs
 # The embedded database and local file storage (PGLITE_DIR, STORAGE_DIR default to .data/);
 # a production deployment sets DATABASE_URL and STORAGE_URL and keeps nothing here.

@@ -2,20 +2,14 @@
 // repository root (scripts/create-admin.mjs runs this with the API's environment). Reads the same
 // variables as the API: DATABASE_URL or PGLITE_DIR, OIDC_ISSUER, IDENTITY_ADMIN_*, PORTAL_URL.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@portal/service-kit';
-import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/create-db';
 import { migrate } from '../src/db/migrate';
 import { createGlobalAdmin, CreateAdminError, invitationLinkFromOutbox } from '../src/identity/create-admin';
 import { createKeycloakIdentityAdmin } from '../src/identity/identity-admin';
 import { seedReferenceData } from '../src/reference/seed-reference-data';
+import { embeddedDatabaseInUse, fail, loadCommandConfig } from './command-setup';
 
 const USAGE = 'usage: npm run create-admin -- --email you@example.com [--first-name Ada] [--last-name Lovelace]';
-
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
 
 let values: { email?: string; 'first-name'?: string; 'last-name'?: string };
 try {
@@ -27,29 +21,12 @@ try {
 }
 if (!values.email) fail(`--email is required\n${USAGE}`);
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const config = loadCommandConfig();
 if (!config.identityAdmin) {
   fail('IDENTITY_ADMIN_URL, IDENTITY_ADMIN_CLIENT_ID and IDENTITY_ADMIN_CLIENT_SECRET must name the identity provider (as for the API)');
 }
-if (!config.databaseUrl) {
-  // PGlite is one process's database: a second process writing to it would corrupt it.
-  const running = await fetch(`http://localhost:${config.port}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
-    (res) => res.ok,
-    () => false,
-  );
-  if (running) {
-    fail(
-      `The API is running on port ${config.port} with its embedded database (${config.pgliteDir}), which only one process may open.\n` +
-        'Stop the portal (Ctrl+C), run this command again, then start the portal. With PostgreSQL (DATABASE_URL) it may keep running.',
-    );
-  }
-}
+const inUse = await embeddedDatabaseInUse(config);
+if (inUse) fail(inUse);
 
 const db = await createDb(config);
 try {

@@ -9,6 +9,7 @@ import type { Config } from './config';
 import type { Db } from './db/driver';
 import { accessPlugin } from './plugins/app/access';
 import { authPlugin } from './plugins/app/auth';
+import { authUserCachePlugin } from './plugins/app/auth-user-cache';
 import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
 import { demoActivityPlugin } from './plugins/app/demo-activity';
@@ -33,6 +34,7 @@ import type { Clock } from './jobs/clock';
 import { mailerPlugin } from './plugins/app/mailer';
 import type { IdentityAdmin } from './identity/identity-admin';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
+import { ltiKeyRotationPlugin } from './plugins/app/lti-key-rotation';
 import { fileCleanupPlugin } from './plugins/app/file-cleanup';
 
 export interface BuildAppOptions {
@@ -87,6 +89,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(rateLimitPlugin);
   await app.register(dbPlugin, options.db ? { db: options.db } : {});
   await app.register(repositoriesPlugin);
+  await app.register(authUserCachePlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(demoDownloadsPlugin);
   await app.register(demoConfigurationsPlugin);
@@ -102,6 +105,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(mailerPlugin);
   await app.register(licenseExpiryPlugin);
   await app.register(fileCleanupPlugin);
+  await app.register(ltiKeyRotationPlugin);
   await app.register(ltiRosterSyncPlugin);
 
   // Routes: the folder is the URL (`routes/api/v1/user/admin.ts` serves under `/api/v1/user`, a

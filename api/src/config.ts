@@ -88,6 +88,12 @@ export const ConfigSchema = Type.Object({
   // How often each process looks whether today's file clean-up (unsaved and replaced uploads)
   // is due; 0 = never in this process.
   FILE_CLEANUP_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
+  // How often each process looks whether today's LTI tool key check is due (a next key is
+  // published once the signing key is 90 days old; one process per day); 0 = never in this process.
+  LTI_KEY_ROTATION_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
+  // Seconds of clock difference the LTI launch check tolerates on the platform's id_token (exp,
+  // iat, nbf): platforms' clocks run ahead or behind ours.
+  LTI_CLOCK_LEEWAY_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 60 }),
   // How often each process looks whether today's LTI roster resync (every course a launch came
   // from in the last 30 days) is due; 0 = never in this process.
   LTI_ROSTER_SYNC_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
@@ -173,6 +179,10 @@ export interface Config {
   licenseExpiryCheckMs: number;
   /** 0 = the file clean-up job does not run in this process. */
   fileCleanupCheckMs: number;
+  /** 0 = the LTI key rotation check does not run in this process. */
+  ltiKeyRotationCheckMs: number;
+  /** Clock difference tolerated on LTI launch tokens. */
+  ltiClockLeewaySeconds: number;
   /** 0 = the daily LTI roster resync does not run in this process. */
   ltiRosterSyncCheckMs: number;
   /** null = no identity provisioning configured (accounts wait in the outbox). */
@@ -281,6 +291,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     installerMaxBytes: raw.INSTALLER_MAX_BYTES,
     licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
     fileCleanupCheckMs: raw.FILE_CLEANUP_CHECK_SECONDS * 1000,
+    ltiKeyRotationCheckMs: raw.LTI_KEY_ROTATION_CHECK_SECONDS * 1000,
+    ltiClockLeewaySeconds: raw.LTI_CLOCK_LEEWAY_SECONDS,
     ltiRosterSyncCheckMs: raw.LTI_ROSTER_SYNC_CHECK_SECONDS * 1000,
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),

@@ -15,7 +15,8 @@ export interface IdentityStack extends TestApp {
  */
 export async function startIdentityStack(): Promise<IdentityStack> {
   const secret = randomBytes(32).toString('hex');
-  const identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true });
+  // Accounts made and signed in to throughout: scrypt at 2^10, as identity's own tests.
+  const identity = await startIdentityApp({ dataDir: null, serviceClientSecret: secret, devMode: true, passwordHashLog2N: 10 });
   const database = await createMigratedTestDatabase();
   const app = await buildApp({
     config: testConfig({

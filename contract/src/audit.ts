@@ -41,6 +41,7 @@ export const AUDIT_ENTITY_TYPES = [
   'lti_platform',
   'lti_score',
   'brightspace_link',
+  'lti_tool_key',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

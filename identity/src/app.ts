@@ -60,6 +60,11 @@ export interface IdentityAppOptions {
   productName?: string;
   /** Brute-force detection (tests pass one with a hand-moved clock); Keycloak's model by default. */
   guard?: SignInGuard;
+  /**
+   * scrypt's cost for new password hashes as log2 N (default 15, accounts/passwords.ts). Tests that
+   * sign in hundreds of times pass 10; stored hashes keep their own cost.
+   */
+  passwordHashLog2N?: number;
 }
 
 export interface IdentityApp {
@@ -100,7 +105,12 @@ async function createContext(options: IdentityAppOptions, issuer: string): Promi
   const mountPath = new URL(issuer).pathname;
   const jwks = options.jwks ?? (await generateSigningJwks());
   const dataDir = options.dataDir ?? null;
-  const users = await createUserStore({ dataDir, logger, seedDemo: options.seedDemo ?? false });
+  const users = await createUserStore({
+    dataDir,
+    logger,
+    seedDemo: options.seedDemo ?? false,
+    ...(options.passwordHashLog2N ? { passwordHashLog2N: options.passwordHashLog2N } : {}),
+  });
   const mailer = await createMailer({ smtpUrl: options.smtpUrl, from: options.mailFrom ?? DEFAULT_MAIL_FROM, dataDir, logger });
   const actionTokens = await createActionTokens({ issuer, jwks });
   const sessionStore = createSessionStore(logger);

@@ -145,10 +145,12 @@ describe('Change password: the current-password check is rate-limited as sign-in
     const { browser, action } = await openForm(app, 'sysadmin@demo.test');
     const guess = (n: number) => post(app, browser, action, { current: `guess-${n}`, password: 'a-good-new-one', confirmation: 'a-good-new-one' });
     assert.equal((await guess(0)).response.status, 400);
-    // Keycloak's quick-login check locks at once for guesses in a row; at the latest the fifth does.
+    // Keycloak's quick-login check locks at once for guesses less than a second apart; on a busy
+    // machine they are not, and the fifth wrong one locks (failureFactor). Either way, what comes
+    // after five wrong guesses is refused, the right password too.
     const statuses: number[] = [];
     for (let n = 1; n < 5; n += 1) statuses.push((await guess(n)).response.status);
-    assert.ok(statuses.includes(429), `locked within five guesses: ${statuses.join(', ')}`);
+    assert.ok(statuses.every((status) => status === 400 || status === 429), `wrong guesses: ${statuses.join(', ')}`);
     const locked = await post(app, browser, action, { current: PASSWORD, password: 'a-good-new-one', confirmation: 'a-good-new-one' });
     assert.equal(locked.response.status, 429);
     assert.ok(Number(locked.response.headers.get('retry-after')) > 0);

@@ -92,6 +92,14 @@ describe('passwords', () => {
     assert.equal(await verifyPassword('same', 'plain'), false);
   });
 
+  it('hashes at the cost it is given, and verifies each hash at its own cost', async () => {
+    const cheap = await hashPassword('same', 10);
+    assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+    assert.equal(await verifyPassword('same', cheap), true);
+    await assert.rejects(hashPassword('same', 9), RangeError);
+    await assert.rejects(hashPassword('same', 18), RangeError);
+  });
+
   it('follows the rules: 8 to 128 characters, not the e-mail, confirmed', () => {
     const base = { email: 'user@example.test', username: 'user@example.test' };
     assert.deepEqual(checkPassword({ ...base, password: 'seven77' }), { password: 'tooShort' });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, Queryable } from '../db/driver';
+import type { Queryable } from '../db/driver';
 import { type AuditActor, createAuditRepository } from './audit-repository';
 
 /** An OAuth state is good for this long after it was started (checked when used). */
@@ -55,7 +55,11 @@ async function actorOf(db: Queryable, userId: string) {
   return { actor, organisationId: row.organisation_id };
 }
 
-export function createBrightspaceRepository(db: Db) {
+/**
+ * Brightspace OAuth states and user links on a query handle: the pool for reads, a unit of work's
+ * transaction for the writes (services/brightspace/), so a link and its audit entry commit together.
+ */
+export function createBrightspaceRepository(db: Queryable) {
   return {
     /**
      * A new state for `userId`, and the secret its browser keeps in a cookie: only the browser
@@ -118,62 +122,58 @@ export function createBrightspaceRepository(db: Db) {
 
     /** Links (or re-links) `userId` to the Brightspace user, with its audit entry; false when the user is gone. */
     async link(userId: string, user: BrightspaceUser): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const who = await actorOf(tx, userId);
-        if (!who) return false;
-        const before = await tx.query<LinkRow>(
-          `select identifier, unique_name, first_name, last_name, linked_at
-             from brightspace_user_links where user_id = $1 for update`,
-          [userId],
-        );
-        const res = await tx.query<LinkRow>(
-          `insert into brightspace_user_links (user_id, identifier, unique_name, first_name, last_name)
-           values ($1, $2, $3, $4, $5)
-           on conflict (user_id) do update
-             set identifier = excluded.identifier, unique_name = excluded.unique_name,
-                 first_name = excluded.first_name, last_name = excluded.last_name,
-                 linked_at = now()
-           returning identifier, unique_name, first_name, last_name, linked_at`,
-          [userId, user.identifier, user.uniqueName, user.firstName, user.lastName],
-        );
-        const previous = before.rows[0];
-        await createAuditRepository(tx).record({
-          actor: who.actor,
-          action: previous ? 'update' : 'create',
-          entityType: 'brightspace_link',
-          entityId: userId,
-          organisationId: who.organisationId,
-          before: previous ? toLink(previous) : null,
-          after: toLink(res.rows[0]!),
-        });
-        return true;
+      const who = await actorOf(db, userId);
+      if (!who) return false;
+      const before = await db.query<LinkRow>(
+        `select identifier, unique_name, first_name, last_name, linked_at
+           from brightspace_user_links where user_id = $1 for update`,
+        [userId],
+      );
+      const res = await db.query<LinkRow>(
+        `insert into brightspace_user_links (user_id, identifier, unique_name, first_name, last_name)
+         values ($1, $2, $3, $4, $5)
+         on conflict (user_id) do update
+           set identifier = excluded.identifier, unique_name = excluded.unique_name,
+               first_name = excluded.first_name, last_name = excluded.last_name,
+               linked_at = now()
+         returning identifier, unique_name, first_name, last_name, linked_at`,
+        [userId, user.identifier, user.uniqueName, user.firstName, user.lastName],
+      );
+      const previous = before.rows[0];
+      await createAuditRepository(db).record({
+        actor: who.actor,
+        action: previous ? 'update' : 'create',
+        entityType: 'brightspace_link',
+        entityId: userId,
+        organisationId: who.organisationId,
+        before: previous ? toLink(previous) : null,
+        after: toLink(res.rows[0]!),
       });
+      return true;
     },
 
     /** Removes the link, with its audit entry; false when there was none. */
     async unlink(userId: string): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const res = await tx.query<LinkRow>(
-          `delete from brightspace_user_links where user_id = $1
-           returning identifier, unique_name, first_name, last_name, linked_at`,
-          [userId],
-        );
-        const removed = res.rows[0];
-        if (!removed) return false;
-        const who = await actorOf(tx, userId);
-        if (who) {
-          await createAuditRepository(tx).record({
-            actor: who.actor,
-            action: 'delete',
-            entityType: 'brightspace_link',
-            entityId: userId,
-            organisationId: who.organisationId,
-            before: toLink(removed),
-            after: null,
-          });
-        }
-        return true;
-      });
+      const res = await db.query<LinkRow>(
+        `delete from brightspace_user_links where user_id = $1
+         returning identifier, unique_name, first_name, last_name, linked_at`,
+        [userId],
+      );
+      const removed = res.rows[0];
+      if (!removed) return false;
+      const who = await actorOf(db, userId);
+      if (who) {
+        await createAuditRepository(db).record({
+          actor: who.actor,
+          action: 'delete',
+          entityType: 'brightspace_link',
+          entityId: userId,
+          organisationId: who.organisationId,
+          before: toLink(removed),
+          after: null,
+        });
+      }
+      return true;
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
 import type { AccountStatus, AdminUser, LicensedUser, UserListQuery } from '@portal/contract';
-import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 import { LOOKUP_SEED } from '../reference/reference-data';
@@ -31,17 +30,6 @@ interface AuthUserRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * How long the auth hook may reuse a user it loaded. Every learner polls whoami and the session
- * status every second, and loading the user with their permissions is the costliest query of
- * either request (~1 ms of PGlite, see api/bench): reusing it for a few seconds takes most of
- * that off the polled routes. A change made by another API process, or straight in SQL, shows
- * within this time; changes through this repository show at once (see `forget`).
- */
-export const AUTH_USER_TTL_MS = 5_000;
-/** Bounds memory: at most this many users are held; the least recently used makes room. */
-export const AUTH_USER_CACHE_SIZE = 10_000;
-
-/**
  * Roles that must sign in to Brightspace when their organisation uses it: the ones who work in
  * its courses. Administrators run the portal, often without a Brightspace account of the
  * organisation (a system administrator has no organisation at all); sending them through an
@@ -50,9 +38,6 @@ export const AUTH_USER_CACHE_SIZE = 10_000;
 export const BRIGHTSPACE_ROLES = ['learner', 'educator'] as const;
 
 export interface UserRepositoryOptions {
-  authUserTtlMs?: number;
-  /** The auth cache's time in milliseconds (the app's clock, which tests move). */
-  now?: () => number;
   /** Brightspace OAuth is configured (config.brightspace); otherwise the flags are false. */
   brightspace?: boolean;
 }
@@ -99,31 +84,8 @@ const authUserQuery = (flags: string) =>
        or (u.identity_sub is null and u.account_status = 'active' and u.id = $2::uuid)`;
 
 export function createUserRepository(db: Queryable, options: UserRepositoryOptions = {}) {
-  const ttlMs = options.authUserTtlMs ?? AUTH_USER_TTL_MS;
   const brightspace = options.brightspace ?? false;
   const authUserSql = authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS);
-  // Without a time to live nothing is kept (cachedAuthUser stores only when ttlMs > 0). Made on
-  // first use: only the pool's repository (app.repos) caches, and the ones services make on a
-  // transaction must not each allocate room for AUTH_USER_CACHE_SIZE entries they never fill.
-  let cache: LRUCache<string, AuthUser> | undefined;
-  const authUserCache = () =>
-    (cache ??= new LRUCache<string, AuthUser>({
-      max: AUTH_USER_CACHE_SIZE,
-      ttl: Math.max(ttlMs, 1),
-      ...(options.now ? { perf: { now: options.now } } : {}),
-      ttlResolution: 0,
-    }));
-  // Bumped by every write, before and after it: a lookup that overlapped a write must not store
-  // what it may have read before the write.
-  let generation = 0;
-  // Entries are keyed by the token's sub, which is not the user's id for accounts made through
-  // the identity provider's admin API; a write to a user drops every entry that is that user.
-  const forget = (id: string) => {
-    generation++;
-    if (!cache) return;
-    cache.delete(id);
-    for (const [key, user] of cache.entries()) if (user.id === id) cache.delete(key);
-  };
 
   const repository = {
     /**
@@ -161,24 +123,6 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
       };
     },
 
-    /**
-     * `findAuthUser` for the auth hook, reused for up to AUTH_USER_TTL_MS. Frozen, because every
-     * request of that user shares the object. Unknown users are not remembered, so a user
-     * registered a moment ago can sign in at once.
-     */
-    async cachedAuthUser(id: string): Promise<AuthUser | null> {
-      const hit = cache?.get(id);
-      if (hit) return hit;
-      const seen = generation;
-      const user = await repository.findAuthUser(id);
-      authUserCache().delete(id);
-      if (user && ttlMs > 0 && seen === generation) {
-        Object.freeze(user.permissions);
-        authUserCache().set(id, Object.freeze(user));
-      }
-      return user;
-    },
-
     async getCookiePreference(id: string): Promise<CookiePreference | null> {
       const res = await db.query<{ allow: boolean | null }>(
         'select allow_essential_cookies as allow from users where id = $1',
@@ -212,28 +156,13 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
     },
 
     async setPreference(id: string, pref: UserPreference): Promise<UserPreference | null> {
-      // The language is part of the signed-in user: whoami must show the new one at once.
-      forget(id);
       const res = await db.query<{ language: string; skin_tone_id: number | null }>(
         `update users set language = $2, skin_tone_id = $3, updated_at = now()
           where id = $1 returning language, skin_tone_id`,
         [id, pref.language, pref.skinTone],
       );
-      forget(id);
       const row = res.rows[0];
       return row ? { language: row.language, skinTone: row.skin_tone_id } : null;
-    },
-
-    /** Drops the user from the auth cache after a write elsewhere (role, deletion). */
-    forget,
-
-    /**
-     * Drops every cached user, after a change to an organisation (its name, its deactivation or
-     * reactivation) that its members' next request must see at once. Rare, so all of them.
-     */
-    forgetAll() {
-      generation++;
-      cache?.clear();
     },
 
     /** An organisation's users, one page (GET /organisation/{id}/user). */

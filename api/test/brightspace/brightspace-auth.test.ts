@@ -113,7 +113,7 @@ describe('Brightspace OAuth (issue #10 point 6)', () => {
       [randomUUID(), platform.rows[0]!.id, sub, userId, ageSeconds, brightspaceUserId],
     );
     // As the launch route does: whoami must see a launch at once.
-    t.app.repos.users.forget(userId);
+    t.app.authUsers.forget(userId);
   }
 
   before(async () => {
@@ -586,7 +586,7 @@ describe('Brightspace OAuth against the stand-in', () => {
                  now() - make_interval(secs => $5))`,
         [randomUUID(), platform.rows[0]!.id, sub, learner.sub, ageSeconds],
       );
-      t.app.repos.users.forget(learner.sub);
+      t.app.authUsers.forget(learner.sub);
     };
     await launchAs(lmsLearner.id, 60);
     assert.deepEqual(flags(await whoami(t, learner.sub)), [false, false]);

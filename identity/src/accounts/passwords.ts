@@ -2,11 +2,15 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 /**
  * Password hashes: scrypt from node:crypto, stored as `scrypt$N$r$p$salt$hash` (base64url) so the
- * cost can be raised later without invalidating stored hashes. N = 2^15 takes about 90 ms here
- * and 32 MiB; OWASP's stronger 2^17 would take 128 MiB per sign-in on a provider that shares two
- * cores with the whole portal, and production uses Keycloak's own hashing anyway.
+ * cost can change without invalidating stored hashes (each is checked at its own cost). N = 2^15
+ * takes about 90 ms here and 32 MiB; OWASP's stronger 2^17 would take 128 MiB per sign-in on a
+ * provider that shares two cores with the whole portal, and production uses Keycloak's own hashing
+ * anyway. The provider's tests hash at a lower cost (IdentityAppOptions.passwordHashLog2N), as
+ * Keycloak's `hashIterations` policy allows: they sign in hundreds of times.
  */
-const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
+export const DEFAULT_PASSWORD_HASH_LOG2_N = 15;
+const R = 8;
+const P = 1;
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 // Node refuses above 32 MiB by default; 128 * N * r is exactly that for N = 2^15, r = 8.
@@ -20,10 +24,13 @@ function derive(password: string, salt: Buffer, options: ScryptOptions & { N: nu
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `log2N`: scrypt's cost as a power of two, 2^10 (tests) to OWASP's 2^17 (128 MiB a hash). */
+export async function hashPassword(password: string, log2N: number = DEFAULT_PASSWORD_HASH_LOG2_N): Promise<string> {
+  if (!Number.isInteger(log2N) || log2N < 10 || log2N > 17) throw new RangeError(`scrypt cost 2^${log2N} is outside 2^10–2^17`);
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const cost = { N: 2 ** log2N, r: R, p: P };
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 const HASH_FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
@@ -42,13 +49,18 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
   return key.length === expectedKey.length && timingSafeEqual(key, expectedKey);
 }
 
-let dummyHash: Promise<string> | undefined;
+const dummyHashes = new Map<number, Promise<string>>();
 
 /**
- * A hash of nothing anyone knows, compared against when the account is unknown or has no
- * password, so that every sign-in costs the same time whether the account exists or not.
+ * A hash of nothing anyone knows, at the provider's cost, compared against when the account is
+ * unknown or has no password, so that every sign-in costs the same time whether the account
+ * exists or not.
  */
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(32).toString('base64url'));
-  return dummyHash;
+export function dummyPasswordHash(log2N: number = DEFAULT_PASSWORD_HASH_LOG2_N): Promise<string> {
+  let hash = dummyHashes.get(log2N);
+  if (!hash) {
+    hash = hashPassword(randomBytes(32).toString('base64url'), log2N);
+    dummyHashes.set(log2N, hash);
+  }
+  return hash;
 }

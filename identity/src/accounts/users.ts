@@ -10,7 +10,7 @@ import {
   type DemoAccount,
 } from '@portal/contract/demo-accounts';
 
-import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
+import { DEFAULT_PASSWORD_HASH_LOG2_N, dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 import { createUsersFileWriter, FILE_VERSION, readUsersFile, USERS_FILE } from './users-file';
 
 /** The one required action this provider can carry out (through the e-mailed set-password link). */
@@ -76,6 +76,8 @@ export interface UserStore {
    * action. Always runs one scrypt comparison, so the answer takes as long for unknown accounts.
    */
   verifyCredentials(email: string, password: string): Promise<UserRecord | undefined>;
+  /** A new password's hash at this provider's cost, for setPasswordHash or a new user. */
+  hashPassword(password: string): Promise<string>;
   /** Resolves once everything changed so far is on disk (immediately without a data dir). */
   flush(): Promise<void>;
 }
@@ -99,9 +101,16 @@ export const SEEDED_ACCOUNTS: readonly DemoAccount[] = [
 ];
 const SEEDED_IDS = new Set(SEEDED_ACCOUNTS.map((account) => account.sub));
 
-let demoHash: Promise<string> | undefined;
-/** One hash per process: the demo password is public, so sharing its salt hides nothing. */
-const demoPasswordHash = (): Promise<string> => (demoHash ??= hashPassword(DEMO_PASSWORD));
+const demoHashes = new Map<number, Promise<string>>();
+/** One hash per process and cost: the demo password is public, so sharing its salt hides nothing. */
+function demoPasswordHash(log2N: number): Promise<string> {
+  let hash = demoHashes.get(log2N);
+  if (!hash) {
+    hash = hashPassword(DEMO_PASSWORD, log2N);
+    demoHashes.set(log2N, hash);
+  }
+  return hash;
+}
 
 function demoRecord(account: DemoAccount, passwordHash: string): UserRecord {
   return {
@@ -154,13 +163,15 @@ export interface UserStoreOptions {
    * earlier start with it on left in users.json).
    */
   seedDemo: boolean;
+  /** scrypt's cost for new hashes, as log2 N (passwords.ts); tests lower it. */
+  passwordHashLog2N?: number;
 }
 
 /**
  * What `users.json` holds, plus the demo accounts that are missing and were not deleted (with
  * `seedDemo`); `changed` when the file is new or gained demo accounts.
  */
-async function loadUsers(file: string | null, seedDemo: boolean) {
+async function loadUsers(file: string | null, seedDemo: boolean, log2N: number) {
   const byId = new Map<string, UserRecord>();
   const idByEmail = new Map<string, string>();
   const stored = file ? await readUsersFile(file) : undefined;
@@ -173,7 +184,7 @@ async function loadUsers(file: string | null, seedDemo: boolean) {
     ? SEEDED_ACCOUNTS.filter((account) => !byId.has(account.sub) && !deletedDemoIds.has(account.sub))
     : [];
   if (missingDemo.length > 0) {
-    const hash = await demoPasswordHash();
+    const hash = await demoPasswordHash(log2N);
     for (const account of missingDemo) {
       if (idByEmail.has(account.email.toLowerCase())) continue;
       const user = demoRecord(account, hash);
@@ -190,9 +201,14 @@ async function loadUsers(file: string | null, seedDemo: boolean) {
  * thousands); with a data dir every change is written to `users.json` atomically (temporary file
  * + rename, mode 600) and at most one write runs at a time, the last state winning.
  */
-export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOptions): Promise<UserStore> {
+export async function createUserStore({
+  dataDir,
+  logger,
+  seedDemo,
+  passwordHashLog2N: log2N = DEFAULT_PASSWORD_HASH_LOG2_N,
+}: UserStoreOptions): Promise<UserStore> {
   const file = dataDir ? join(dataDir, USERS_FILE) : null;
-  const { byId, idByEmail, deletedDemoIds, changed } = await loadUsers(file, seedDemo);
+  const { byId, idByEmail, deletedDemoIds, changed } = await loadUsers(file, seedDemo, log2N);
 
   const { persist, flush } = createUsersFileWriter({
     file,
@@ -270,10 +286,12 @@ export async function createUserStore({ dataDir, logger, seedDemo }: UserStoreOp
       return structuredClone(user);
     },
 
+    hashPassword: (password) => hashPassword(password, log2N),
+
     async verifyCredentials(email, password) {
       const id = idByEmail.get(normalizeEmail(email));
       const candidate = id === undefined ? undefined : byId.get(id);
-      const hash = candidate?.passwordHash ?? (await dummyPasswordHash());
+      const hash = candidate?.passwordHash ?? (await dummyPasswordHash(log2N));
       const matches = await verifyPassword(password, hash);
       // Read again after the await: the user may have been deleted or disabled meanwhile.
       const user = id === undefined ? undefined : byId.get(id);

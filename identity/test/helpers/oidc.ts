@@ -18,6 +18,9 @@ export async function startTestProvider(options: Omit<IdentityAppOptions, 'port'
     frontendOrigins: [PORTAL, 'http://localhost:8088'],
     devMode: true,
     seedDemo: true,
+    // Hundreds of sign-ins across the suite: scrypt at 2^10 instead of 2^15 (passwords.test.ts
+    // checks the default cost).
+    passwordHashLog2N: 10,
     ...options,
   });
 }

@@ -208,7 +208,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       reply.removeHeader('www-authenticate');
 
       // Reused for a few seconds: learners poll whoami and session status every second.
-      const user = await app.repos.users.cachedAuthUser(claims.sub);
+      const user = await app.authUsers.get(claims.sub);
       if (!user) throw forbidden(USER_NOT_REGISTERED);
       // A deactivated organisation's members can do nothing until it is reactivated; global
       // administrators run the portal (and reactivate it), so they are never stopped.

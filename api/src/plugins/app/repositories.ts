@@ -23,11 +23,9 @@ import { createUserRepository } from '../../repositories/user-repository';
 function createRepositories(
   db: Db,
   config: { brightspace: unknown } = { brightspace: null },
-  /** The caches' time (`app.clock`, which tests move). */
-  now: () => number = Date.now,
 ) {
   return {
-    users: createUserRepository(db, { brightspace: config.brightspace !== null, now }),
+    users: createUserRepository(db, { brightspace: config.brightspace !== null }),
     lookups: createLookupRepository(db),
     entitlements: createEntitlementRepository(db),
     reports: createReportRepository(db),
@@ -64,8 +62,8 @@ export const repositoriesPlugin = fp(
   async (app) => {
     app.decorate(
       'repos',
-      createRepositories(app.db, app.config, () => app.clock.now().getTime()),
+      createRepositories(app.db, app.config),
     );
   },
-  { name: 'repositories', dependencies: ['db', 'config', 'clock'] },
+  { name: 'repositories', dependencies: ['db', 'config'] },
 );

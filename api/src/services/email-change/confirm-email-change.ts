@@ -47,7 +47,7 @@ export function confirmEmailChange(ctx: ServiceContext, token: string): Promise<
       after: { email },
     });
     // The e-mail is part of the signed-in user; their next call must see it.
-    uow.afterCommit(() => ctx.repos.users.forget(after.id));
+    uow.afterCommit(() => ctx.authUsers.forget(after.id));
     uow.afterCommit(() => ctx.outboxWorker.kick());
     return after;
   });

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/driver';
 import { type AuditActor, createAuditRepository } from '../../repositories/audit-repository';
+import { createFileRepository, type NewFile } from '../../repositories/file-repository';
 import { createSimulationDownloadRepository } from '../../repositories/simulation-download-repository';
 import { runUnitOfWork } from '../unit-of-work';
 
@@ -8,6 +9,19 @@ export interface StreamedInstaller {
   name: string;
   /** Known only now: the bytes were streamed to storage. */
   size: number;
+}
+
+/**
+ * An installer's row, `uploading`, before its bytes stream to storage: a crash mid-stream leaves
+ * a row the file cleanup finds, never bytes nobody knows of.
+ */
+export function installerUploadStarted(deps: { db: Db }, file: NewFile): Promise<void> {
+  return createFileRepository(deps.db).insertUploading(file);
+}
+
+/** A refused or failed installer upload: its row goes (the route removes the bytes first). */
+export function installerUploadDiscarded(deps: { db: Db }, fileId: string): Promise<void> {
+  return createFileRepository(deps.db).remove(fileId);
 }
 
 /**

@@ -13,7 +13,7 @@ export type RecordedLaunch =
 export interface RecordLaunchDeps {
   db: Db;
   outboxWorker: { kick(): void };
-  repos: { users: { forget(id: string): void } };
+  authUsers: { forget(id: string): void };
 }
 
 class Refused extends Error {
@@ -38,7 +38,7 @@ export async function recordLtiLaunch(
       const launchId = await createLtiRepository(uow.q).recordLaunch(launch, linked.userId);
       await recordLaunchCourse(uow.q, launch, launchId, linked.userId);
       if (linked.created) uow.afterCommit(() => deps.outboxWorker.kick());
-      uow.afterCommit(() => deps.repos.users.forget(linked.userId));
+      uow.afterCommit(() => deps.authUsers.forget(linked.userId));
       return { ok: true as const, launchId, userId: linked.userId };
     });
   } catch (error) {

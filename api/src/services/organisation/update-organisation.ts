@@ -20,7 +20,7 @@ export async function updateOrganisation(
   return runUnitOfWork(ctx.db, async (uow) => {
     // Its members' next request must see a (de)activation, or a new name, at once: the auth
     // hook reuses loaded users for a few seconds.
-    uow.afterCommit(() => ctx.repos.users.forgetAll());
+    uow.afterCommit(() => ctx.authUsers.forgetAll());
     return createOrganisationRepository(uow.q).update(id, input, actor, isGlobalAdmin(actor));
   });
 }

@@ -23,6 +23,6 @@ export async function freeUserSeat(
     });
     if (!removed) throw notFound();
     // Entitlements come from seats; the user's next call must not see the old ones.
-    uow.afterCommit(() => ctx.repos.users.forget(user.id));
+    uow.afterCommit(() => ctx.authUsers.forget(user.id));
   });
 }

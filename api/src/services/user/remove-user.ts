@@ -36,7 +36,7 @@ export async function removeUser(ctx: ServiceContext, actor: AuthUser, id: strin
       before: user,
       after: null,
     });
-    uow.afterCommit(() => ctx.repos.users.forget(user.id));
+    uow.afterCommit(() => ctx.authUsers.forget(user.id));
     uow.afterCommit(() => ctx.outboxWorker.kick());
   });
 }

@@ -4,9 +4,9 @@ import type { ServiceContext } from '../service-context';
 
 /**
  * PUT /user/{id}/preference: the caller's language and skin tone, both checked against the
- * lookups; null when the user is gone. One statement, so no unit of work: the user repository
- * on the pool drops the user from its auth cache around the write, and whoami shows the new
- * language at once.
+ * lookups; null when the user is gone. One statement, so no unit of work. The language is part of
+ * the signed-in user, so the auth cache forgets them around the write (before: a lookup already
+ * under way does not store what it read; after: whoami shows the new language at once).
  */
 export async function setPreference(
   ctx: ServiceContext,
@@ -22,5 +22,10 @@ export async function setPreference(
     errors.skinTone = [`Invalid pk "${skinTone}" - object does not exist.`];
   }
   if (Object.keys(errors).length > 0) throw badRequest(errors);
-  return ctx.repos.users.setPreference(userId, preference);
+  ctx.authUsers.forget(userId);
+  try {
+    return await ctx.repos.users.setPreference(userId, preference);
+  } finally {
+    ctx.authUsers.forget(userId);
+  }
 }

@@ -65,7 +65,7 @@ export async function updateUser(
     await users.updateNamesAndRole(before.id, { firstName, lastName, roleId: role.id });
     const changed = (await users.findAdminUser(before.id))!;
     // Role and names are part of the signed-in user: their next call must see the change.
-    uow.afterCommit(() => ctx.repos.users.forget(changed.id));
+    uow.afterCommit(() => ctx.authUsers.forget(changed.id));
     uow.afterCommit(() => ctx.outboxWorker.kick());
     const namesChanged =
       changed.firstName !== before.firstName || changed.lastName !== before.lastName;

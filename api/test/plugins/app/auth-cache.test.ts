@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { INVALID_TOKEN } from '@portal/contract';
+import { createAuthUserCache } from '../../../src/plugins/app/auth-user-cache';
 import { createUserRepository } from '../../../src/repositories/user-repository';
 import {
   account,
@@ -91,36 +92,39 @@ describe('cached auth users', () => {
 
   test('are reused within their time to live, and read again after it', async () => {
     const clock = createManualClock();
-    const users = createUserRepository(t.db, {
-      authUserTtlMs: 200,
+    const users = createUserRepository(t.db);
+    const cached = createAuthUserCache((sub) => users.findAuthUser(sub), {
+      ttlMs: 200,
       now: () => clock.now().getTime(),
     });
-    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
     await rename('Edwina');
     // A change straight in SQL shows only after the time to live; findAuthUser always reads.
-    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
     assert.equal((await users.findAuthUser(educator.sub))?.firstName, 'Edwina');
     await clock.advance(199);
-    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, educator.firstName);
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
     await clock.advance(2);
-    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, 'Edwina');
+    assert.equal((await cached.get(educator.sub))?.firstName, 'Edwina');
     await rename(educator.firstName);
   });
 
   test('are shared between requests, so they cannot be changed', async () => {
     const users = createUserRepository(t.db);
-    const user = await users.cachedAuthUser(educator.sub);
+    const cached = createAuthUserCache((sub) => users.findAuthUser(sub));
+    const user = await cached.get(educator.sub);
     assert.ok(user);
     assert.ok(Object.isFrozen(user));
     assert.ok(Object.isFrozen(user.permissions));
-    assert.equal(await users.cachedAuthUser(educator.sub), user);
+    assert.equal(await cached.get(educator.sub), user);
   });
 
   test('a time to live of 0 turns the cache off', async () => {
-    const users = createUserRepository(t.db, { authUserTtlMs: 0 });
-    await users.cachedAuthUser(educator.sub);
+    const users = createUserRepository(t.db);
+    const cached = createAuthUserCache((sub) => users.findAuthUser(sub), { ttlMs: 0 });
+    await cached.get(educator.sub);
     await rename('Edgar');
-    assert.equal((await users.cachedAuthUser(educator.sub))?.firstName, 'Edgar');
+    assert.equal((await cached.get(educator.sub))?.firstName, 'Edgar');
     await rename(educator.firstName);
   });
 });

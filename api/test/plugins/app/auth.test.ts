@@ -11,7 +11,7 @@ import {
 } from 'jose';
 import { INVALID_TOKEN, NOT_AUTHENTICATED, USER_NOT_REGISTERED } from '@portal/contract';
 import { buildApp } from '../../../src/app';
-import { AUTH_USER_TTL_MS } from '../../../src/repositories/user-repository';
+import { AUTH_USER_TTL_MS } from '../../../src/plugins/app/auth-user-cache';
 import {
   account,
   authHeader,

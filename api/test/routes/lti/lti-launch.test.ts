@@ -5,6 +5,7 @@ import type { LtiJwks } from '@portal/contract';
 import { LTI_MESSAGES } from '@portal/contract';
 import { buildTestApp, xsrfHeaders, type TestApp } from '../../helper';
 import { createToolKeys } from '../../../src/lti/tool-keys';
+import { SYSTEM_ACTOR } from '../../../src/repositories/audit-repository';
 import { IDENTITY_KINDS } from '../../../src/identity/provisioning';
 import {
   createTestPlatform,
@@ -69,7 +70,10 @@ describe('LTI 1.3 tool: login, launch, JWKS', () => {
           .sign(privateKey);
       };
       const oldToken = await signed();
-      const newKid = await keys.rotate();
+      // An immediate rotation (`lti:rotate-key --now`): the new key signs at once.
+      const rotation = await keys.rotate({ actor: SYSTEM_ACTOR, reason: 'command', immediately: true });
+      assert.ok(rotation.rotated);
+      const newKid = rotation.kid;
       const rotated = (await t.app.inject({ method: 'GET', url: '/api/lti/jwks' })).json<LtiJwks>();
       assert.deepEqual(rotated.keys.map((k) => k.kid).sort(), [key!.kid, newKid].sort());
       assert.equal((await keys.signingKey()).kid, newKid);

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { checkPassword } from '../../accounts/password-policy';
-import { hashPassword } from '../../accounts/passwords';
 import { type NewUser, normalizeEmail, UPDATE_PASSWORD, UserConflictError, type UserRecord, type UserStore } from '../../accounts/users';
 import type { IdentityContext } from '../../context';
 import { jsonOf } from './body';
@@ -54,7 +53,7 @@ async function withPassword(users: UserStore, input: NewUser, credentials: unkno
   const problems = checkPassword({ password: password.value, email: input.email, username: input.email });
   if (problems.password) throw new AdminError(400, { errorMessage: `Invalid password: ${problems.password}` });
   if (users.findByEmail(input.email)) throw new UserConflictError('username');
-  const passwordHash = await hashPassword(password.value);
+  const passwordHash = await users.hashPassword(password.value);
   const requiredActions =
     password.temporary === true ? [...new Set([...(input.requiredActions ?? []), UPDATE_PASSWORD])] : input.requiredActions;
   return { ...input, passwordHash, ...(requiredActions ? { requiredActions } : {}) };

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { checkPassword } from '../../accounts/password-policy';
-import { hashPassword } from '../../accounts/passwords';
 import { normalizeEmail, type UserRecord, userLocale } from '../../accounts/users';
 import type { IdentityContext } from '../../context';
 import { HttpError } from '../../http/errors';
@@ -99,7 +98,7 @@ export async function submitUpdatePassword(context: IdentityContext, request: Fa
   attempt.succeeded();
   if (policy.password || policy.confirmation) return sendPage(context, reply, details, { ...page, problems: policy }, 400);
 
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await users.hashPassword(password);
   // Only if nothing changed during the hash (another tab's change, a disabled account).
   const now = users.get(account.id);
   if (!now?.enabled || now.passwordHash !== verified.passwordHash) {

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { checkPassword } from '../../accounts/password-policy';
-import { hashPassword } from '../../accounts/passwords';
 import { normalizeEmail } from '../../accounts/users';
 import type { IdentityContext } from '../../context';
 import { formOf } from '../../http/forms';
@@ -97,7 +96,7 @@ async function setPassword(
   }
   // Claimed before the slow hash, so two posts of the same form cannot both set a password.
   if (!actionTokens.use(token)) return invalidLink(context, reply, locale);
-  const passwordHash = await hashPassword(posted.password);
+  const passwordHash = await users.hashPassword(posted.password);
   const current = users.get(user.id);
   if (!current?.enabled || current.credentialVersion !== token.ver) return invalidLink(context, reply, locale);
   // The mailbox owner proved they read the mail, as Keycloak records for action e-mails.

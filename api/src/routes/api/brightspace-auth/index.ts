@@ -14,6 +14,8 @@ import {
 } from '../../../brightspace/oauth';
 import { createOutboundClient, outboundPolicyFor } from '../../../lib/outbound-http';
 import { hashBrowserSecret } from '../../../repositories/brightspace-repository';
+import { consumeBrightspaceState } from '../../../services/brightspace/brightspace-sign-in-state';
+import { linkBrightspaceAccount } from '../../../services/brightspace/link-brightspace-account';
 
 const tags = ['brightspace'];
 
@@ -101,7 +103,7 @@ const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       reply.clearCookie(brightspaceCookieName(state), { path: BRIGHTSPACE_COOKIE_PATH });
       // Used up whatever happens next: a code or refusal is answered once.
-      const started = await states.consumeState(state);
+      const started = await consumeBrightspaceState(app, state);
       if (!started || !fromThisBrowser(request, state, started.browserHash)) {
         return toError(reply, 'INVALID_STATE');
       }
@@ -113,14 +115,14 @@ const brightspaceAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         const token = await exchangeCode(brightspace, code, callbackUrl, outbound);
         const user = await fetchWhoami(brightspace, token, outbound);
-        if (!(await states.link(started.userId, user))) return toError(reply, 'INVALID_STATE');
+        if (!(await linkBrightspaceAccount(app, started.userId, user))) {
+          return toError(reply, 'INVALID_STATE');
+        }
       } catch (failure) {
         if (!(failure instanceof BrightspaceError)) throw failure;
         request.log.warn({ err: failure }, 'Brightspace sign-in failed');
         return toError(reply, 'BRIGHTSPACE_FAILED');
       }
-      // whoami must show the link at once, not after the auth cache's few seconds.
-      app.repos.users.forget(started.userId);
       return reply.redirect(started.redirectPath, 302);
     },
   );

@@ -169,7 +169,9 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Only states of our own making name a cookie (anything else is no valid cookie name).
       const ours = typeof state === 'string' && STATE_PATTERN.test(state);
       const stateCookie = ours ? request.cookies[stateCookieName(state)] : undefined;
-      const result = await validateLaunch({ idToken, state, stateCookie }, stores);
+      const result = await validateLaunch({ idToken, state, stateCookie }, stores, {
+        skewSeconds: app.config.ltiClockLeewaySeconds,
+      });
       if (ours) reply.clearCookie(stateCookieName(state), { path: '/api/lti' });
       if (!result.ok) {
         request.log.warn({ lti: result }, 'LTI launch refused');

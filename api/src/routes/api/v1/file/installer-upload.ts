@@ -23,7 +23,11 @@ import {
   ONE_FILE_ONLY,
 } from '../../../../lib/upload-rules';
 import { currentUser } from '../../../../plugins/app/auth';
-import { installerUploaded } from '../../../../services/files/installer-uploaded';
+import {
+  installerUploadDiscarded,
+  installerUploaded,
+  installerUploadStarted,
+} from '../../../../services/files/installer-uploaded';
 
 type InstallerExtension = (typeof INSTALLER_EXTENSIONS)[number];
 
@@ -166,7 +170,7 @@ export const installerUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { id, key } = stored;
         stored = null;
         await app.storage.remove(key).catch(() => undefined);
-        await app.repos.files.remove(id);
+        await installerUploadDiscarded(app, id);
       };
 
       try {
@@ -192,7 +196,7 @@ export const installerUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
           const extension = extensionOf(name) as InstallerExtension;
           const id = randomUUID();
           const key = `sim-installation-file/${id}.${extension}`;
-          await app.repos.files.insertUploading({
+          await installerUploadStarted(app, {
             id,
             kind: 'sim-installation-file',
             originalName: name,

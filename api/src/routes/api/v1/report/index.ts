@@ -19,6 +19,7 @@ import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import type { ReportScope } from '../../../../repositories/report-repository';
 import type { AuthUser } from '../../../../repositories/user-repository';
+import { saveAnalysis } from '../../../../services/reports/save-analysis';
 
 const tags = ['report'];
 const VIEW_ANY_REPORT: readonly Permission[] = [
@@ -154,7 +155,7 @@ const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const owner = orNotFound(await reports.ownerIfVisible(reportId, user));
       // docs/requirements.md#analysis: only the report's owner analyses; others who may read it are told so.
       if (owner.userId !== user.id) throw forbidden(ONLY_OWNER_MAY_ANALYSE);
-      return orNotFound(await reports.saveAnalysis(reportId, evidenceId, request.body));
+      return orNotFound(await saveAnalysis(app, reportId, evidenceId, request.body));
     },
   );
 };

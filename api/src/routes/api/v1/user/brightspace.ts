@@ -5,6 +5,7 @@ import { notFound } from '../../../../lib/http-errors';
 import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { BRIGHTSPACE_STATE_TTL_SECONDS } from '../../../../repositories/brightspace-repository';
+import { startBrightspaceSignIn } from '../../../../services/brightspace/brightspace-sign-in-state';
 import { resetBrightspaceLink } from '../../../../services/brightspace/reset-brightspace-link';
 import { BRIGHTSPACE_COOKIE_PATH, brightspaceCookieName } from '../../../../brightspace/oauth';
 
@@ -15,8 +16,6 @@ const tags = ['user'];
  * (object scope: self), so every registered user may call them.
  */
 export const brightspaceUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { brightspace } = app.repos;
-
   app.post(
     '/brightspace-auth',
     {
@@ -31,7 +30,8 @@ export const brightspaceUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       if (!app.config.brightspace) throw notFound();
       const redirectPath = safeRedirectPath(request.body.redirectPath);
-      const { state, browserSecret } = await brightspace.createState(
+      const { state, browserSecret } = await startBrightspaceSignIn(
+        app,
         currentUser(request).id,
         redirectPath,
       );
