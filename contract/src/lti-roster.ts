@@ -17,10 +17,7 @@ export const LTI_ROSTER_LAUNCH_MAX_AGE_SECONDS = 24 * 3600;
 export const LTI_ROSTER_DAILY_DAYS = 30;
 
 /** POST /api/v1/lti/roster-sync: the launch whose course to sync. */
-export const LtiRosterSyncInput = Type.Object(
-  { launchId: Uuid },
-  { additionalProperties: false },
-);
+export const LtiRosterSyncInput = Type.Object({ launchId: Uuid }, { additionalProperties: false });
 export type LtiRosterSyncInput = Static<typeof LtiRosterSyncInput>;
 
 /** 202 of POST /api/v1/lti/roster-sync: the sync to follow (a sync of the course already waiting or running is answered instead of a second). */
@@ -77,6 +74,7 @@ export type LtiRosterSummary = Static<typeof LtiRosterSummary>;
 export const LTI_ROSTER_MESSAGES = {
   launchExpired:
     'This launch is older than a day. Open the activity from the course again to sync its roster.',
-  noRosterService: "The course of this launch offers no roster (Names and Role Provisioning Services 2.0).",
+  noRosterService:
+    'The course of this launch offers no roster (Names and Role Provisioning Services 2.0).',
   notInstructor: "Only the course's instructors and administrators may sync its roster.",
 } as const;

@@ -8,7 +8,8 @@ export function linkTargets(header: string | null, base: string): Map<string, st
   const targets = new Map<string, string>();
   if (!header) return targets;
   // One link: the target in angle brackets, then its parameters up to the next unquoted comma.
-  const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)\s*(?:,|$)/gy;
+  const link =
+    /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)\s*(?:,|$)/gy;
   let rest = header.trim();
   link.lastIndex = 0;
   let match: RegExpExecArray | null;

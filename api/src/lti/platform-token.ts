@@ -121,7 +121,12 @@ export function createPlatformTokens({ toolKeys, outbound }: PlatformTokenOption
       return await outbound.request(url, init);
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
-      throw new PlatformCallError(what, error.code, error.status, PERMANENT_OUTBOUND.has(error.code));
+      throw new PlatformCallError(
+        what,
+        error.code,
+        error.status,
+        PERMANENT_OUTBOUND.has(error.code),
+      );
     }
   }
 

@@ -263,7 +263,9 @@ export function createLtiRosterRepository(q: Queryable) {
         [userId],
       );
       const u = res.rows[0];
-      return u ? { id: userId, firstName: u.first_name, lastName: u.last_name, email: u.email } : null;
+      return u
+        ? { id: userId, firstName: u.first_name, lastName: u.last_name, email: u.email }
+        : null;
     },
   };
 }

@@ -20,7 +20,9 @@ describe('linkTargets (RFC 8288 Link header)', () => {
 
   test('unquoted and multi-valued rels, extra parameters, spaces, case', () => {
     assert.deepEqual(
-      rels('<https://lms.test/a> ; title="A, b; c" ; REL=next , <https://lms.test/b>; rel="prev first"'),
+      rels(
+        '<https://lms.test/a> ; title="A, b; c" ; REL=next , <https://lms.test/b>; rel="prev first"',
+      ),
       { next: 'https://lms.test/a', prev: 'https://lms.test/b', first: 'https://lms.test/b' },
     );
   });
@@ -32,9 +34,12 @@ describe('linkTargets (RFC 8288 Link header)', () => {
   });
 
   test('the first link of a relation wins; a second rel parameter is ignored', () => {
-    assert.deepEqual(rels('<https://lms.test/1>; rel=next; rel=last, <https://lms.test/2>; rel=next'), {
-      next: 'https://lms.test/1',
-    });
+    assert.deepEqual(
+      rels('<https://lms.test/1>; rel=next; rel=last, <https://lms.test/2>; rel=next'),
+      {
+        next: 'https://lms.test/1',
+      },
+    );
   });
 
   test('nothing usable: no header, no rel, garbage', () => {

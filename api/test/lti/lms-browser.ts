@@ -62,9 +62,12 @@ function formOf(page: string): { action: string; fields: Record<string, string> 
   return { action: unescape(action), fields };
 }
 
-
 /** Stand-in user `user` (lms/README.md) presses "Launch …" of `link`; answers the launchId. */
-export async function standInLaunch(lmsUrl: string, user: string, link = 'link-1'): Promise<string> {
+export async function standInLaunch(
+  lmsUrl: string,
+  user: string,
+  link = 'link-1',
+): Promise<string> {
   const browser = new Browser();
   const signIn = await browser.go(`${lmsUrl}/login`, { form: { user, return: '/course' } });
   assert.equal(signIn.status, 303);

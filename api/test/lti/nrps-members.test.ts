@@ -56,14 +56,23 @@ describe('NRPS claim and members', () => {
   });
 
   test('a failed sync says what failed in a sentence, with the step and status', () => {
-    const failed = (step: string, code: 'HTTP_STATUS' | 'OUTBOUND_BLOCKED_HOST' | 'INVALID_ANSWER', status: number | null) =>
-      syncErrorOf(new PlatformCallError(step, code, status, true));
+    const failed = (
+      step: string,
+      code: 'HTTP_STATUS' | 'OUTBOUND_BLOCKED_HOST' | 'INVALID_ANSWER',
+      status: number | null,
+    ) => syncErrorOf(new PlatformCallError(step, code, status, true));
     assert.equal(
       failed('access token', 'HTTP_STATUS', 400),
       'The learning platform refused an access token for the roster (access token: HTTP_STATUS (HTTP 400)).',
     );
-    assert.match(failed('memberships', 'HTTP_STATUS', 503), /^The learning platform is not available/);
-    assert.match(failed('memberships', 'OUTBOUND_BLOCKED_HOST', null), /not one the portal may call/);
+    assert.match(
+      failed('memberships', 'HTTP_STATUS', 503),
+      /^The learning platform is not available/,
+    );
+    assert.match(
+      failed('memberships', 'OUTBOUND_BLOCKED_HOST', null),
+      /not one the portal may call/,
+    );
     assert.match(failed('memberships', 'HTTP_STATUS', 404), /refused the roster/);
     assert.match(failed('memberships', 'INVALID_ANSWER', 200), /was not a roster/);
     assert.equal(syncErrorOf(new Error('boom')), 'The roster sync stopped on an internal error.');

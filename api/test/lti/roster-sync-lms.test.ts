@@ -153,10 +153,7 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
     assert.equal(refusedBy('no_email'), 15);
     assert.equal(refusedBy('email_other_organisation'), 5);
     assert.equal(refusedBy('no_seat'), 0);
-    assert.equal(
-      result.added + result.reactivated + result.unchanged + result.refused.length,
-      120,
-    );
+    assert.equal(result.added + result.reactivated + result.unchanged + result.refused.length, 120);
     assert.equal(result.deactivated, 0);
     assert.equal(result.added, 83, '93 new members in all, 10 of them by the first sync');
     // The anonymous member 2013 (only user_id, status, roles) has no e-mail: refused by its id.
@@ -304,7 +301,10 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
       });
     // The learner holds no permission for it at all; an educator with a learner's launch id is
     // not its owner.
-    assert.equal((await post(account('learner', 'Demo Hospital').sub, learnerLaunch)).statusCode, 403);
+    assert.equal(
+      (await post(account('learner', 'Demo Hospital').sub, learnerLaunch)).statusCode,
+      403,
+    );
     assert.equal((await post(educator.sub, learnerLaunch)).statusCode, 404);
     const bad = await post(educator.sub, 'not-a-uuid');
     assert.equal(bad.statusCode, 400);

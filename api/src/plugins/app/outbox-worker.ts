@@ -48,7 +48,7 @@ export const outboxWorkerPlugin = fp(
         toolKeys,
         log: app.log,
         outbound,
-        forgetUser: (id) => app.repos.users.forget(id),
+        forgetUser: (id) => app.authUsers.forget(id),
         kick: () => app.outboxWorker.kick(),
         now: () => app.clock.now(),
       }),
@@ -73,5 +73,8 @@ export const outboxWorkerPlugin = fp(
     });
     app.decorate('outboxWorker', { kick: job.trigger, idle: job.idle });
   },
-  { name: 'outbox-worker', dependencies: ['config', 'clock', 'db', 'repositories', 'identity-admin'] },
+  {
+    name: 'outbox-worker',
+    dependencies: ['config', 'clock', 'db', 'auth-user-cache', 'identity-admin'],
+  },
 );

@@ -226,7 +226,9 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
     // Known members the roster no longer names have left the course.
     for (const member of await rosters.activeMembers(course.course_id)) {
       if (present.has(member.sub)) continue;
-      if (await letGo(course, member.userId, "no longer in the learning platform's course", actor)) {
+      if (
+        await letGo(course, member.userId, "no longer in the learning platform's course", actor)
+      ) {
         counts.deactivated++;
       }
     }
@@ -263,10 +265,20 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
     try {
       const counts = await sync(course);
       await finish(item, syncId, { counts });
-      log.info({ syncId, course: course.course_id, ...counts, refused: counts.refused.length }, 'roster synced');
+      log.info(
+        { syncId, course: course.course_id, ...counts, refused: counts.refused.length },
+        'roster synced',
+      );
     } catch (error) {
       const message = syncErrorOf(error);
-      log.error({ syncId, course: course.course_id, err: error instanceof Error ? error.message : String(error) }, 'roster sync failed');
+      log.error(
+        {
+          syncId,
+          course: course.course_id,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        'roster sync failed',
+      );
       await finish(item, syncId, { error: message });
     }
   };

@@ -32,7 +32,6 @@ export interface RosterSyncDeps {
   outboxWorker: { kick(): void };
 }
 
-
 /**
  * The caller's own launch of at most a day ago, by an instructor or administrator, whose course
  * offers NRPS 2.0. Someone else's launch is as unknown as one that never was (404), as a session
@@ -114,7 +113,11 @@ const administers = (user: AuthUser, organisationId: number) =>
   (isGlobalAdmin(user) || user.organisationId === organisationId);
 
 /** GET /api/v1/lti/roster-sync/{id}: for the instructor who started it or the organisation's administrators. */
-export async function rosterSyncOf(q: Queryable, user: AuthUser, id: string): Promise<LtiRosterSync> {
+export async function rosterSyncOf(
+  q: Queryable,
+  user: AuthUser,
+  id: string,
+): Promise<LtiRosterSync> {
   const row = await createLtiRosterRepository(q).sync(id);
   const mine = row?.requested_by?.toLowerCase() === user.id.toLowerCase();
   if (!row || !(mine || administers(user, row.organisation_id))) throw notFound();

@@ -92,14 +92,16 @@ describe('LTI launch page: the course roster panel', () => {
     const status = screen.getByRole('status');
     await waitFor(
       () =>
-        expect(status).toHaveTextContent(
-          'Added 93, reactivated 1, deactivated 2, unchanged 4.',
-        ),
+        expect(status).toHaveTextContent('Added 93, reactivated 1, deactivated 2, unchanged 4.'),
       { timeout: 4000 },
     );
     expect(status).toHaveTextContent('2 members could not be added:');
-    expect(screen.getByText("Nia Noseat: no free seat on your organisation's licences")).toBeInTheDocument();
-    expect(screen.getByText('user 2013: no e-mail address from the learning platform')).toBeInTheDocument();
+    expect(
+      screen.getByText("Nia Noseat: no free seat on your organisation's licences"),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('user 2013: no e-mail address from the learning platform'),
+    ).toBeInTheDocument();
     // The summary is read again after the sync.
     expect(await screen.findByText(/Demo course: 105 learners\./)).toBeInTheDocument();
     expect(await axe(container)).toHaveNoViolations();
@@ -113,7 +115,11 @@ describe('LTI launch page: the course roster panel', () => {
   it('in German, with a failed sync and its reason', async () => {
     serve({
       summary: () =>
-        HttpResponse.json<LtiRosterSummary>({ ...SUMMARY, learners: 1, lastSyncedAt: '2026-11-20T08:30:00.000Z' }),
+        HttpResponse.json<LtiRosterSummary>({
+          ...SUMMARY,
+          learners: 1,
+          lastSyncedAt: '2026-11-20T08:30:00.000Z',
+        }),
       result: sync({
         status: 'failed',
         error: 'The learning platform is not available (memberships: HTTP_STATUS (HTTP 503)).',
@@ -140,7 +146,11 @@ describe('LTI launch page: the course roster panel', () => {
     serve({
       start: () =>
         HttpResponse.json<FieldErrors>(
-          { launchId: ['This launch is older than a day. Open the activity from the course again to sync its roster.'] },
+          {
+            launchId: [
+              'This launch is older than a day. Open the activity from the course again to sync its roster.',
+            ],
+          },
           { status: 400 },
         ),
     });
@@ -152,8 +162,7 @@ describe('LTI launch page: the course roster panel', () => {
 
   it('an instructor whose launch offers no roster goes straight on to the simulation', async () => {
     serve({
-      summary: () =>
-        HttpResponse.json<FieldErrors>({ launchId: ['no roster'] }, { status: 400 }),
+      summary: () => HttpResponse.json<FieldErrors>({ launchId: ['no roster'] }, { status: 400 }),
     });
     const { router } = renderApp({ server, route, user: instructor() });
     await waitFor(() => expect(router.state.location.pathname).toBe('/lti/simulation/launch'));

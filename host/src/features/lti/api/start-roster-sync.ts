@@ -7,7 +7,11 @@ export function useStartRosterSync(launchId: string) {
   const api = useApiClient();
   return useCallback(
     () =>
-      api.post<LtiRosterSyncStarted>('/api/v1/lti/roster-sync', { launchId }, { successStatus: 202 }),
+      api.post<LtiRosterSyncStarted>(
+        '/api/v1/lti/roster-sync',
+        { launchId },
+        { successStatus: 202 },
+      ),
     [api, launchId],
   );
 }

@@ -88,7 +88,11 @@ export function LtiRosterPanel({ launchId, summary, onSynced }: LtiRosterPanelPr
         })}{' '}
         {lastSynced}
       </p>
-      <Button onClick={() => void onSync()} disabled={busy} aria-describedby={`${headingId}-status`}>
+      <Button
+        onClick={() => void onSync()}
+        disabled={busy}
+        aria-describedby={`${headingId}-status`}
+      >
         {busy ? t('lti.roster.syncing') : t('lti.roster.syncNow')}
       </Button>
       <div id={`${headingId}-status`} role="status" aria-live="polite">

@@ -81,7 +81,10 @@ export function rosterSyncFixtures(app: () => TestApp): Record<string, Fixture> 
   return {
     'POST /api/v1/lti/roster-sync': {
       actor: educator,
-      build: async () => ({ url: '/api/v1/lti/roster-sync', payload: { launchId: await launch() } }),
+      build: async () => ({
+        url: '/api/v1/lti/roster-sync',
+        payload: { launchId: await launch() },
+      }),
       foreign: async () => [
         {
           as: orgAdmin,

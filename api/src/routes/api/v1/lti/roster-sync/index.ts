@@ -38,7 +38,8 @@ const ltiRosterSyncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permissions: ['global.view_org_reports'] },
       schema: {
         tags,
-        summary: "Sync the roster of the caller's recent launch's course (NRPS); runs in the background",
+        summary:
+          "Sync the roster of the caller's recent launch's course (NRPS); runs in the background",
         body: LtiRosterSyncInput,
         response: { 202: LtiRosterSyncStarted, ...responses },
       },
