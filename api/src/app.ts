@@ -28,6 +28,7 @@ import { xsrfPlugin } from './plugins/app/xsrf';
 import { swaggerPlugin } from './plugins/external/swagger';
 import { identityAdminPlugin } from './plugins/app/identity-admin';
 import { outboxWorkerPlugin } from './plugins/app/outbox-worker';
+import { ltiRosterSyncPlugin } from './plugins/app/lti-roster-sync';
 import { clockPlugin } from './plugins/app/clock';
 import type { Clock } from './jobs/clock';
 import { mailerPlugin } from './plugins/app/mailer';
@@ -105,6 +106,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(licenseExpiryPlugin);
   await app.register(fileCleanupPlugin);
   await app.register(ltiKeyRotationPlugin);
+  await app.register(ltiRosterSyncPlugin);
 
   // Routes: the folder is the URL (`routes/api/v1/user/admin.ts` serves under `/api/v1/user`, a
   // folder `_id` is `:id`); a folder with an `index.ts` loads that file, which registers its siblings.

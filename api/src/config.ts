@@ -94,6 +94,9 @@ export const ConfigSchema = Type.Object({
   // Seconds of clock difference the LTI launch check tolerates on the platform's id_token (exp,
   // iat, nbf): platforms' clocks run ahead or behind ours.
   LTI_CLOCK_LEEWAY_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 60 }),
+  // How often each process looks whether today's LTI roster resync (every course a launch came
+  // from in the last 30 days) is due; 0 = never in this process.
+  LTI_ROSTER_SYNC_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
   // Keycloak Admin REST API (or identity/'s subset of it) where administrators' new users get
   // their accounts: base URL (the realm comes from OIDC_ISSUER) and a confidential client with
   // the client-credentials grant. Unset = accounts wait in the outbox until it is configured.
@@ -180,6 +183,8 @@ export interface Config {
   ltiKeyRotationCheckMs: number;
   /** Clock difference tolerated on LTI launch tokens. */
   ltiClockLeewaySeconds: number;
+  /** 0 = the daily LTI roster resync does not run in this process. */
+  ltiRosterSyncCheckMs: number;
   /** null = no identity provisioning configured (accounts wait in the outbox). */
   identityAdmin: IdentityAdminConfig | null;
   /** Origin of the portal, without trailing slash. */
@@ -288,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileCleanupCheckMs: raw.FILE_CLEANUP_CHECK_SECONDS * 1000,
     ltiKeyRotationCheckMs: raw.LTI_KEY_ROTATION_CHECK_SECONDS * 1000,
     ltiClockLeewaySeconds: raw.LTI_CLOCK_LEEWAY_SECONDS,
+    ltiRosterSyncCheckMs: raw.LTI_ROSTER_SYNC_CHECK_SECONDS * 1000,
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,

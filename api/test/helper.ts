@@ -199,6 +199,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       FILE_CLEANUP_CHECK_SECONDS: '0',
       // Tests rotate the tool key themselves; the scheduled check runs only where one asks.
       LTI_KEY_ROTATION_CHECK_SECONDS: '0',
+      LTI_ROSTER_SYNC_CHECK_SECONDS: '0',
       // E-mail changes send mail; tests read it from the development outbox (app.mailer.outbox).
       MAIL_DEV_OUTBOX: 'true',
     }),

@@ -19,4 +19,5 @@ export * from './email-change';
 export * from './product-admin';
 export * from './lti';
 export * from './lti-registration';
+export * from './lti-roster';
 export * from './organisation-deactivated';

@@ -1,6 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
-import { LRUCache } from 'lru-cache';
 import type { Db, Queryable } from '../db/driver';
 import type { OutboxHandler, OutboxKind, OutboxLog } from '../outbox/handler-registry';
 import {
@@ -9,15 +6,18 @@ import {
   type OutboxItem,
 } from '../repositories/outbox-repository';
 import { SYSTEM_ACTOR, createAuditRepository } from '../repositories/audit-repository';
+import type { OutboundClient } from '../lib/outbound-http';
 import {
-  hostsOf,
-  OutboundError,
-  type OutboundAnswer,
-  type OutboundClient,
-  type OutboundErrorCode,
-  type OutboundRequest,
-} from '../lib/outbound-http';
+  createPlatformTokens,
+  PLATFORM_ROW_SQL,
+  PlatformCallError,
+  platformHosts,
+  type PlatformCallErrorCode,
+  type PlatformRow,
+} from './platform-token';
 import type { ToolKeys } from './tool-keys';
+
+export { retryAfterMs } from './platform-token';
 
 /**
  * LTI Assignment and Grade Services 2.0 (issue #10 point 4): the score of a session launched from
@@ -50,12 +50,9 @@ export const AGS_SCOPES = {
 export const SCORE_MEDIA_TYPE = 'application/vnd.ims.lis.v1.score+json';
 const LINE_ITEM_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitem+json';
 const LINE_ITEM_CONTAINER_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitemcontainer+json';
-const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** Report scores are percentages (contract: CompleteSessionBody, 0–100). */
 export const DEFAULT_SCORE_MAXIMUM = 100;
-/** The longest a Retry-After is honoured; a platform asking for more is asked again then. */
-const MAX_RETRY_AFTER_MS = 60 * 60_000;
 const COMMENT_MAX = 1000;
 
 /** What an `lti.score` item carries: all the completion knew, so a later edit changes nothing. */
@@ -188,80 +185,11 @@ function hashOf(text: string): string {
  */
 export const LTI_SCORE_MAX_ATTEMPTS = 100;
 
-/** Why a grade could not be posted: the guarded client's codes and these. */
-export type AgsErrorCode =
-  | OutboundErrorCode
-  /** The platform answered with an error status (the status is kept beside it). */
-  | 'HTTP_STATUS'
-  /** A 2xx answer without what it must hold (access_token, a line item id). */
-  | 'INVALID_ANSWER'
-  | 'PLATFORM_REMOVED'
-  | 'GAVE_UP';
-
-/** Outbound refusals that asking again cannot change (timeouts and network errors can). */
-const PERMANENT_OUTBOUND: ReadonlySet<OutboundErrorCode> = new Set([
-  'OUTBOUND_BLOCKED_URL',
-  'OUTBOUND_BLOCKED_HOST',
-  'OUTBOUND_BLOCKED_ADDRESS',
-  'REDIRECT_REFUSED',
-  'TOO_LARGE',
-]);
-
-/**
- * A failed platform call. `permanent`: asking again cannot help (a 4xx other than 401/429, a
- * refused URL). The message is `step: CODE (HTTP status)`: it is stored in the outbox and the
- * audit log, so it holds nothing the platform wrote.
- */
-export class AgsCallError extends Error {
-  constructor(
-    readonly step: string,
-    readonly code: AgsErrorCode,
-    readonly status: number | null,
-    readonly permanent: boolean,
-    /** The platform's Retry-After; the worker waits at least this long. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(`${step}: ${code}${status === null ? '' : ` (HTTP ${status})`}`);
-    this.name = 'AgsCallError';
-  }
-}
-
-/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), capped; undefined when absent. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  const value = header.trim();
-  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
-  if (!Number.isFinite(ms)) return undefined;
-  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
-}
-
-/**
- * What a failed answer means for the item; a 401 is the caller's to handle (token refresh). The
- * body is not read into the error: platforms put stack traces and tokens there.
- */
-function callError(what: string, res: OutboundAnswer): AgsCallError {
-  const transient = res.status >= 500 || res.status === 429 || res.status === 408;
-  return new AgsCallError(
-    what,
-    'HTTP_STATUS',
-    res.status,
-    !transient,
-    transient ? retryAfterMs(res.headers.get('retry-after')) : undefined,
-  );
-}
-
-interface PlatformRow {
-  issuer: string;
-  client_id: string;
-  access_token_url: string;
-  auth_login_url: string;
-  jwks_url: string;
-  organisation_id: number;
-}
-
-/** The hosts AGS URLs may lie on: those the platform's registration names. */
-const platformHosts = (p: PlatformRow) =>
-  hostsOf([p.issuer, p.access_token_url, p.auth_login_url, p.jwks_url]);
+/** Why a grade could not be posted (the shared platform call codes, platform-token.ts). */
+export type AgsErrorCode = PlatformCallErrorCode;
+/** A failed AGS call; the same as any platform service call's. */
+export const AgsCallError = PlatformCallError;
+export type AgsCallError = PlatformCallError;
 
 export interface LtiScoreHandlerOptions {
   db: Db;
@@ -276,93 +204,8 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
   /** Tokens fetched so far (for tests: reuse and refresh are observable). */
   tokensFetched: () => number;
 } {
-  const { db, toolKeys, log, outbound } = options;
-  // Bounded only so that a misbehaving registration list cannot grow it without end: a portal has
-  // a handful of platforms, each with one or two scope sets.
-  const tokens = new LRUCache<string, string>({ max: 1000 });
-  let fetched = 0;
-
-  async function call(url: string, init: OutboundRequest, what: string): Promise<OutboundAnswer> {
-    try {
-      return await outbound.request(url, init);
-    } catch (error) {
-      if (!(error instanceof OutboundError)) throw error;
-      throw new AgsCallError(what, error.code, error.status, PERMANENT_OUTBOUND.has(error.code));
-    }
-  }
-
-  /**
-   * An access token by client credentials with a signed client assertion (1EdTech Security
-   * Framework §4.1): iss = sub = our client id, aud = the token URL, a fresh jti, 5 minutes.
-   */
-  async function fetchToken(platform: PlatformRow, scopes: readonly string[]): Promise<string> {
-    const { kid, key } = await toolKeys.signingKey();
-    const assertion = await new SignJWT({})
-      .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
-      .setIssuer(platform.client_id)
-      .setSubject(platform.client_id)
-      .setAudience(platform.access_token_url)
-      .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(key);
-    const res = await call(
-      platform.access_token_url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-        },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_assertion_type: CLIENT_ASSERTION_TYPE,
-          client_assertion: assertion,
-          scope: scopes.join(' '),
-        }).toString(),
-      },
-      'access token',
-    );
-    // A token refused for our assertion is a registration problem, not a passing one.
-    if (!res.ok) throw callError('access token', res);
-    const body = res.json() as { access_token?: unknown; expires_in?: unknown } | undefined;
-    if (typeof body?.access_token !== 'string' || body.access_token === '') {
-      throw new AgsCallError('access token', 'INVALID_ANSWER', res.status, false);
-    }
-    fetched++;
-    const lifetimeMs =
-      (typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600) * 1000;
-    // Given up a minute early (or at half its life, if shorter): a token must not expire in flight.
-    tokens.set(tokenKey(platform, scopes), body.access_token, {
-      ttl: lifetimeMs - Math.min(60_000, lifetimeMs / 2),
-    });
-    return body.access_token;
-  }
-
-  const tokenKey = (platform: PlatformRow, scopes: readonly string[]) =>
-    `${platform.access_token_url} ${platform.client_id} ${[...scopes].sort().join(' ')}`;
-
-  async function tokenFor(platform: PlatformRow, scopes: readonly string[]): Promise<string> {
-    const cached = tokens.get(tokenKey(platform, scopes));
-    if (cached !== undefined) return cached;
-    return fetchToken(platform, scopes);
-  }
-
-  /** `request` with a token; a 401 drops the token and tries once more with a fresh one. */
-  async function withToken(
-    platform: PlatformRow,
-    scopes: readonly string[],
-    what: string,
-    request: (token: string) => Promise<OutboundAnswer>,
-  ): Promise<OutboundAnswer> {
-    let res = await request(await tokenFor(platform, scopes));
-    if (res.status === 401) {
-      tokens.delete(tokenKey(platform, scopes));
-      res = await request(await fetchToken(platform, scopes));
-    }
-    if (!res.ok) throw callError(what, res);
-    return res;
-  }
+  const { db, log } = options;
+  const { call, withToken, tokensFetched } = createPlatformTokens(options);
 
   /** The resource link's line item in the container, created when there is none. */
   async function findOrCreateLineItem(
@@ -476,8 +319,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
     const payload = item.payload as unknown as LtiScorePayload;
     let progress = { ...item.progress } as LtiScoreProgress;
     const platformRes = await db.query<PlatformRow>(
-      `select issuer, client_id, access_token_url, auth_login_url, jwks_url, organisation_id
-         from lti_platforms where id = $1`,
+      `select ${PLATFORM_ROW_SQL} from lti_platforms p where p.id = $1`,
       [payload.platformId],
     );
     const platform = platformRes.rows[0] ?? null;
@@ -566,7 +408,7 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
     }
   }
 
-  return Object.assign(handle, { tokensFetched: () => fetched });
+  return Object.assign(handle, { tokensFetched });
 }
 
 /** The `lti.score` kind, for the outbox worker's registry. */

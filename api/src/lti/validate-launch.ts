@@ -23,6 +23,7 @@ export type { RegisteredPlatform, ValidLaunch };
 /** The LTI claims' namespace. */
 export const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
+export const NRPS_CLAIM = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
 export const DEEP_LINKING_CLAIM =
   'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
 
@@ -229,6 +230,7 @@ export async function validateLaunch(
       context: isObject(context) ? context : null,
       resourceLink: isObject(resourceLink) ? resourceLink : null,
       agsEndpoint: isObject(ags) ? ags : null,
+      nrpsEndpoint: isObject(claims[NRPS_CLAIM]) ? claims[NRPS_CLAIM] : null,
       deepLinkingSettings: isObject(deepLinking) ? deepLinking : null,
       custom: customOf(claims[`${LTI_CLAIM}custom`]),
       brightspaceUserId: brightspaceUserIdOf(claims[BRIGHTSPACE_CLAIM]),

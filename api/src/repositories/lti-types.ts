@@ -29,6 +29,8 @@ export interface ValidLaunch {
   context: Record<string, unknown> | null;
   resourceLink: Record<string, unknown> | null;
   agsEndpoint: Record<string, unknown> | null;
+  /** The NRPS claim (`context_memberships_url`, `service_versions`), when the platform sent one. */
+  nrpsEndpoint?: Record<string, unknown> | null;
   deepLinkingSettings: Record<string, unknown> | null;
   custom: Record<string, string>;
   /** D2L's user id (`http://www.brightspace.com` claim's `user_id`): Valence whoami's Identifier. */

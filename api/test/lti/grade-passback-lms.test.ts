@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import { startLms, type RunningLms } from '@portal/lms';
 import { buildTestApp, type TestApp } from '../helper';
+import { freePort, standInLaunch } from './lms-browser';
 import { LTI_SCORE_KIND } from '../../src/lti/grade-passback';
 import {
   complete,
@@ -19,61 +19,6 @@ import {
  * item with a token from the stand-in's token endpoint (which checks our client assertion against
  * the API's published JWKS). The stand-in's outage switch stands for a platform that is down.
  */
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A browser's cookies per origin, enough for the launch journey. */
-class Browser {
-  private readonly jar = new Map<string, Map<string, string>>();
-  async go(url: string, init: { form?: Record<string, string> } = {}) {
-    const { origin } = new URL(url);
-    const cookies = this.jar.get(origin) ?? new Map<string, string>();
-    const response = await fetch(url, {
-      method: init.form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    this.jar.set(origin, cookies);
-    const location = response.headers.get('location');
-    return {
-      status: response.status,
-      location: location ? new URL(location, url).toString() : null,
-      body: await response.text(),
-    };
-  }
-}
-
-const unescape = (text: string) =>
-  text
-    .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))
-    .replace(/&amp;/g, '&');
-
-/** The platform's auto-posted auth response: its action and hidden fields. */
-function formOf(page: string): { action: string; fields: Record<string, string> } {
-  const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
-  assert.ok(action, `no form in ${page.slice(0, 300)}`);
-  const fields: Record<string, string> = {};
-  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[m[1]!] = unescape(m[2]!);
-  }
-  return { action: unescape(action), fields };
-}
 
 describe('LTI grade passback against the learning-platform stand-in', () => {
   let t: TestApp;
@@ -103,23 +48,7 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
   });
 
   /** The learner (stand-in user 101 = the demo learner) presses "Launch Radiography". */
-  async function launch(): Promise<string> {
-    const browser = new Browser();
-    const signIn = await browser.go(`${lms.url}/login`, {
-      form: { user: '101', return: '/course' },
-    });
-    assert.equal(signIn.status, 303);
-    const button = await browser.go(`${lms.url}/course/links/link-1/launch`, { form: {} });
-    const toAuth = await browser.go(button.location!);
-    assert.equal(toAuth.status, 302, toAuth.body);
-    const auth = await browser.go(toAuth.location!);
-    assert.equal(auth.status, 200, auth.body);
-    const post = formOf(auth.body);
-    const landed = await browser.go(post.action, { form: post.fields });
-    const target = new URL(landed.location!);
-    assert.equal(target.pathname, '/lti/launch', landed.location!);
-    return target.searchParams.get('launchId')!;
-  }
+  const launch = () => standInLaunch(lms.url, '101');
 
   /** Launch, start, join, complete with a score; answers the session. */
   async function completedSession(score: number) {

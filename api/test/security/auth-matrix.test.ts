@@ -40,6 +40,7 @@ import {
   suiteBrightspace,
 } from '../brightspace/brightspace-security-fixtures';
 import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
+import { rosterSyncFixtures } from '../routes/api/v1/lti/roster-sync-fixtures';
 import type { Fixture, Req } from './suite-shapes';
 
 /**
@@ -534,6 +535,7 @@ const fixtures: Record<string, Fixture> = {
   ...ltiRegistrationFixtures(() => ctx.t),
   ...brightspaceFixtures(() => ctx.t),
   ...deepLinkFixtures(() => ctx.t),
+  ...rosterSyncFixtures(() => ctx.t),
 };
 
 type Kind = 'bearer' | 'session' | 'public' | 'signed';

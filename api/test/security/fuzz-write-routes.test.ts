@@ -29,6 +29,7 @@ import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
 import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
+import { rosterSyncFuzzers } from '../routes/api/v1/lti/roster-sync-fuzz';
 import { adminActor, writeHeaders } from './fuzz-arbitraries';
 import { fuzzer as anyFuzzer, type Fuzzer as FuzzerOf } from './suite-shapes';
 import {
@@ -1369,6 +1370,7 @@ const fuzzers: Record<string, Fuzzer> = {
   ...adminFuzzers,
   ...ltiFuzzers,
   ...deepLinkFuzzers,
+  ...rosterSyncFuzzers,
 };
 
 describe('fuzzing the write routes', () => {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { identityAccountKinds } from '../../identity/account-handlers';
 import { scheduleJob } from '../../jobs/schedule-job';
 import { ltiScoreKinds } from '../../lti/grade-passback';
+import { rosterSyncKinds } from '../../services/lti/roster-sync-run';
 import { createToolKeys } from '../../lti/tool-keys';
 import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 import { createOutboxRegistry } from '../../outbox/handler-registry';
@@ -39,8 +40,18 @@ export const outboxWorkerPlugin = fp(
     // still go out.
     if (identityAdmin)
       registry.register(identityAccountKinds({ db: app.db, identityAdmin, log: app.log }));
+    const toolKeys = createToolKeys(app.db);
+    registry.register(ltiScoreKinds({ db: app.db, toolKeys, log: app.log, outbound }));
     registry.register(
-      ltiScoreKinds({ db: app.db, toolKeys: createToolKeys(app.db), log: app.log, outbound }),
+      rosterSyncKinds({
+        db: app.db,
+        toolKeys,
+        log: app.log,
+        outbound,
+        forgetUser: (id) => app.authUsers.forget(id),
+        kick: () => app.outboxWorker.kick(),
+        now: () => app.clock.now(),
+      }),
     );
     const worker = createOutboxWorker({ db: app.db, registry, log: app.log });
 
@@ -62,5 +73,8 @@ export const outboxWorkerPlugin = fp(
     });
     app.decorate('outboxWorker', { kick: job.trigger, idle: job.idle });
   },
-  { name: 'outbox-worker', dependencies: ['config', 'clock', 'db', 'identity-admin'] },
+  {
+    name: 'outbox-worker',
+    dependencies: ['config', 'clock', 'db', 'auth-user-cache', 'identity-admin'],
+  },
 );

@@ -1,5 +1,6 @@
 import type { LtiErrorCode } from '@portal/contract';
 import type { Db } from '../../db/driver';
+import { recordLaunchCourse } from '../../lti/nrps-course';
 import { linkPlatformUser } from '../../lti/platform-user';
 import { createLtiRepository } from '../../repositories/lti-repository';
 import type { ValidLaunch } from '../../repositories/lti-types';
@@ -35,6 +36,7 @@ export async function recordLtiLaunch(
       const linked = await linkPlatformUser(uow.q, launch);
       if (!linked.ok) throw new Refused(linked);
       const launchId = await createLtiRepository(uow.q).recordLaunch(launch, linked.userId);
+      await recordLaunchCourse(uow.q, launch, launchId, linked.userId);
       if (linked.created) uow.afterCommit(() => deps.outboxWorker.kick());
       uow.afterCommit(() => deps.authUsers.forget(linked.userId));
       return { ok: true as const, launchId, userId: linked.userId };

@@ -1,0 +1,143 @@
+import { useEffect, useId, useState } from 'react';
+import styled from 'styled-components';
+import type { LtiRosterSummary, LtiRosterSync } from '@portal/contract';
+import { Button, useFormatDate, useTranslation } from '@portal/shared-ui';
+import { useRosterSync } from '../api/get-roster-sync';
+import { useStartRosterSync } from '../api/start-roster-sync';
+
+const Panel = styled.section`
+  margin: ${({ theme }) => `${theme.space.lg} 0`};
+  padding: ${({ theme }) => theme.space.md};
+  background: ${({ theme }) => theme.colors.surfaceMuted};
+  border-radius: ${({ theme }) => theme.radii.sm};
+  text-align: left;
+
+  h2 {
+    font-size: ${({ theme }) => theme.fontSizes.md};
+    margin: 0 0 ${({ theme }) => theme.space.xs};
+  }
+
+  p,
+  ul {
+    margin: ${({ theme }) => `0 0 ${theme.space.sm}`};
+  }
+`;
+
+const ErrorText = styled.p`
+  color: ${({ theme }) => theme.colors.errorText};
+  font-weight: ${({ theme }) => theme.fontWeights.medium};
+`;
+
+/** The refusal reasons the API gives (contract: LtiRosterRefusal); others show as they are. */
+const REASONS = [
+  'no_seat',
+  'no_email',
+  'email_other_organisation',
+  'linked_user_other_organisation',
+  'organisation_inactive',
+] as const;
+
+export interface LtiRosterPanelProps {
+  launchId: string;
+  summary: LtiRosterSummary;
+  /** After a sync finished: the summary (learners, last synced) is read again. */
+  onSynced: () => void;
+}
+
+/**
+ * "Course roster: N learners, last synced …" with **Sync now** (issue #22 point 4) for an
+ * instructor whose launch's course offers NRPS. The result (or why it failed) is announced in a
+ * polite live region, with the members that could not be brought in listed.
+ */
+export function LtiRosterPanel({ launchId, summary, onSynced }: LtiRosterPanelProps) {
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
+  const headingId = useId();
+  const start = useStartRosterSync(launchId);
+  const [syncId, setSyncId] = useState<string | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const { data: sync } = useRosterSync(syncId);
+  const finished = sync?.status === 'done' || sync?.status === 'failed';
+  const busy = starting || (syncId !== null && !finished);
+
+  useEffect(() => {
+    if (finished) onSynced();
+  }, [finished, onSynced]);
+
+  async function onSync() {
+    setStarting(true);
+    setStartError(null);
+    const result = await start();
+    setStarting(false);
+    if (result.isSuccess) setSyncId(result.data.id);
+    else setStartError(result.error?.launchId?.[0] ?? t('lti.roster.startFailed'));
+  }
+
+  const lastSynced = summary.lastSyncedAt
+    ? t('lti.roster.lastSynced', { date: formatDate(summary.lastSyncedAt, 'dayTime') })
+    : t('lti.roster.neverSynced');
+
+  return (
+    <Panel aria-labelledby={headingId}>
+      <h2 id={headingId}>{t('lti.roster.heading')}</h2>
+      <p>
+        {t('lti.roster.summary', {
+          count: summary.learners,
+          course: summary.courseTitle ?? t('lti.roster.thisCourse'),
+        })}{' '}
+        {lastSynced}
+      </p>
+      <Button
+        onClick={() => void onSync()}
+        disabled={busy}
+        aria-describedby={`${headingId}-status`}
+      >
+        {busy ? t('lti.roster.syncing') : t('lti.roster.syncNow')}
+      </Button>
+      <div id={`${headingId}-status`} role="status" aria-live="polite">
+        {startError && <ErrorText>{startError}</ErrorText>}
+        {busy && <p>{t('lti.roster.running')}</p>}
+        {sync && finished && <SyncResult sync={sync} />}
+      </div>
+    </Panel>
+  );
+}
+
+function SyncResult({ sync }: { sync: LtiRosterSync }) {
+  const { t } = useTranslation();
+  if (sync.status === 'failed') {
+    return (
+      <ErrorText>
+        {t('lti.roster.failed')} {sync.error}
+      </ErrorText>
+    );
+  }
+  const reasonOf = (reason: string) =>
+    (REASONS as readonly string[]).includes(reason) ? t(`lti.roster.reason.${reason}`) : reason;
+  return (
+    <>
+      <p>
+        {t('lti.roster.result', {
+          added: sync.added,
+          reactivated: sync.reactivated,
+          deactivated: sync.deactivated,
+          unchanged: sync.unchanged,
+        })}
+      </p>
+      {sync.refused.length > 0 && (
+        <>
+          <p>{t('lti.roster.refusedHeading', { count: sync.refused.length })}</p>
+          <ul>
+            {sync.refused.map((r, i) => (
+              // Names need not be unique (two "Alex Smith"s); the position keeps the keys apart.
+              <li key={`${i}-${r.name}`}>
+                {r.name}: {reasonOf(r.reason)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}
