@@ -33,6 +33,7 @@ const REASONS = [
   'no_seat',
   'no_email',
   'email_other_organisation',
+  'email_unverified_platform',
   'linked_user_other_organisation',
   'organisation_inactive',
 ] as const;
