@@ -33,11 +33,13 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
     org = (
       await t.db.query<{ id: number }>(`select id from organisations where name = 'Demo Hospital'`)
     ).rows[0]!.id;
+    // Registered as the demo data registers the stand-in: its users are the demo accounts,
+    // linked by their e-mail, so the platform is marked as verifying addresses.
     await t.db.query(
       `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-                                  deployment_ids, organisation_id)
+                                  deployment_ids, organisation_id, verifies_email)
        values ($1, 'portal-tool', $1 || '/lti/auth', $1 || '/oauth2/token',
-               $1 || '/.well-known/jwks.json', array['demo-deployment'], $2)`,
+               $1 || '/.well-known/jwks.json', array['demo-deployment'], $2, true)`,
       [lms.url, org],
     );
   });
@@ -134,7 +136,8 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
     assert.equal(unseated.rowCount, 0);
     const noSeat = result.refused.filter((r) => r.reason === 'no_seat');
     assert.ok(noSeat.length > 70, `no_seat refusals: ${noSeat.length}`);
-    assert.ok(result.refused.some((r) => r.reason === 'no_email'));
+    // A platform user is issuer + sub: members without e-mail are added (or refused for a seat) too.
+    assert.ok(!result.refused.some((r) => r.reason === 'no_email'));
     const refusedNames = noSeat.map((r) => r.name);
     const made = await t.db.query(
       `select 1 from users where trim(first_name || ' ' || last_name) = any($1::text[])`,
@@ -147,19 +150,19 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
     await seatsLeft(200);
     const result = await sync();
     assert.equal(result.status, 'done', result.error);
-    // The members the first test seated are unchanged now; the rest are added or refused:
-    // 15 active members without e-mail, 5 whose e-mail is another organisation's account.
+    // The members the first test seated are unchanged now; the rest are added or refused: only
+    // the 5 whose e-mail is another organisation's account are refused; the 15 active members
+    // without e-mail are users of their own (a platform user is issuer + sub).
     const refusedBy = (reason: string) => result.refused.filter((r) => r.reason === reason).length;
-    assert.equal(refusedBy('no_email'), 15);
+    assert.equal(refusedBy('no_email'), 0);
     assert.equal(refusedBy('email_other_organisation'), 5);
     assert.equal(refusedBy('no_seat'), 0);
     assert.equal(result.added + result.reactivated + result.unchanged + result.refused.length, 120);
     assert.equal(result.deactivated, 0);
-    assert.equal(result.added, 83, '93 new members in all, 10 of them by the first sync');
-    // The anonymous member 2013 (only user_id, status, roles) has no e-mail: refused by its id.
-    assert.ok(result.refused.some((r) => r.name === 'user 2013' && r.reason === 'no_email'));
-    // Every active member with an e-mail of no portal account is a user with a seat now.
-    for (const sub of ['106', '2001', '2051', '2111']) {
+    assert.equal(result.added, 98, '108 new members in all, 10 of them by the first sync');
+    // Every active member with an e-mail of no portal account, and every one without an e-mail
+    // (2013: only user_id, status and roles), is a user with a seat now.
+    for (const sub of ['106', '2001', '2013', '2051', '2111']) {
       const user = await userOf(sub);
       assert.ok(user && user.seats === 1 && user.active, `member ${sub}: ${JSON.stringify(user)}`);
     }
