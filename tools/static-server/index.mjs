@@ -186,6 +186,8 @@ export async function startStaticServer({
       upstream: proxy.upstream,
       prefix: proxy.prefix,
       rewritePrefix: proxy.prefix,
+      // The answer's own request line says it all; no "fetching"/"received" lines around it.
+      disableRequestLogging: true,
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => ({
           ...withoutForwarded(headers),
