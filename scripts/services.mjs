@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import readline from 'node:readline';
 import REMOTES from '../contract/src/remotes.json' with { type: 'json' };
+import { prettyLogLine } from '../tools/service-kit/pretty.mjs';
 import { ROOT, waitForHealthy } from './lib.mjs';
 
 const env = process.env;
@@ -194,11 +196,18 @@ export function serviceDefinitions() {
 }
 
 /**
+ * How the services' JSON log lines are printed: `pretty` (one readable line each, pino-pretty)
+ * or `json` (as written, e.g. to pipe into jq). Each service writes JSON whatever this says.
+ */
+export const LOG_FORMAT = env.LOG_FORMAT === 'json' ? 'json' : 'pretty';
+
+/**
  * Starts every service, prefixing their log lines with the service name, and resolves once all
  * answer /healthz. The host starts last, so that its health check (what the e2e suite and a
  * load balancer watch) means the whole portal is ready. The returned stop() ends them all.
  */
-export async function startServices({ quiet = false } = {}) {
+export async function startServices({ quiet = false, format = LOG_FORMAT } = {}) {
+  const toText = format === 'pretty' ? prettyLogLine({ colorize: Boolean(process.stdout.isTTY) }) : (line) => line;
   const children = [];
   const stop = () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
@@ -212,10 +221,11 @@ export async function startServices({ quiet = false } = {}) {
     });
     children.push(child);
     const prefix = `[${service.name}] `;
+    // Whole lines, however the pipe splits them, so a JSON line is never cut in two.
     const forward = (stream, out) =>
-      stream.on('data', (chunk) => {
-        if (quiet) return;
-        for (const line of String(chunk).split('\n')) if (line) out.write(prefix + line + '\n');
+      readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+        if (quiet || !line) return;
+        for (const part of toText(line).split('\n')) out.write(prefix + part + '\n');
       });
     forward(child.stdout, process.stdout);
     forward(child.stderr, process.stderr);

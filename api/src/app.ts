@@ -1,5 +1,5 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
-import { serverLogOptions } from '@portal/service-kit';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import { requestIdOptions, serverLogOptions } from '@portal/service-kit';
 import autoload from '@fastify/autoload';
 import cookie from '@fastify/cookie';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { demoDownloadsPlugin } from './plugins/app/demo-downloads';
 import { errorsPlugin } from './plugins/app/errors';
 import { rateLimitPlugin, userRateLimitPlugin } from './plugins/app/rate-limit';
 import { repositoriesPlugin } from './plugins/app/repositories';
+import { requestLogPlugin } from './plugins/app/request-log';
 import { securityHeadersPlugin } from './plugins/app/security-headers';
 import { sessionExpiryPlugin } from './plugins/app/session-expiry';
 import { sessionStatusCachePlugin } from './plugins/app/session-status-cache';
@@ -65,6 +66,10 @@ export async function buildApp(options: BuildAppOptions) {
   const app = Fastify({
     // Query strings and headers carry session tokens, sign-in codes and storage signatures.
     logger: serverLogOptions(options.logger, { level: options.config.logLevel }),
+    // Request ids: the host's (X-Request-Id) when it is a plain token, else fresh; one line per
+    // answer from the request-log plugin instead of Fastify's two.
+    ...requestIdOptions,
+    logController: new LogController({ disableRequestLogging: true }),
     // X-Forwarded-* tell us the browser's protocol and address only when they come from a proxy
     // we run (TRUST_PROXY); believed from anyone, they would let a client pick its own address.
     trustProxy: trustProxyOption(options.config.trustProxy),
@@ -75,6 +80,7 @@ export async function buildApp(options: BuildAppOptions) {
     pluginTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  await app.register(requestLogPlugin);
   // External plugins.
   await app.register(cookie);
   await app.register(swaggerPlugin);

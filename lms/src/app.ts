@@ -1,6 +1,6 @@
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
-import { serverLogOptions } from '@portal/service-kit';
+import { logRequests, requestIdOptions, serverLogOptions } from '@portal/service-kit';
 import { createToolKeys, type LmsContext } from './context';
 import { AUTOSUBMIT_SCRIPT, LTI_STORAGE_SCRIPT, STYLESHEET } from './html';
 import { dataFile } from './data-file';
@@ -51,7 +51,11 @@ export async function buildLmsApp(options: LmsAppOptions) {
     logger: serverLogOptions(options.logger ?? false),
     // Forms and JSON here are small; a deep linking response JWT is a few kB.
     bodyLimit: 64 * 1024,
+    ...requestIdOptions,
+    // One line per answer (logRequests); /healthz at debug.
+    logController: new LogController({ disableRequestLogging: true }),
   });
+  logRequests(app);
   const portalOrigin = new URL(portalUrl).origin;
   const saved = options.dataDir ? dataFile(options.dataDir) : null;
   const keys = await createKeys(issuer, saved?.state.key);

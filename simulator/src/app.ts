@@ -1,6 +1,6 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
-import { securityHeaders, serverLogOptions } from '@portal/service-kit';
+import { logRequests, requestIdOptions, securityHeaders, serverLogOptions } from '@portal/service-kit';
 import { CaptureStore } from './web/capture-store';
 import { document, html } from './web/html';
 import { launchRoutes } from './web/launch-routes';
@@ -33,7 +33,11 @@ export async function buildSimulatorApp({ apiUrl, logger = true, store = new Cap
     logger: serverLogOptions(logger),
     // Forms are tiny; the largest is three numbers and the token.
     bodyLimit: 16 * 1024,
+    ...requestIdOptions,
+    // One line per answer (logRequests); /healthz and the launch page's files at debug.
+    logController: new LogController({ disableRequestLogging: true }),
   });
+  logRequests(app, { staticAssets: true });
   app.addHook('onSend', securityHeaders({ csp: SIMULATOR_CSP, referrerPolicy: 'no-referrer' }).onSend);
   await app.register(formbody);
   app.get('/healthz', async () => ({ status: 'ok' }));

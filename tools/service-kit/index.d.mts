@@ -50,6 +50,33 @@ export function serverLogOptions<D extends object, O extends object>(
   defaults?: D,
 ): false | ReturnType<typeof logOptions<D & O>>;
 
+/** The header that carries a request's id between the portal's services: `x-request-id`. */
+export const REQUEST_ID_HEADER: 'x-request-id';
+/** Whether a caller's request id may be used as ours: 1 to 64 of `A-Z a-z 0-9 . _ : -`. */
+export function isSafeRequestId(value: unknown): value is string;
+/** Fastify's `genReqId`: the incoming X-Request-Id when it is safe, otherwise a fresh UUID. */
+export function genReqId(req: IncomingMessage | { headers?: Record<string, unknown> }): string;
+/** Fastify options: ids from `genReqId`, no header taken on trust. */
+export const requestIdOptions: { requestIdHeader: false; genReqId: typeof genReqId };
+/** The id of the request being handled (inside its handler), otherwise undefined. */
+export function currentRequestId(): string | undefined;
+/** Runs `fn` as part of request `id`. */
+export function runWithRequestId<T>(id: string, fn: () => T): T;
+/** `debug` for successful health checks and (with `staticAssets`) static files, else `info`. */
+export function requestLogLevel(
+  request: { method?: string; url?: string; statusCode: number },
+  options?: { staticAssets?: boolean },
+): 'debug' | 'info';
+/**
+ * One `request completed` line per answer (level by `requestLogLevel`), X-Request-Id on every
+ * answer, `currentRequestId()` set in handlers; `fields(request)` adds e.g. the user.
+ */
+export function logRequests<R = unknown>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's addHook is overloaded per hook name; any Fastify instance fits
+  app: { addHook: (...args: any[]) => unknown },
+  options?: { staticAssets?: boolean; fields?: (request: R) => Record<string, unknown> },
+): void;
+
 type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export const Env: {

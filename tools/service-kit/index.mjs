@@ -16,6 +16,16 @@ export {
   serializeRequest,
   serverLogOptions,
 } from './log.mjs';
+export {
+  REQUEST_ID_HEADER,
+  currentRequestId,
+  genReqId,
+  isSafeRequestId,
+  logRequests,
+  requestIdOptions,
+  requestLogLevel,
+  runWithRequestId,
+} from './request-log.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Environment

@@ -4,11 +4,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyCompress from '@fastify/compress';
-import { closeOnSignals, Env, securityHeaders, serverLogOptions, Type } from '@portal/service-kit';
+import {
+  closeOnSignals,
+  Env,
+  logRequests,
+  REQUEST_ID_HEADER,
+  requestIdOptions,
+  securityHeaders,
+  serverLogOptions,
+  Type,
+} from '@portal/service-kit';
 
 // Host and remotes read their environment with the portal's one mechanism; re-exported because
 // their server files depend on this package only.
@@ -119,7 +128,11 @@ export async function startStaticServer({
   const app = Fastify({
     logger: serverLogOptions(logger === false ? false : { ...logger, name }),
     trustProxy: trustProxyOption(trustProxy),
+    ...requestIdOptions,
+    // One line per answer (logRequests) instead of Fastify's two; files and /healthz at debug.
+    logController: new LogController({ disableRequestLogging: true }),
   });
+  logRequests(app, { staticAssets: true });
   const absRoot = path.resolve(root);
 
   const headerOptions = (directives) => ({
@@ -173,10 +186,14 @@ export async function startStaticServer({
       upstream: proxy.upstream,
       prefix: proxy.prefix,
       rewritePrefix: proxy.prefix,
+      // The answer's own request line says it all; no "fetching"/"received" lines around it.
+      disableRequestLogging: true,
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => ({
           ...withoutForwarded(headers),
           ...forwardedHeaders(request),
+          // The API logs the browser's action under the id this server logged it with.
+          [REQUEST_ID_HEADER]: request.id,
         }),
       },
     });

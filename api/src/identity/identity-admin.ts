@@ -1,4 +1,5 @@
 import KcAdminClient from '@keycloak/keycloak-admin-client';
+import { currentRequestId, REQUEST_ID_HEADER } from '@portal/service-kit';
 import type { IdentityAdminConfig } from '../config';
 
 /** The names and e-mail an account carries; the e-mail is also its username. */
@@ -86,6 +87,22 @@ export interface KeycloakIdentityAdminOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The admin client, each call of which carries the id of the API request it is made for (when it
+ * is made inside one) in X-Request-Id, so the identity provider's log line shares the API's id.
+ * The library asks for its request options anew for every call.
+ */
+class RequestIdAdminClient extends KcAdminClient {
+  override getRequestOptions(): ReturnType<KcAdminClient['getRequestOptions']> {
+    const options = super.getRequestOptions();
+    const requestId = currentRequestId();
+    if (!requestId) return options;
+    const headers = new Headers(options?.headers);
+    headers.set(REQUEST_ID_HEADER, requestId);
+    return { ...options, headers };
+  }
+}
+
 /** Three days: long enough for a weekend, short enough that a forwarded mail goes stale. */
 export const INVITATION_LIFESPAN_SECONDS = 3 * 24 * 3600;
 
@@ -98,7 +115,7 @@ export function createKeycloakIdentityAdmin(
   config: IdentityAdminConfig,
   options: KeycloakIdentityAdminOptions,
 ): IdentityAdmin {
-  const client = new KcAdminClient({
+  const client = new RequestIdAdminClient({
     baseUrl: config.baseUrl,
     realmName: config.realm,
     timeout: options.timeoutMs ?? 20_000,

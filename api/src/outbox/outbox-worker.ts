@@ -1,3 +1,4 @@
+import { isSafeRequestId, runWithRequestId } from '@portal/service-kit';
 import type { Db } from '../db/driver';
 import { createOutboxRepository, type ClaimedItem } from '../repositories/outbox-repository';
 import type { OutboxLog, OutboxRegistry } from './handler-registry';
@@ -43,9 +44,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
 
   async function process(item: ClaimedItem): Promise<boolean> {
     const kind = registry.get(item.kind);
+    // Calls made for the item carry the id of the request that queued it (outbox-repository.ts).
+    const requestId = isSafeRequestId(item.payload.requestId) ? item.payload.requestId : undefined;
     try {
       if (!kind) throw new Error(`no handler for outbox kind ${item.kind}`);
-      await kind.handle(item);
+      await (requestId ? runWithRequestId(requestId, () => kind.handle(item)) : kind.handle(item));
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -58,6 +61,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
         {
           outboxId: item.id,
           kind: item.kind,
+          ...(requestId ? { reqId: requestId } : {}),
           attempts: item.attempts,
           retryInMs: delay,
           err: message,

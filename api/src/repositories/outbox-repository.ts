@@ -1,3 +1,4 @@
+import { currentRequestId } from '@portal/service-kit';
 import type { Queryable } from '../db/driver';
 
 export interface OutboxItem {
@@ -32,6 +33,10 @@ interface ClaimedRow {
  */
 async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<void> {
   if (items.length === 0) return;
+  // The request that made the work: the worker does it under that id (outbox-worker.ts), so the
+  // identity provider's and our log lines of it show the browser action that started it.
+  const requestId = currentRequestId();
+  const payloadOf = (i: OutboxItem) => (requestId ? { ...i.payload, requestId } : i.payload);
   await tx.query(
     `insert into outbox (kind, key, payload)
      select kind, key, payload::jsonb
@@ -39,7 +44,7 @@ async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<voi
     [
       items.map((i) => i.kind),
       items.map((i) => i.key),
-      items.map((i) => JSON.stringify(i.payload)),
+      items.map((i) => JSON.stringify(payloadOf(i))),
     ],
   );
 }

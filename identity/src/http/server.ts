@@ -2,6 +2,8 @@ import type { RequestListener, Server } from 'node:http';
 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 
+import { requestIdOptions } from '@portal/service-kit';
+
 import type { IdentityContext } from '../context';
 import { adminRoutes } from '../routes/admin';
 import { devOutboxRoutes } from '../routes/dev-outbox';
@@ -36,6 +38,8 @@ export async function buildIdentityServer(context: IdentityContext, server: Serv
     loggerInstance: context.logger as FastifyBaseLogger,
     // One line per answer of our own (request-log.ts) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // The API's request id (X-Request-Id) when it is a plain token, so its calls can be followed.
+    ...requestIdOptions,
     // HEAD only where a route lists it (the pages), as before: elsewhere it is a 405.
     exposeHeadRoutes: false,
     serverFactory: (handler) => {

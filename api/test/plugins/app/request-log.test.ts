@@ -40,4 +40,39 @@ describe('request log', () => {
       );
     }
   });
+
+  test('a request has one line with the caller’s request id, the user and their organisation, and the answer echoes the id', async () => {
+    const bearer = await authHeader(learner.sub);
+    const whoami = await t.app.inject({
+      url: '/api/v1/user/whoami',
+      headers: { ...bearer, 'x-request-id': 'browser-action-42' },
+    });
+    assert.equal(whoami.statusCode, 200);
+    assert.equal(whoami.headers['x-request-id'], 'browser-action-42');
+    const me = whoami.json<{ id: string; organisationId: number | null }>();
+    assert.equal(typeof me.organisationId, 'number');
+
+    const lines = log.lines().filter((line) => line.reqId === 'browser-action-42');
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    const [line] = lines;
+    assert.equal(line!.msg, 'request completed');
+    assert.equal(line!.userId, me.id);
+    assert.equal(line!.organisationId, me.organisationId);
+    assert.deepEqual(line!.res, { statusCode: 200 });
+    assert.equal(typeof line!.responseTime, 'number');
+  });
+
+  test('an id that is not a plain token is replaced by a fresh one; /healthz is logged at debug only', async () => {
+    const junk = 'x'.repeat(65);
+    const res = await t.app.inject({ url: '/api/v1/nowhere', headers: { 'x-request-id': junk } });
+    const id = res.headers['x-request-id'] as string;
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.ok(log.lines().some((line) => line.reqId === id && line.res));
+    assert.ok(!log.lines().some((line) => line.reqId === junk));
+
+    const health = await t.app.inject({ url: '/healthz' });
+    assert.equal(health.statusCode, 200);
+    // The logger is at info: the health check's debug line is not written.
+    assert.ok(!log.lines().some((line) => line.reqId === health.headers['x-request-id']));
+  });
 });
