@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import REMOTES from '../contract/src/remotes.json' with { type: 'json' };
-import { prettyLogLine } from '../tools/service-kit/pretty.mjs';
 import { ROOT, waitForHealthy } from './lib.mjs';
 
 const env = process.env;
@@ -207,7 +206,12 @@ export const LOG_FORMAT = env.LOG_FORMAT === 'json' ? 'json' : 'pretty';
  * load balancer watch) means the whole portal is ready. The returned stop() ends them all.
  */
 export async function startServices({ quiet = false, format = LOG_FORMAT } = {}) {
-  const toText = format === 'pretty' ? prettyLogLine({ colorize: Boolean(process.stdout.isTTY) }) : (line) => line;
+  // Imported here, not at the top: `npm start` and `npm test` load this file before they install
+  // the dependencies (pino-pretty among them) on a fresh clone.
+  const toText =
+    format === 'pretty'
+      ? (await import('../tools/service-kit/pretty.mjs')).prettyLogLine({ colorize: Boolean(process.stdout.isTTY) })
+      : (line) => line;
   const children = [];
   const stop = () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
