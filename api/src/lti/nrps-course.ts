@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/driver';
+import { createLtiRosterRepository } from '../repositories/lti-roster-repository';
 import type { ValidLaunch } from '../repositories/lti-types';
 import { portalRoleFor } from './validate-launch';
 
@@ -33,41 +34,25 @@ export async function recordLaunchCourse(
   launchId: string,
   userId: string,
 ): Promise<number | null> {
+  const roster = createLtiRosterRepository(tx);
   const contextId = textOf(launch.context?.id, 255);
   let courseId: number | null = null;
   if (contextId !== null) {
-    const title = textOf(launch.context?.title, 500) ?? textOf(launch.context?.label, 500);
-    const course = await tx.query<{ id: number }>(
-      `insert into lti_courses (platform_id, context_id, title, memberships_url, deployment_id)
-       values ($1, $2, $3, $4, $5)
-       on conflict (platform_id, context_id) do update
-          set title = coalesce(excluded.title, lti_courses.title),
-              memberships_url = coalesce(excluded.memberships_url, lti_courses.memberships_url),
-              deployment_id = excluded.deployment_id,
-              last_launch_at = now()
-       returning id`,
-      [
-        launch.platform.id,
-        contextId,
-        title,
-        membershipsUrlOf(launch.nrpsEndpoint),
-        launch.deploymentId,
-      ],
-    );
-    courseId = course.rows[0]!.id;
+    courseId = await roster.upsertLaunchCourse({
+      platformId: launch.platform.id,
+      contextId,
+      title: textOf(launch.context?.title, 500) ?? textOf(launch.context?.label, 500),
+      membershipsUrl: membershipsUrlOf(launch.nrpsEndpoint),
+      deploymentId: launch.deploymentId,
+    });
     // Launching into the course is being in it, whatever the last roster said.
-    await tx.query(
-      `insert into lti_course_members (course_id, user_id, platform_sub, educator)
-       values ($1, $2, $3, $4)
-       on conflict (course_id, user_id) do update
-          set platform_sub = excluded.platform_sub, educator = excluded.educator,
-              active = true, updated_at = now()`,
-      [courseId, userId, launch.sub, portalRoleFor(launch.roles) === 'educator'],
+    await roster.upsertMember(
+      courseId,
+      userId,
+      launch.sub,
+      portalRoleFor(launch.roles) === 'educator',
     );
   }
-  await tx.query(
-    'update lti_launches set nrps_endpoint = $2::jsonb, course_id = $3 where id = $1::uuid',
-    [launchId, launch.nrpsEndpoint ? JSON.stringify(launch.nrpsEndpoint) : null, courseId],
-  );
+  await roster.setLaunchCourse(launchId, launch.nrpsEndpoint ?? null, courseId);
   return courseId;
 }

@@ -178,6 +178,49 @@ export function createLtiRosterRepository(q: Queryable) {
       );
     },
 
+    /**
+     * The course a launch came from (registration + context id): created, or its title and
+     * memberships URL refreshed when the launch names them, with when a launch last came.
+     */
+    async upsertLaunchCourse(course: {
+      platformId: number;
+      contextId: string;
+      title: string | null;
+      membershipsUrl: string | null;
+      deploymentId: string;
+    }): Promise<number> {
+      const res = await q.query<{ id: number }>(
+        `insert into lti_courses (platform_id, context_id, title, memberships_url, deployment_id)
+         values ($1, $2, $3, $4, $5)
+         on conflict (platform_id, context_id) do update
+            set title = coalesce(excluded.title, lti_courses.title),
+                memberships_url = coalesce(excluded.memberships_url, lti_courses.memberships_url),
+                deployment_id = excluded.deployment_id,
+                last_launch_at = now()
+         returning id`,
+        [
+          course.platformId,
+          course.contextId,
+          course.title,
+          course.membershipsUrl,
+          course.deploymentId,
+        ],
+      );
+      return res.rows[0]!.id;
+    },
+
+    /** The launch's NRPS claim and course, kept with the launch. */
+    async setLaunchCourse(
+      launchId: string,
+      nrpsEndpoint: Record<string, unknown> | null,
+      courseId: number | null,
+    ): Promise<void> {
+      await q.query(
+        'update lti_launches set nrps_endpoint = $2::jsonb, course_id = $3 where id = $1::uuid',
+        [launchId, nrpsEndpoint ? JSON.stringify(nrpsEndpoint) : null, courseId],
+      );
+    },
+
     /** Whether the user was a member of the course before (null: never). */
     async memberActive(courseId: number, userId: string): Promise<boolean | null> {
       const res = await q.query<{ active: boolean }>(
