@@ -46,6 +46,7 @@ export function readServerConfig(env = process.env) {
     port: raw.HOST_PORT,
     listenHost: raw.HOST_LISTEN,
     trustProxy: raw.TRUST_PROXY,
+    metricsToken: raw.METRICS_TOKEN,
     apiUrl: raw.API_URL,
     oidcIssuer: raw.OIDC_ISSUER,
     oidcClientId: raw.OIDC_CLIENT_ID,

@@ -2,29 +2,36 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inlineScriptHashes, loadOrExit, startStaticServer } from '@portal/static-server';
+import { hostCspOverrides } from './csp-overrides.mjs';
+import { createLtiFrameAncestors } from './lti-frame-ancestors.mjs';
 import { hostContentSecurityPolicy, readServerConfig, toRuntimeConfig } from './server-config.mjs';
 
 const config = loadOrExit(() => readServerConfig());
 const runtimeConfig = toRuntimeConfig(config);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dist');
 const csp = hostContentSecurityPolicy(config);
+let log = null;
+const ltiFrameAncestors = createLtiFrameAncestors({
+  apiUrl: config.apiUrl,
+  onError: (error) => log?.warn({ err: error }, 'LTI frame origins not refreshed'),
+});
 
-await startStaticServer({
+const app = await startStaticServer({
   name: 'host',
   root,
   port: config.port,
   host: config.listenHost,
   trustProxy: config.trustProxy,
+  metricsToken: config.metricsToken,
   spa: true,
   configJson: () => runtimeConfig,
   proxy: { prefix: '/api', upstream: config.apiUrl },
   csp,
-  cspByPath: {
-    // The identity provider's prompt=none answer lands here inside the portal's own hidden
-    // iframe; its one inline script hands the answer to the portal window.
-    '/silent-check-sso.html': {
-      frameAncestors: ["'self'"],
-      scriptSrc: [...csp.scriptSrc, ...inlineScriptHashes(path.join(root, 'silent-check-sso.html'))],
-    },
-  },
+  ...hostCspOverrides({
+    csp,
+    silentCheckScriptHashes: inlineScriptHashes(path.join(root, 'silent-check-sso.html')),
+    ltiFrameAncestors,
+  }),
 });
+log = app.log;
+await ltiFrameAncestors.keepFresh();

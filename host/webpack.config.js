@@ -66,7 +66,11 @@ export default (_env, argv) => {
       new PureTypeBoxBuildersPlugin(dir),
       new HtmlWebpackPlugin({ template: fromHere('public/index.html') }),
       new CopyWebpackPlugin({
-        patterns: [{ from: fromHere('public'), globOptions: { ignore: ['**/index.html'] } }],
+        patterns: [
+          { from: fromHere('public'), globOptions: { ignore: ['**/index.html'] } },
+          // The same page for the sign-ins of the pages learning platforms frame (server.mjs).
+          { from: fromHere('public/silent-check-sso.html'), to: 'lti/silent-check-sso.html' },
+        ],
       }),
       new MergeLocalesPlugin({
         dirs: [fromHere('locales'), fromHere('node_modules/@portal/shared-ui/locales')],

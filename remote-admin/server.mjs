@@ -15,5 +15,6 @@ await startStaticServer({
   port: env.PORT,
   host: env.HOST_LISTEN,
   trustProxy: env.TRUST_PROXY,
+  metricsToken: env.METRICS_TOKEN,
   cors: true,
 });

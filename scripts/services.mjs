@@ -38,11 +38,20 @@ export const TEST_HOST_URL = 'http://localhost:8088';
 const SERVICE_CLIENT_SECRET = env.IDENTITY_SERVICE_CLIENT_SECRET || randomBytes(32).toString('base64url');
 export const IDENTITY_URL = url(PORTS.identity);
 /**
+ * A launch is a sign-in (issue #22 point 1): the identity provider brokers the API's OpenID
+ * provider for launched users (`{portal}/api/lti/broker`) with this client secret, fresh for each
+ * stack and known only to the two; set LTI_BROKER_CLIENT_SECRET to choose one.
+ */
+const LTI_BROKER_CLIENT_SECRET = env.LTI_BROKER_CLIENT_SECRET || randomBytes(32).toString('base64url');
+/**
  * The learning-platform stand-in (lms/): an LTI 1.3 platform the API's demo seed registers, and the
  * Brightspace the API's OAuth client talks to. Its Brightspace client secret is, like the identity
  * service's, made fresh for each stack and known only to the API and the stand-in.
  */
-export const LMS_URL = env.LMS_URL ?? url(PORTS.lms);
+// On the e2e stack it is addressed as 127.0.0.1, another site than the portal on localhost (as a
+// real platform is): its embedded launch is then a third-party frame, where browsers that block
+// third-party cookies do so (e2e/tests/lti-embedded.spec.ts).
+export const LMS_URL = env.LMS_URL ?? (TEST_MODE ? `http://127.0.0.1:${PORTS.lms}` : url(PORTS.lms));
 const BRIGHTSPACE_CLIENT_SECRET = env.BRIGHTSPACE_CLIENT_SECRET || randomBytes(32).toString('base64url');
 /**
  * Brightspace sign-in for Demo Brightspace College (the demo organisation whose platform is
@@ -104,6 +113,9 @@ export function serviceDefinitions() {
         IDENTITY_ISSUER: ISSUER,
         FRONTEND_ORIGINS: env.FRONTEND_ORIGINS ?? (TEST_MODE ? `${HOST_URL},${TEST_HOST_URL}` : HOST_URL),
         IDENTITY_SERVICE_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
+        // The API's launch sign-in broker, through the host's /api (its issuer is the portal's).
+        LTI_BROKER_URL: `${HOST_URL}/api/lti/broker`,
+        LTI_BROKER_CLIENT_SECRET,
         // `npm start` and the e2e stack are development: without SMTP_URL, mails go to /dev/outbox.
         IDENTITY_DEV_MODE: 'true',
         SEED_DEMO,
@@ -135,6 +147,8 @@ export function serviceDefinitions() {
         IDENTITY_ADMIN_CLIENT_SECRET: SERVICE_CLIENT_SECRET,
         // Invitations return here; the identity provider accepts only its registered portal origins.
         PORTAL_URL: HOST_URL,
+        // A launch signs the launched user in through the identity provider (same secret there).
+        LTI_BROKER_CLIENT_SECRET,
         // The API's own mails (e-mail change confirmations): without SMTP_URL they are listed at
         // /api/dev/outbox.json, as the identity provider's are at /dev/outbox.
         MAIL_DEV_OUTBOX: env.SMTP_URL ? 'false' : 'true',
@@ -142,7 +156,8 @@ export function serviceDefinitions() {
         LMS_URL,
         ...BRIGHTSPACE_ENV,
       },
-      health: `${url(PORTS.api)}/healthz`,
+      // Readiness: migrated, database answering, not draining (docs/deploy.md, "Health and metrics").
+      health: `${url(PORTS.api)}/readyz`,
     },
     {
       name: 'simulator',
@@ -162,6 +177,8 @@ export function serviceDefinitions() {
         PORTAL_URL: HOST_URL,
         // Server to server, the tool's keys come from the API itself (no need for the host to be up).
         LMS_TOOL_JWKS_URL: `${url(PORTS.api)}/api/lti/jwks`,
+        // The embedded launch's frame passes through the identity provider (the brokered sign-in).
+        LMS_FRAME_ORIGINS: env.LMS_FRAME_ORIGINS ?? IDENTITY_URL,
         BRIGHTSPACE_CLIENT_ID: 'portal-brightspace',
         BRIGHTSPACE_CLIENT_SECRET,
         // The e2e specs read the received scores and switch outages.

@@ -29,3 +29,7 @@ if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.sho
     this.dispatchEvent(new Event('close'));
   };
 }
+
+// Beside the API's suite on two busy cores a screen can take over a second to show what a
+// findBy*/waitFor waits for (the default); five seconds still fails a screen that never shows it.
+require('@testing-library/dom').configure({ asyncUtilTimeout: 5000 });

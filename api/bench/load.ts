@@ -30,13 +30,23 @@ import { PROBES, runProbes, saturate } from './lib/probes';
 import { firstLine, freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
 import {
   judge,
+  judgeRelative,
   judgeSaturation,
+  relativeTargetTable,
   routeTable,
   saturationText,
   sortRoutes,
   targetTable,
+  type RelativeTargetResult,
   type SaturationResult,
 } from './lib/results';
+import {
+  scrapeApi,
+  waitForInstances,
+  windowFigures,
+  windowText,
+  type WindowFigures,
+} from './lib/api-window';
 import {
   calibrate,
   COOKIE,
@@ -83,6 +93,7 @@ async function cleanUp() {
   await started.identity?.close();
   started.identity = null;
   if (started.dir && !started.keep) await rm(started.dir, { recursive: true, force: true });
+  started.dir = null;
 }
 
 let interrupted = false;
@@ -105,7 +116,15 @@ function seeded(seed: number): () => number {
   };
 }
 
-async function startServers(options: BenchOptions, dir: string, profileDir: string) {
+/** Lets the bench read the API's own /metrics (event-loop delay, statement times). */
+const METRICS_TOKEN = `bench-${process.pid}-${Date.now()}`;
+
+async function startServers(
+  options: BenchOptions,
+  instances: number,
+  dir: string,
+  profileDir: string,
+) {
   const identity = await BenchIdentity.start();
   started.identity = identity;
 
@@ -130,6 +149,9 @@ async function startServers(options: BenchOptions, dir: string, profileDir: stri
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // node cluster on one port (src/instances.ts); the cluster's primary hands out connections.
+      API_INSTANCES: String(instances),
+      METRICS_TOKEN,
     },
   });
   started.children.push(api);
@@ -142,6 +164,11 @@ async function startServers(options: BenchOptions, dir: string, profileDir: stri
   const barePort = Number((JSON.parse(await firstLine(bare)) as { port: string }).port);
 
   await waitHealthy(api, apiPort, '/healthz', API_START_TIMEOUT_MS);
+  if (!(await waitForInstances(apiPort, METRICS_TOKEN, instances, API_START_TIMEOUT_MS))) {
+    throw new Error(
+      `Not all ${instances} API instances answered within ${API_START_TIMEOUT_MS / 1000} s`,
+    );
+  }
   return { apiPort, barePort, identity };
 }
 
@@ -179,6 +206,8 @@ async function probeReports(api: HttpTarget, bearer: string): Promise<boolean> {
 
 interface RunResult {
   options: BenchOptions;
+  /** API_INSTANCES of this run. */
+  instances: number;
   machine: {
     cpus: number;
     cpuModel: string;
@@ -198,12 +227,16 @@ interface RunResult {
   probes: ReturnType<Recorder['routes']>;
   saturation: SaturationResult | null;
   targets: ReturnType<typeof judge>;
+  /** Issue #24 point 5: whoami and session status as multiples of the bare route's p99. */
+  relativeTargets: RelativeTargetResult[];
+  /** What one API instance reported on /metrics over the measured window (null if unreadable). */
+  apiWindow: WindowFigures | null;
   generator: { sendLagMs: ReturnType<Recorder['lag']>; abandonedCycles: number };
   profile: ProfileSummary | null;
   notes: string[];
 }
 
-async function run(options: BenchOptions): Promise<RunResult> {
+async function run(options: BenchOptions, instances: number): Promise<RunResult> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-api-bench-'));
   started.dir = dir;
   started.keep = options.keep;
@@ -235,8 +268,10 @@ async function run(options: BenchOptions): Promise<RunResult> {
       `${prepSeconds.toFixed(1)} s (${prepared.reports} reports, ${prepared.evidence} evidence)`,
   );
 
-  log('Starting the JWKS server, the API and the bare Fastify server…');
-  const { apiPort, barePort, identity } = await startServers(options, dir, profileDir);
+  log(
+    `Starting the JWKS server, the API (API_INSTANCES=${instances}) and the bare Fastify server…`,
+  );
+  const { apiPort, barePort, identity } = await startServers(options, instances, dir, profileDir);
 
   const tokenTtl = Math.ceil(warmupSeconds(options) + options.duration) + 600;
   const bearers = await Promise.all(
@@ -300,7 +335,14 @@ async function run(options: BenchOptions): Promise<RunResult> {
   });
   startEducator(ctx, educatorBearer, options.educatorRate, begin);
 
+  // /metrics read as the window opens and as it closes: the event-loop delay histogram restarts at
+  // every read (prom-client), and the statement histograms are subtracted.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, windowStart - performance.now())));
+  const scrapeStart = await scrapeApi(apiPort, METRICS_TOKEN);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, stopAt - performance.now())));
+  const scrapeEnd = scrapeStart && (await scrapeApi(apiPort, METRICS_TOKEN, scrapeStart));
+  const apiWindow =
+    scrapeStart && scrapeEnd ? windowFigures(scrapeStart, scrapeEnd, options.duration) : null;
   const loadAfter = loadavg()[0] ?? 0;
   const drainUntil = performance.now() + DRAIN_TIMEOUT_MS;
   while (api.inFlight + bare.inFlight > 0 && performance.now() < drainUntil) {
@@ -389,8 +431,10 @@ async function run(options: BenchOptions): Promise<RunResult> {
   if (options.profile && options.keep) notes.push(`Profile kept in ${profileDir}.`);
 
   const { learners: _learners, educator: _educator, ...database } = prepared;
+  const routes = recorder.routes();
   return {
     options,
+    instances,
     machine: {
       cpus: availableParallelism(),
       cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -407,7 +451,9 @@ async function run(options: BenchOptions): Promise<RunResult> {
     unloaded: sortRoutes(calibration.routes()),
     probes,
     saturation,
-    targets: judge([...recorder.routes(), ...probes]),
+    targets: judge([...routes, ...probes]),
+    relativeTargets: judgeRelative(routes),
+    apiWindow,
     generator: { sendLagMs: recorder.lag(), abandonedCycles: ctx.abandoned.count },
     profile,
     notes,
@@ -418,7 +464,8 @@ function print(result: RunResult) {
   const { options: o, machine: m, database: d } = result;
   const lines = [
     '',
-    `API load benchmark — ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, ${d.kind}`,
+    `API load benchmark — ${m.cpus} CPUs (${m.cpuModel}), Node ${m.node}, ${d.kind}, ` +
+      `API_INSTANCES=${result.instances}`,
     `${o.learners} learners, ${o.duration} s measured after ${warmupSeconds(o)} s warm-up; session ${o.sessionSeconds} s ` +
       `with ${o.evidence} images, think ${o.thinkSeconds} s; educator ${o.educatorRate}/s; ` +
       `${o.connections} connections per server`,
@@ -432,8 +479,9 @@ function print(result: RunResult) {
     'latency = response received − time the request was due (open loop, no coordinated omission); ' +
       '"alone p50" = the route with nothing else in flight (calibration pass)',
     '',
-    routeTable(result.routes, result.unloaded),
+    routeTable(result.routes, result.unloaded, true),
     '',
+    ...(result.apiWindow ? [windowText(result.apiWindow, result.instances), ''] : []),
     ...(result.probes.length > 0
       ? [
           `report lists alone (educator = organisation scope, ${o.listRate}/s for ${o.listSeconds} s each):`,
@@ -447,6 +495,8 @@ function print(result: RunResult) {
       `learner cycles abandoned after an error: ${result.generator.abandonedCycles}`,
     '',
     targetTable(result.targets),
+    '',
+    relativeTargetTable(result.relativeTargets),
   ];
   for (const route of result.routes.filter((r) => r.errorSamples.length > 0)) {
     lines.push('', `errors of ${route.route}:`, ...route.errorSamples.map((e) => `  ${e}`));
@@ -454,6 +504,21 @@ function print(result: RunResult) {
   if (result.notes.length > 0) lines.push('', ...result.notes.map((n) => `note: ${n}`));
   if (result.profile) lines.push('', profileText(result.profile));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The issue #24 targets of every run side by side, after the runs' own reports. */
+function relativeSummary(results: readonly RunResult[]): string {
+  return [
+    'Relative targets by API_INSTANCES (p99 over the bare route’s p99 in the same run):',
+    ...results.flatMap((r) =>
+      r.relativeTargets.map(
+        (t) =>
+          `  API_INSTANCES=${r.instances}  ${t.name}: ` +
+          (t.multiple === null ? '—' : `${t.multiple.toFixed(2)}×`) +
+          `  ${t.why ? `${t.verdict} (${t.why})` : t.verdict}`,
+      ),
+    ),
+  ].join('\n');
 }
 
 async function main() {
@@ -466,10 +531,21 @@ async function main() {
     log(`The bench ran for ${RUN_LIMIT_MS / 60_000} minutes: stopping.`);
     void cleanUp().finally(() => process.exit(2));
   }, RUN_LIMIT_MS).unref();
+  const results: RunResult[] = [];
   try {
-    const result = await run(parsed);
-    if (parsed.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    else print(result);
+    // One whole run per instance count, one after another on the same prepared database.
+    for (const instances of parsed.instances) {
+      const result = await run(parsed, instances);
+      results.push(result);
+      await cleanUp();
+      if (!parsed.json) print(result);
+    }
+    if (parsed.json) {
+      const output = results.length === 1 ? results[0] : results;
+      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    } else if (results.length > 1) {
+      process.stdout.write(`\n${relativeSummary(results)}\n`);
+    }
   } finally {
     if (!interrupted) await cleanUp();
   }

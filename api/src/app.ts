@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { requestIdOptions, serverLogOptions } from '@portal/service-kit';
 import autoload from '@fastify/autoload';
 import cookie from '@fastify/cookie';
@@ -10,12 +10,14 @@ import type { Db } from './db/driver';
 import { accessPlugin } from './plugins/app/access';
 import { authPlugin } from './plugins/app/auth';
 import { authUserCachePlugin } from './plugins/app/auth-user-cache';
+import { changeNoticesPlugin } from './plugins/app/change-notices';
 import { configPlugin } from './plugins/app/config';
 import { dbPlugin } from './plugins/app/db';
 import { demoActivityPlugin } from './plugins/app/demo-activity';
 import { demoConfigurationsPlugin } from './plugins/app/demo-configurations';
 import { demoDownloadsPlugin } from './plugins/app/demo-downloads';
 import { errorsPlugin } from './plugins/app/errors';
+import { rateLimitSweepPlugin } from './plugins/app/rate-limit-sweep';
 import { rateLimitPlugin, userRateLimitPlugin } from './plugins/app/rate-limit';
 import { repositoriesPlugin } from './plugins/app/repositories';
 import { requestLogPlugin } from './plugins/app/request-log';
@@ -37,6 +39,9 @@ import type { IdentityAdmin } from './identity/identity-admin';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
 import { ltiKeyRotationPlugin } from './plugins/app/lti-key-rotation';
 import { fileCleanupPlugin } from './plugins/app/file-cleanup';
+import { databaseGaugesPlugin, metricsPlugin } from './plugins/app/metrics';
+import { lifecyclePlugin } from './plugins/app/lifecycle';
+import type { createLifecycle } from '@portal/service-kit';
 
 export interface BuildAppOptions {
   config: Config;
@@ -51,6 +56,10 @@ export interface BuildAppOptions {
   identityAdmin?: IdentityAdmin | null;
   /** The scheduled jobs' time (tests); otherwise the system's. */
   clock?: Clock;
+  /** Draining state (server.ts drains it on SIGTERM); otherwise the app's own. */
+  lifecycle?: ReturnType<typeof createLifecycle>;
+  /** Adds the tracing hook (server.ts, with OTEL_EXPORTER_OTLP_ENDPOINT) before any route. */
+  traceRoutes?: (app: FastifyInstance) => void;
 }
 
 /** Fastify trusts `n` hops for a number too, but its types only know the function form of it. */
@@ -81,6 +90,7 @@ export async function buildApp(options: BuildAppOptions) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(requestLogPlugin);
+  options.traceRoutes?.(app);
   // External plugins.
   await app.register(cookie);
   await app.register(swaggerPlugin);
@@ -90,11 +100,19 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(configPlugin, { config: options.config });
+  // Before the database, so its statements are timed; its onResponse times every request.
+  await app.register(metricsPlugin);
   await app.register(clockPlugin, { clock: options.clock });
+  // The database adds no request hook; the rate limits count in it on PostgreSQL.
+  await app.register(dbPlugin, options.db ? { db: options.db } : {});
   // First of the request hooks, so a flood is turned away before it costs a token check.
   await app.register(rateLimitPlugin);
-  await app.register(dbPlugin, options.db ? { db: options.db } : {});
   await app.register(repositoriesPlugin);
+  await app.register(changeNoticesPlugin);
+  await app.register(databaseGaugesPlugin);
+  // Before every timer: a draining instance (SIGTERM) starts no further job run or outbox round.
+  await app.register(lifecyclePlugin, { lifecycle: options.lifecycle });
+  await app.register(rateLimitSweepPlugin);
   await app.register(authUserCachePlugin);
   await app.register(storagePlugin, options.storage ? { storage: options.storage } : {});
   await app.register(demoDownloadsPlugin);

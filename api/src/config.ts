@@ -15,6 +15,8 @@ export const ConfigSchema = Type.Object({
   // 'localhost' makes Fastify listen on both 127.0.0.1 and ::1, whichever the proxy resolves.
   API_HOST: Type.String({ minLength: 1, default: 'localhost' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  // API processes this start runs on API_PORT (node:cluster); more than one needs PostgreSQL.
+  API_INSTANCES: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   PGLITE_DIR: Type.String({ minLength: 1, default: DEFAULT_PGLITE_DIR }),
   OIDC_ISSUER: Type.String({ pattern: '^https?://', default: 'http://localhost:8180/realms/main' }),
   OIDC_CLIENT_ID: Type.String({ minLength: 1, default: 'frontend' }),
@@ -103,6 +105,14 @@ export const ConfigSchema = Type.Object({
   IDENTITY_ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   IDENTITY_ADMIN_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
   IDENTITY_ADMIN_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  // A launch is a sign-in (issue #22 point 1): the API's OpenID provider for launched users
+  // (/api/lti/broker), which the identity provider brokers as the identity provider ALIAS with the
+  // confidential client CLIENT_ID/SECRET (the same values in identity's LTI_BROKER_* and in
+  // Keycloak's identity provider entry). Unset secret = no brokered sign-in: launches ask for a
+  // password as before.
+  LTI_BROKER_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  LTI_BROKER_CLIENT_ID: Type.String({ minLength: 1, maxLength: 255, default: 'portal-identity' }),
+  LTI_BROKER_ALIAS: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'lti' }),
   // The portal's address: invitation e-mails lead back here once the password is set.
   PORTAL_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:8080' }),
   // Mail the API sends itself (e-mail change confirmations and notices): an SMTP server URL,
@@ -138,6 +148,14 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  // Operations (issue #24): GET /metrics answers only this bearer token (unset = no /metrics);
+  // a stop stays unready but open SHUTDOWN_DRAIN_SECONDS (a load balancer's probe interval), and
+  // exits regardless after SHUTDOWN_GRACE_SECONDS; traces go to an OpenTelemetry collector
+  // only when its endpoint is set (the SDK is not even loaded otherwise).
+  METRICS_TOKEN: Env.MetricsToken(),
+  SHUTDOWN_GRACE_SECONDS: Env.ShutdownGraceSeconds(),
+  SHUTDOWN_DRAIN_SECONDS: Env.ShutdownDrainSeconds(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
 });
 
 export type RawConfig = StaticDecode<typeof ConfigSchema>;
@@ -146,6 +164,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** API processes `src/server.ts` runs (API_INSTANCES). */
+  instances: number;
   pgliteDir: string;
   oidcIssuer: string;
   oidcClientId: string;
@@ -189,6 +209,8 @@ export interface Config {
   identityAdmin: IdentityAdminConfig | null;
   /** Origin of the portal, without trailing slash. */
   portalUrl: string;
+  /** The launch sign-in broker's client (LTI_BROKER_*); null = no brokered sign-in. */
+  ltiBroker: LtiBrokerConfig | null;
   /** 0 = the outbox worker does not run in this process. */
   outboxPollMs: number;
   /** How the API sends mail; null = it cannot (e-mail changes are refused with 503). */
@@ -196,6 +218,12 @@ export interface Config {
   /** null = Brightspace OAuth off: whoami's Brightspace flags are always false. */
   brightspace: BrightspaceConfig | null;
   logLevel: RawConfig['LOG_LEVEL'];
+  /** Operations: the /metrics token (undefined = no /metrics), the stop's drain and deadline. */
+  metricsToken: string | undefined;
+  shutdownDrainMs: number;
+  shutdownGraceMs: number;
+  /** The OpenTelemetry collector (OTLP/HTTP); undefined = no tracing. */
+  otlpEndpoint: string | undefined;
 }
 
 export interface S3Config {
@@ -260,10 +288,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.SEED_DEMO_ACTIVITY && !raw.SEED_DEMO) {
     throw new ConfigError('Invalid environment:\n  SEED_DEMO_ACTIVITY: needs SEED_DEMO=true');
   }
+  // PGlite is a database inside one process: a second process cannot open it.
+  if (raw.API_INSTANCES > 1 && raw.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      `Invalid environment:\n  API_INSTANCES: ${raw.API_INSTANCES} instances need DATABASE_URL (PostgreSQL); the embedded database (PGlite) serves one process`,
+    );
+  }
   return {
     port: raw.API_PORT,
     host: raw.API_HOST,
     databaseUrl: raw.DATABASE_URL,
+    instances: raw.API_INSTANCES,
     pgliteDir: raw.PGLITE_DIR,
     oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),
     oidcClientId: raw.OIDC_CLIENT_ID,
@@ -296,10 +331,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ltiRosterSyncCheckMs: raw.LTI_ROSTER_SYNC_CHECK_SECONDS * 1000,
     identityAdmin: identityAdminConfig(raw),
     portalUrl: raw.PORTAL_URL.replace(/\/+$/, ''),
+    ltiBroker: raw.LTI_BROKER_CLIENT_SECRET
+      ? {
+          clientId: raw.LTI_BROKER_CLIENT_ID,
+          clientSecret: raw.LTI_BROKER_CLIENT_SECRET,
+          alias: raw.LTI_BROKER_ALIAS,
+        }
+      : null,
     outboxPollMs: raw.OUTBOX_POLL_SECONDS * 1000,
     mail: mailConfig(raw),
     brightspace: brightspaceConfig(raw),
     logLevel: raw.LOG_LEVEL,
+    metricsToken: raw.METRICS_TOKEN,
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_SECONDS * 1000,
+    shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
+    otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }
 
@@ -350,6 +396,13 @@ function mailConfig(raw: RawConfig): MailConfig | null {
   }
   if (raw.SMTP_URL === undefined && !raw.MAIL_DEV_OUTBOX) return null;
   return { from: raw.MAIL_FROM, productName: raw.PRODUCT_NAME, smtpUrl: raw.SMTP_URL };
+}
+
+export interface LtiBrokerConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The identity provider's alias of the broker: its redirect URI is `{OIDC_ISSUER}/broker/{alias}/endpoint`. */
+  alias: string;
 }
 
 function identityAdminConfig(raw: RawConfig): IdentityAdminConfig | null {

@@ -1,17 +1,58 @@
-import { closeOnSignals, loadOrExit } from '@portal/service-kit';
-import { buildApp } from './app';
+import cluster from 'node:cluster';
+import { closeOnSignals, createLifecycle, loadOrExit } from '@portal/service-kit';
 import { loadConfig } from './config';
+import { onSupervisorShutdown, superviseInstances } from './instances';
 
 const config = loadOrExit(() => loadConfig());
 
-const app = await buildApp({ config });
+if (cluster.isPrimary && config.instances > 1) {
+  // API_INSTANCES > 1: this process only starts and watches the instances that run serve().
+  superviseInstances({ instances: config.instances, logLevel: config.logLevel });
+} else {
+  await serve();
+}
 
-closeOnSignals({ logger: app.log }, () => app.close());
+async function serve() {
+  // Tracing must patch http, pg and undici before the app imports them; without a collector the
+  // SDK is not loaded at all (the app is still imported dynamically, which costs nothing).
+  const tracing = config.otlpEndpoint
+    ? await import('@portal/tracing').then(async (otel) => ({
+        otel,
+        sdk: await otel.startTracing({ serviceName: 'portal-api', endpoint: config.otlpEndpoint! }),
+      }))
+    : null;
 
-try {
-  await app.listen({ port: config.port, host: config.host });
-} catch (error) {
-  app.log.error({ err: error }, 'could not start');
-  await app.close().catch(() => undefined);
-  process.exit(1);
+  const { buildApp } = await import('./app');
+  const lifecycle = createLifecycle();
+  const app = await buildApp({
+    config,
+    lifecycle,
+    ...(tracing ? { traceRoutes: tracing.otel.nameSpansByRoute } : {}),
+  });
+
+  // SIGTERM: unready at once, open for SHUTDOWN_DRAIN_SECONDS (the load balancer sees /readyz
+  // fail), then Fastify's close: no new connections, idle keep-alive ones closed, requests in
+  // flight and the outbox round finished, the database closed; past SHUTDOWN_GRACE_SECONDS exit 1.
+  // An instance under API_INSTANCES is told to close by its supervisor (a message, no signal).
+  const closing = closeOnSignals(
+    {
+      logger: app.log,
+      lifecycle,
+      drainDelay: config.shutdownDrainMs,
+      delay: config.shutdownGraceMs,
+    },
+    async () => {
+      await app.close();
+      await tracing?.sdk.shutdown();
+    },
+  );
+  onSupervisorShutdown(() => closing.close());
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    app.log.error({ err: error }, 'could not start');
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
 }

@@ -9,7 +9,9 @@ const apiDir = fileURLToPath(new URL('..', import.meta.url));
 
 test(
   'the server starts, answers /healthz and closes cleanly on SIGTERM',
-  { timeout: 60_000 },
+  // A cold start transpiles every source file (tsx's cache is empty on a clean clone) and runs
+  // every migration on an in-memory PGlite, beside other test files on two cores: over a minute.
+  { timeout: 180_000 },
   async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: apiDir,

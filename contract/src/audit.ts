@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = [
   'cancel_email_change',
   'post',
   'post_failed',
+  // An educator sent a report's grade to the learning platform (entity `report`; issue #23).
+  'release_grade',
+  // An educator's comment on a report or one of its images, and a criterion's mark replaced
+  // (entity `report`; issue #23 point 3).
+  'give_feedback',
+  'override_mark',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -42,6 +48,10 @@ export const AUDIT_ENTITY_TYPES = [
   'lti_score',
   'brightspace_link',
   'lti_tool_key',
+  // A course's own grade release (entity id: lti_courses.id); issue #23 point 2.
+  'lti_course',
+  // A learner's report (entity id: the session's uuid); issue #23.
+  'report',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

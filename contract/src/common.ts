@@ -41,3 +41,14 @@ export type Detail = Static<typeof Detail>;
 export const INVALID_PAGE = 'Invalid page.';
 export const DEFAULT_PAGE_SIZE = 20;
 export const TABLE_PAGE_SIZE = 10;
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `value` is a uuid in its hyphenated text form (either case): user, session and launch ids
+ * are checked with this before they reach the database (where a malformed one is an error, a 500)
+ * or a route.
+ */
+export function isUuid(value: string): boolean {
+  return UUID_TEXT.test(value);
+}

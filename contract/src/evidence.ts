@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { FeedbackComment, MarkOverride } from './feedback';
+import { ImageMarks } from './marking';
 
 /** Evidence kinds: an X-ray image, or one part of a radiation-safety lesson (docs/requirements.md#data). */
 export const EVIDENCE_TYPES = ['xray_image', 'rs_lesson_part'] as const;
@@ -63,6 +65,23 @@ export const LessonData = Type.Object(
 );
 export type LessonData = Static<typeof LessonData>;
 
+/**
+ * What the simulator measured of an X-ray image, for marking (issue #23): each value optional, so
+ * evidence of a simulator that does not measure it leaves that criterion "not assessed".
+ */
+export const ImageQuality = Type.Object(
+  {
+    /** Distance of the central ray from the region's centre, mm. */
+    centringErrorMm: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
+    /** Collimated field area over the region of interest's area (1 = exactly the region). */
+    collimationRatio: Type.Optional(Type.Number({ minimum: 0, maximum: 50 })),
+    /** Deviation index (IEC 62494-1): 0 on target, +3 twice the exposure needed. */
+    deviationIndex: Type.Optional(Type.Number({ minimum: -30, maximum: 30 })),
+  },
+  { additionalProperties: false },
+);
+export type ImageQuality = Static<typeof ImageQuality>;
+
 export const EvidenceData = Type.Object(
   {
     meta: Type.Object(
@@ -76,6 +95,7 @@ export const EvidenceData = Type.Object(
     tube: TubeSettings,
     dose: DoseValues,
     lesson: Type.Optional(LessonData),
+    quality: Type.Optional(ImageQuality),
   },
   { additionalProperties: false },
 );
@@ -91,5 +111,11 @@ export const Evidence = Type.Object({
   analysisStatus: Type.Integer(),
   evidenceData: EvidenceData,
   hasImage: Type.Boolean(),
+  /** The API's marks of the image; null when it was not marked (no scheme, or a lesson part). */
+  marks: Type.Union([ImageMarks, Type.Null()]),
+  /** An educator's comment on the image (issue #23 point 3); null: none. */
+  feedback: Type.Union([FeedbackComment, Type.Null()]),
+  /** Criteria whose mark an educator replaced; `marks` already carries the new marks. */
+  overrides: Type.Array(MarkOverride),
 });
 export type Evidence = Static<typeof Evidence>;

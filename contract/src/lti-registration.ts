@@ -44,10 +44,18 @@ export const LtiToolConfiguration = Type.Object({
 });
 export type LtiToolConfiguration = Static<typeof LtiToolConfiguration>;
 
-/** The AGS scopes the tool asks for: its own line items, and posting scores to them. */
+/** Names and Role Provisioning Services: reading a course's memberships (the roster sync). */
+export const LTI_NRPS_SCOPE =
+  'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly';
+
+/**
+ * The scopes the tool asks for: AGS (its own line items, and posting scores to them) and NRPS
+ * (the roster sync); a platform registered without NRPS simply offers no roster.
+ */
 export const LTI_TOOL_SCOPES = [
   'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
   'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+  LTI_NRPS_SCOPE,
 ] as const;
 
 /** Why a registration page refused (HTML page, 4xx). Codes for support; text in the page's language. */
@@ -62,3 +70,41 @@ export const LTI_REGISTRATION_ERRORS = [
   'INVALID_REGISTRATION',
 ] as const;
 export type LtiRegistrationError = (typeof LTI_REGISTRATION_ERRORS)[number];
+
+// ---- Framing origins and token audience of a registration (issue #22 leftovers) ----
+
+/** Most framing origins one registration may name. */
+export const LTI_FRAME_ORIGINS_MAX = 20;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export const LTI_FRAME_ORIGIN_MESSAGES = {
+  notOrigin: 'Must be an origin: https://, a host and an optional port, without a path.',
+  insecure: 'Must use https:// (http:// only on localhost).',
+  tooMany: `At most ${LTI_FRAME_ORIGINS_MAX} origins.`,
+} as const;
+
+/**
+ * The origin `value` stands for (scheme://host[:port], as `URL.origin` writes it), or why it is
+ * none: an origin that may frame the LTI pages must be https, or http on a loopback host
+ * (development). A trailing "/" is no path; anything else after the host is.
+ */
+export function parseFrameOrigin(
+  value: string,
+): { origin: string } | { problem: keyof typeof LTI_FRAME_ORIGIN_MESSAGES } {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return { problem: 'notOrigin' };
+  }
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && !value.trim().endsWith('?');
+  if (url.username !== '' || url.password !== '' || !bare || url.host === '') {
+    return { problem: 'notOrigin' };
+  }
+  if (url.protocol === 'https:') return { origin: url.origin };
+  if (url.protocol === 'http:') {
+    return LOOPBACK_HOSTS.has(url.hostname) ? { origin: url.origin } : { problem: 'insecure' };
+  }
+  return { problem: 'notOrigin' };
+}

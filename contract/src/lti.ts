@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_INT4, PagedQuery } from './common';
+import { LTI_FRAME_ORIGINS_MAX } from './lti-registration';
 import { Product, SimulationMode } from './product';
 
 /**
@@ -79,6 +80,13 @@ export const LtiPlatform = Type.Object({
    * a launch link to an existing portal account by its e-mail (issue #22 point 3).
    */
   verifiesEmail: Type.Boolean(),
+  /**
+   * Further origins whose pages show the tool in a frame (hosted Canvas: the school's Canvas
+   * address), beside the issuer's and the authorization endpoint's.
+   */
+  frameOrigins: Type.Array(Type.String()),
+  /** The `aud` of the tool's client assertion; null: the access token URL (Brightspace differs). */
+  tokenAudience: Type.Union([Type.String(), Type.Null()]),
   /** When the platform was registered (by hand or by dynamic registration). */
   createdAt: Type.String({ format: 'date-time' }),
 });
@@ -102,6 +110,12 @@ export const LtiPlatformInput = Type.Object(
     organisationId: Type.Integer({ minimum: 1, maximum: MAX_INT4 }),
     /** Absent is false: linking by e-mail is never switched on by omission. */
     verifiesEmail: Type.Optional(Type.Boolean()),
+    /** Origins only (https, or http on localhost), checked by the API; absent is none. */
+    frameOrigins: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: LTI_FRAME_ORIGINS_MAX }),
+    ),
+    /** Absent, null or "": the access token URL is the audience. */
+    tokenAudience: Type.Optional(Type.Union([Type.Literal(''), HttpUrl, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -162,6 +176,7 @@ export const LTI_MESSAGES = {
   launchExpired: 'The launch from the learning platform has expired. Open the activity again.',
   unknownPlatform: 'No learning platform is registered with this issuer and client id.',
   targetLinkUri: 'The target link is not an address of this portal.',
+  storageTarget: 'Must be _parent or a frame name (letters, digits, _ . -).',
 } as const;
 
 // ---- Deep Linking 2.0 (issue #10 point 5) ----

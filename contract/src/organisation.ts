@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_INT4, PagedQuery } from './common';
+import { GradeReleasePolicy } from './marking';
 
 /** Longest text an organisation or licence field may hold (names, contacts, references). */
 export const ADMIN_TEXT_MAX_LENGTH = 255;
@@ -33,6 +34,8 @@ export const Organisation = Type.Object({
   defaultLanguage: Type.Union([Type.Integer(), Type.Null()]),
   radiationUnitSystem: Type.Union([Type.Integer(), Type.Null()]),
   measurementStandard: Type.Union([Type.Integer(), Type.Null()]),
+  /** When its learners' grades go to the learning platform (issue #23); courses may override. */
+  gradeRelease: GradeReleasePolicy,
 });
 export type Organisation = Static<typeof Organisation>;
 
@@ -56,6 +59,8 @@ export const OrganisationInput = Type.Object(
     defaultLanguage: LookupId,
     radiationUnitSystem: LookupId,
     measurementStandard: LookupId,
+    /** Absent: `automatic` on create, unchanged on update. */
+    gradeRelease: Type.Optional(GradeReleasePolicy),
   },
   { additionalProperties: false },
 );

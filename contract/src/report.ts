@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_INT4, PagedQuery } from './common';
 import { Evidence } from './evidence';
+import { FeedbackComment } from './feedback';
+import { ReportGrade } from './marking';
 
 export const ANALYSIS_SUMMARIES = ['completed', 'partial', 'not_started'] as const;
 export const AnalysisStatusSummary = Type.Union(ANALYSIS_SUMMARIES.map((s) => Type.Literal(s)));
@@ -68,6 +70,11 @@ export const Report = Type.Object({
   isOwner: Type.Boolean(),
   analysisStatusSummary: AnalysisStatusSummary,
   reportDetails: Type.Union([ReportDetails, Type.Null()]),
+  grade: ReportGrade,
+  /** An educator's comment on the whole report (issue #23 point 3); null: none. */
+  feedback: Type.Union([FeedbackComment, Type.Null()]),
+  /** Whether the caller may comment and override marks (an educator of the learner's organisation). */
+  canGiveFeedback: Type.Boolean(),
   evidence: Type.Array(Evidence),
 });
 export type Report = Static<typeof Report>;

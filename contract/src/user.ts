@@ -3,7 +3,8 @@ import { MAX_INT4 } from './common';
 
 export const CurrentUser = Type.Object({
   id: Type.String(),
-  email: Type.String(),
+  // Null for a learner a learning platform launched without an e-mail address (issue #22).
+  email: Type.Union([Type.String(), Type.Null()]),
   firstName: Type.String(),
   lastName: Type.String(),
   language: Type.String(),

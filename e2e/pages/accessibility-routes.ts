@@ -101,6 +101,9 @@ export const ROUTES: readonly RouteCheck[] = [
   { pattern: '/report', roles: REPORT_READERS, url: () => '/report' },
   { pattern: '/report/learner', roles: ['educator'], url: () => '/report/learner' },
   { pattern: '/report/no-report', roles: ['learner'], url: () => '/report/no-report' },
+  // Issue #23 point 4: cohort insight (educators) and a learner's own progress.
+  { pattern: '/report/insight', roles: ['educator'], url: () => '/report/insight' },
+  { pattern: '/report/progress', roles: ['learner'], url: () => '/report/progress' },
   { pattern: '/report/:reportId', roles: REPORT_READERS, url: (ids) => `/report/${ids.reportId}` },
   {
     pattern: '/report/:reportId/evidence/:evidenceId/analysis',
@@ -208,6 +211,10 @@ export const WITHOUT_PAGE: readonly RouteWithoutPage[] = [
   { pattern: '/', why: 'redirects to /simulation' },
   { pattern: '/auth/callback', why: 'the sign-in return: a spinner until it redirects' },
   {
+    pattern: '/lti/auth/callback',
+    why: "an embedded launch's sign-in return inside the platform's frame: the same spinner until it redirects",
+  },
+  {
     pattern: '/lti/launch',
     why: 'needs a learning-platform launch: the accessibility suite checks it without one',
   },
@@ -220,6 +227,10 @@ export const WITHOUT_PAGE: readonly RouteWithoutPage[] = [
     why: 'the /simulation/launch page without the layout: the suite checks it',
   },
   { pattern: '/lti/report/*', why: 'the /report pages without the layout, reached from a launch' },
+  {
+    pattern: '/lti/open',
+    why: 'needs a new-window ticket from a blocked frame: lti-embedded.spec opens it, its component test runs axe',
+  },
   { pattern: '/simulation/*', why: 'the remote mount: its routes are listed one by one' },
   { pattern: '/report/*', why: 'the remote mount: its routes are listed one by one' },
   { pattern: '/admin/*', why: 'the remote mount: its routes are listed one by one' },

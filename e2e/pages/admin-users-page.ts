@@ -21,6 +21,40 @@ export class AdminUsersPage {
     return this.page.getByRole('form', { name: 'Add users' });
   }
 
+  /** The rows of the page shown, by their Edit (or View) link, so "No records found" counts none. */
+  private rows() {
+    return this.table().getByRole('link', { name: /^(Edit|View) / });
+  }
+
+  /**
+   * How many users the list holds, as the tab shows them: the rows of a full first page times the
+   * pages before the last, plus the last page's rows. From the list's first page; leaves it on
+   * its last.
+   */
+  async count(): Promise<number> {
+    await expect(this.rows().first().or(this.table().getByText('No records found'))).toBeVisible();
+    await expect(this.table()).not.toHaveAttribute('aria-busy', 'true');
+    const pages = this.page
+      .getByRole('navigation', { name: 'Pagination' })
+      .getByRole('button', { name: /^Page \d+$/ });
+    if ((await pages.count()) > 1) await expect(pages.first()).toHaveAttribute('aria-current', 'page');
+    const perPage = await this.rows().count();
+    if ((await pages.count()) <= 1) return perPage;
+    const last = pages.last();
+    const lastPage = Number(await last.textContent());
+    const firstRow = await this.rows().first().textContent();
+    await last.click();
+    await expect(last).toHaveAttribute('aria-current', 'page');
+    // The page before stays shown until the next one has arrived.
+    await expect(this.rows().first()).not.toHaveText(firstRow ?? '');
+    await expect(this.table()).not.toHaveAttribute('aria-busy', 'true');
+    return (lastPage - 1) * perPage + (await this.rows().count());
+  }
+
+  async search(text: string) {
+    await this.page.getByRole('searchbox', { name: 'Search users' }).fill(text);
+  }
+
   async openBulkAdd() {
     await this.page.getByRole('link', { name: 'Add users' }).click();
     await expect(this.form()).toBeVisible();

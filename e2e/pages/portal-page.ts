@@ -33,4 +33,20 @@ export class PortalPage {
   sidebar() {
     return this.page.getByRole('navigation').first();
   }
+
+  /** The sidebar's notifications button; its name carries the unread count ("Notifications, 2 unread"). */
+  notificationsButton() {
+    return this.page.getByRole('button', { name: /^Notifications(, \d+ unread)?$/ });
+  }
+
+  /** The open notifications list. */
+  notificationsList() {
+    return this.page.getByRole('region', { name: 'Notifications' });
+  }
+
+  /** Opens the notifications and follows the one named `name` (e.g. /New feedback on your Knee report/). */
+  async openNotification(name: string | RegExp) {
+    await this.notificationsButton().click();
+    await this.notificationsList().getByRole('link', { name }).first().click();
+  }
 }

@@ -27,3 +27,18 @@ export class SignInPage {
     await expect(this.page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   }
 }
+
+/**
+ * Records every page the identity provider renders in this tab from now on (a sign-in form would be
+ * one): a launch that signs in by itself passes through none.
+ */
+export function recordIdentityPages(page: Page): string[] {
+  const shown: string[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.includes('/interaction/') && response.status() === 200 && response.request().resourceType() === 'document') {
+      shown.push(url.pathname);
+    }
+  });
+  return shown;
+}

@@ -316,6 +316,14 @@ test.describe('states a route alone does not reach (learner)', () => {
     await expectNoAxeViolations(page, 'page not found in a remote', WCAG22_AND_BEST_PRACTICE_TAGS);
   });
 
+  test('the sidebar’s notifications list open', async ({ page, portal }) => {
+    await open(page, '/simulation', 'Simulations');
+    await portal.notificationsButton().click();
+    const list = portal.notificationsList();
+    await settled(page, list.getByRole('link').first().or(list.getByText('No notifications yet.')));
+    await expectNoAxeViolations(page, 'notifications list', WCAG22_AND_BEST_PRACTICE_TAGS);
+  });
+
   test('a report with the analysis form open', async ({ page }) => {
     const { reportId } = await learnerReport(page);
     await open(page, `/report/${reportId}`);

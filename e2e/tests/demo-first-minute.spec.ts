@@ -5,7 +5,8 @@ import { freshBrowser } from '../pages/fresh-browser';
 // Hospital's learner goes from the portal's sign-in straight to their home page; only Demo
 // Brightspace College's learners and educators are sent on to Brightspace (the stand-in). Runs in
 // the PORTAL_BRIGHTSPACE=1 pass (e2e/package.json): without Brightspace nobody is sent anywhere.
-const LMS_URL = process.env.LMS_URL ?? 'http://localhost:8100';
+// The e2e stack addresses the stand-in as 127.0.0.1 (scripts/services.mjs).
+const LMS_URL = process.env.LMS_URL ?? 'http://127.0.0.1:8100';
 
 test(
   "the demo learner lands on Simulations right after the portal's sign-in, with no learning-platform sign-in in between",

@@ -1,47 +1,10 @@
-import type { Browser, Page } from '@playwright/test';
 import { test, expect } from '../fixtures';
-import { PortalPage } from '../pages/portal-page';
-import { SimulatorPage } from '../pages/simulator-page';
-import type { DemoEmail } from '../pages/sign-in-page';
+import { completeLaunchedSession, LMS_URL, receivedScores, signedInToPlatform } from '../pages/learning-platform';
+import { recordIdentityPages } from '../pages/sign-in-page';
 
 // The learning-platform stand-in (lms/, :8100) and the real portal over LTI 1.3: the instructor
 // deep-links a simulation into the course, a learner launches it, signs in to the portal, completes
 // it in the simulator, and the score comes back to the platform's gradebook through AGS.
-const LMS_URL = process.env.LMS_URL ?? 'http://localhost:8100';
-
-interface ReceivedScores {
-  lineItem: string;
-  label: string;
-  resourceLinkId: string;
-  scores: Array<{ userId: string; scoreGiven?: number; scoreMaximum?: number; activityProgress: string; gradingProgress: string }>;
-}
-
-/** A browser of its own, signed in to the stand-in (not yet to the portal), on the Demo course. */
-async function signedInToPlatform(browser: Browser, email: DemoEmail | 'learner2@demo.test') {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${LMS_URL}/login`);
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
-  await page.getByLabel('Password').fill('demo1234');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Demo course' })).toBeVisible();
-  return { context, page, portal: new PortalPage(page) };
-}
-
-/**
- * A signed-out user lands on the identity provider's sign-in (or on the LTI page's own "Please log
- * in" first), and comes back to the same portal URL.
- */
-async function logInToPortal(page: Page, portal: PortalPage, email: DemoEmail) {
-  const prompt = page.getByRole('heading', { name: 'Please log in' });
-  await expect(prompt.or(page.getByRole('textbox', { name: 'Email' }))).toBeVisible();
-  if (await prompt.isVisible()) await page.getByRole('button', { name: 'Log in' }).click();
-  await portal.signInPage.signIn(email);
-}
-
-async function receivedScores(): Promise<ReceivedScores[]> {
-  return (await (await fetch(`${LMS_URL}/test/scores`)).json()) as ReceivedScores[];
-}
 
 test('the instructor deep-links Radiography › Lower limb › Knee › Desktop; a learner launches it, completes it in the simulator, and the score reaches the gradebook', async ({
   browser,
@@ -49,10 +12,15 @@ test('the instructor deep-links Radiography › Lower limb › Knee › Desktop;
   test.setTimeout(180_000);
 
   const instructor = await signedInToPlatform(browser, 'educator@demo.test');
+  // The deep linking request signs the instructor in as a launch does (issue #22): no page of the
+  // identity provider's (a sign-in form would be one) on the way to the picker.
+  const identityPages = recordIdentityPages(instructor.page);
   await instructor.page.getByRole('button', { name: 'Add a simulation' }).click();
-  await logInToPortal(instructor.page, instructor.portal, 'educator@demo.test');
+  await expect(instructor.page).toHaveURL(/\/lti\/deep-link\?/, { timeout: 20_000 });
   await instructor.portal.acceptCookiesIfAsked();
   await expect(instructor.page.getByRole('heading', { name: 'Add a simulation to your course' })).toBeVisible();
+  expect(identityPages).toEqual([]);
+  await expect(instructor.page.getByRole('heading', { name: 'Please log in' })).toHaveCount(0);
   await instructor.page.getByLabel('Product').selectOption({ label: 'Radiography' });
   await instructor.page.getByLabel('Category').selectOption({ label: 'Lower limb' });
   await instructor.page.getByLabel('Subcategory (level 2)').selectOption({ label: 'Knee' });
@@ -71,16 +39,11 @@ test('the instructor deep-links Radiography › Lower limb › Knee › Desktop;
   expect((await receivedScores()).some((item) => item.resourceLinkId === linkId)).toBe(true);
   await instructor.context.close();
 
+  // A launch is a sign-in (issue #22 point 1): the learner is signed in to the portal through the
+  // launch, never shown the identity provider's form.
   const learner = await signedInToPlatform(browser, 'learner@demo.test');
   await learner.page.getByRole('button', { name: launchButton }).click();
-  await logInToPortal(learner.page, learner.portal, 'learner@demo.test');
-  const popup = learner.page.waitForEvent('popup');
-  await learner.portal.acceptCookiesIfAsked();
-  const simulator = new SimulatorPage(await popup);
-  await simulator.expectJoined('Radiography');
-  await simulator.takeImages(2);
-  await simulator.finish();
-  await simulator.page.close();
+  await completeLaunchedSession(learner);
 
   // The portal's grade outbox posts the score to the link's line item; the learner sees it.
   await expect

@@ -5,6 +5,7 @@ import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
 import { registerPortalRemotes } from './federation/remotes';
 import { FramedView } from './components/framed-view';
+import { mayRunFramed, signInCallbackBase } from './components/may-run-framed';
 import { StartupFailure } from './components/startup-failure';
 
 const container = document.getElementById('root');
@@ -13,8 +14,9 @@ const root = createRoot(container);
 
 async function start() {
   const [configResult] = await Promise.allSettled([fetchRuntimeConfig(), initI18n()]);
-  // docs/requirements.md#outside-the-layout: the portal does not run inside a frame; it shows "page not found" instead.
-  if (window.top !== window.self) {
+  // docs/requirements.md#outside-the-layout: the portal does not run inside a frame; it shows "page not found" instead,
+  // but for the LTI pages a learning platform embeds (issue #22 point 2).
+  if (window.top !== window.self && !mayRunFramed(window.location.pathname)) {
     root.render(<FramedView />);
     return;
   }
@@ -27,7 +29,7 @@ async function start() {
   document.title = config.productName;
   registerPortalRemotes(config.remotes);
   root.render(
-    <AppProviders config={config}>
+    <AppProviders config={config} callbackBase={signInCallbackBase(window.location.pathname)}>
       <RouterProvider router={createAppRouter()} />
     </AppProviders>,
   );

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type Provider from 'oidc-provider';
-import { securityHeaders } from '@portal/service-kit';
+import { createLifecycle, securityHeaders, type Lifecycle } from '@portal/service-kit';
 
 import { createActionTokens } from './accounts/action-tokens';
 import { createUserStore, type UserStore } from './accounts/users';
@@ -16,7 +16,11 @@ import {
   DEFAULT_PRODUCT_NAME,
   parseIssuer,
 } from './config';
+import { createBrokeredLogins } from './broker/brokered-login';
+import type { IdentityProviderRepresentation } from './broker/identity-providers';
 import type { IdentityContext } from './context';
+import { platformFrameOriginsOf, type PlatformFrameOrigins } from './http/brokered-framing';
+import { createIdentityMetrics } from './http/metrics';
 import { createPages } from './http/pages';
 import { buildIdentityServer } from './http/server';
 import { createMailer, type Outbox } from './mail/mailer';
@@ -38,6 +42,10 @@ export interface IdentityAppOptions {
   cookieKeys?: string[];
   /** Defaults to a fresh in-memory key. */
   jwks?: SigningJwks;
+  /** GET /metrics answers this bearer token; unset = no /metrics (404). */
+  metricsToken?: string;
+  /** The process's draining state (server.ts drains it on SIGTERM); tests pass their own. */
+  lifecycle?: Lifecycle;
   logger?: Logger;
   /** Keeps `users.json` and `outbox.json`; null or unset keeps users and mails in memory (tests). */
   dataDir?: string | null;
@@ -65,6 +73,13 @@ export interface IdentityAppOptions {
    * sign in hundreds of times pass 10; stored hashes keep their own cost.
    */
   passwordHashLog2N?: number;
+  /** External OpenID providers to broker (Keycloak's realm `identityProviders`). */
+  identityProviders?: IdentityProviderRepresentation[];
+  /**
+   * The learning platforms that may frame a launch's brokered sign-in; default: the registrations
+   * of the portal API the launch broker belongs to (GET /api/lti/frame-origins), none without one.
+   */
+  platformFrameOrigins?: PlatformFrameOrigins | null;
 }
 
 export interface IdentityApp {
@@ -131,6 +146,11 @@ async function createContext(options: IdentityAppOptions, issuer: string): Promi
   });
   // The portal may frame the provider for its silent sign-in check, and forms here end in
   // redirects to it.
+  const metrics = createIdentityMetrics();
+  provider.on('grant.success', (ctx: { oidc?: { params?: { grant_type?: unknown } } }) => {
+    // The provider refuses grant types it does not know, so the label stays a short list.
+    metrics.tokensIssued.inc({ grant_type: String(ctx.oidc?.params?.grant_type ?? 'unknown') });
+  });
   const headers = securityHeaders({
     csp: {
       defaultSrc: ["'none'"],
@@ -146,6 +166,12 @@ async function createContext(options: IdentityAppOptions, issuer: string): Promi
     mountPath,
     adminPath: adminPathFor(mountPath),
     frontendOrigins,
+    identityProviders: options.identityProviders ?? [],
+    brokeredLogins: createBrokeredLogins({ issuer, providers: options.identityProviders ?? [], users, logger }),
+    platformFrameOrigins:
+      options.platformFrameOrigins !== undefined
+        ? options.platformFrameOrigins
+        : platformFrameOriginsOf(options.identityProviders ?? [], onceUntilStarted(logger)),
     productName,
     logger,
     jwks,
@@ -157,6 +183,10 @@ async function createContext(options: IdentityAppOptions, issuer: string): Promi
     guard,
     pages,
     securityHeaders: headers,
+    metrics,
+    metricsToken: options.metricsToken,
+    lifecycle: options.lifecycle ?? createLifecycle(),
+    dataDir,
   };
 }
 
@@ -172,6 +202,19 @@ async function closeServer(server: Server, app: FastifyInstance): Promise<void> 
     server.closeIdleConnections();
   });
   await app.close();
+}
+
+/**
+ * While the portal API is still starting (the stack starts the identity provider first), every
+ * retry of the frame-origins fetch fails: one warning says so, not one every 5 s.
+ */
+function onceUntilStarted(logger: Logger) {
+  let warned = false;
+  return (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    logger.warn({ err: error }, 'could not read the learning platforms that may frame a launch sign-in; retrying');
+  };
 }
 
 /** Starts the provider; with port 0 the issuer follows the port the OS picked. */

@@ -5,6 +5,8 @@ import { Env, readEnv, Type } from '@portal/service-kit';
 
 import { ConfigError } from '@portal/service-kit';
 
+import { type IdentityProviderRepresentation, launchIdentityProvider } from './broker/identity-providers';
+
 export { ConfigError };
 
 export interface IdentityConfig {
@@ -27,6 +29,11 @@ export interface IdentityConfig {
   mailFrom: string;
   productName: string;
   logLevel: string;
+  /** Operations (as the API's): /metrics token, drain and deadline of a stop, the OTLP collector. */
+  metricsToken: string | undefined;
+  shutdownDrainMs: number;
+  shutdownGraceMs: number;
+  otlpEndpoint: string | undefined;
   /**
    * Development mode (IDENTITY_DEV_MODE=true; `npm start` and the e2e stack set it): without SMTP
    * the mails go to the browsable outbox at /dev/outbox. Off (production), SMTP_URL is required.
@@ -34,6 +41,8 @@ export interface IdentityConfig {
   devMode: boolean;
   /** SEED_DEMO: the demo accounts with their known password, as the API's demo data. */
   seedDemo: boolean;
+  /** Brokered providers (Keycloak's `identityProviders`): the portal's launch sign-in when LTI_BROKER_URL is set. */
+  identityProviders: IdentityProviderRepresentation[];
 }
 
 export const DEFAULT_PORT = 8180;
@@ -44,6 +53,9 @@ export const DEFAULT_ACCESS_TOKEN_TTL = 300;
 const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 export const DEFAULT_PRODUCT_NAME = 'Simulation Portal';
 export const DEFAULT_MAIL_FROM = `"${DEFAULT_PRODUCT_NAME}" <no-reply@localhost>`;
+/** The launch broker's alias and this realm's client at it (the API's LTI_BROKER_* defaults). */
+export const DEFAULT_BROKER_ALIAS = 'lti';
+export const DEFAULT_BROKER_CLIENT_ID = 'portal-identity';
 /** Client secrets are compared, never derived from; this length keeps them beyond guessing. */
 const MIN_SECRET_LENGTH = 16;
 
@@ -110,6 +122,24 @@ export const IdentityEnvSchema = Type.Object({
   LOG_LEVEL: Env.LogLevel(),
   IDENTITY_DEV_MODE: Type.Boolean({ default: false }),
   SEED_DEMO: Type.Boolean({ default: false }),
+  // A launch is a sign-in (issue #22 point 1): the portal API's OpenID provider for launched
+  // users, brokered as identity provider LTI_BROKER_ALIAS with the confidential client
+  // LTI_BROKER_CLIENT_ID / LTI_BROKER_CLIENT_SECRET (the API's LTI_BROKER_* hold the same values).
+  LTI_BROKER_URL: Type.Optional(
+    Type.Transform(Type.String())
+      .Decode(parseIssuer)
+      .Encode((issuer) => issuer),
+  ),
+  LTI_BROKER_CLIENT_ID: Type.String({ minLength: 1, maxLength: 255, default: DEFAULT_BROKER_CLIENT_ID }),
+  LTI_BROKER_CLIENT_SECRET: Type.Optional(
+    Type.String({ minLength: MIN_SECRET_LENGTH, errorMessage: `must be at least ${MIN_SECRET_LENGTH} characters long` }),
+  ),
+  LTI_BROKER_ALIAS: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', default: DEFAULT_BROKER_ALIAS, errorMessage: 'must be 1–64 letters, digits, - or _' }),
+  // Operations, as the API's (docs/deploy.md, "Health and metrics").
+  METRICS_TOKEN: Env.MetricsToken(),
+  SHUTDOWN_GRACE_SECONDS: Env.ShutdownGraceSeconds(),
+  SHUTDOWN_DRAIN_SECONDS: Env.ShutdownDrainSeconds(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Env.HttpUrl()),
 });
 
 /** Reads the environment once; every other module gets its settings from here. */
@@ -121,6 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig
       'Invalid environment:\n  SMTP_URL: required outside development mode: invitation mails carry set-password links ' +
         'and must go to their recipients (set IDENTITY_DEV_MODE=true for the local outbox at /dev/outbox)',
     );
+  }
+  if ((raw.LTI_BROKER_URL === undefined) !== (raw.LTI_BROKER_CLIENT_SECRET === undefined)) {
+    throw new ConfigError('Invalid environment:\n  LTI_BROKER_URL, LTI_BROKER_CLIENT_SECRET: set both or neither');
   }
   const cookieKeys = raw.IDENTITY_COOKIE_KEYS ?? [];
   return {
@@ -139,5 +172,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig
     logLevel: raw.LOG_LEVEL,
     devMode: raw.IDENTITY_DEV_MODE,
     seedDemo: raw.SEED_DEMO,
+    identityProviders:
+      raw.LTI_BROKER_URL && raw.LTI_BROKER_CLIENT_SECRET
+        ? [
+            launchIdentityProvider({
+              alias: raw.LTI_BROKER_ALIAS,
+              issuer: raw.LTI_BROKER_URL,
+              clientId: raw.LTI_BROKER_CLIENT_ID,
+              clientSecret: raw.LTI_BROKER_CLIENT_SECRET,
+            }),
+          ]
+        : [],
+    metricsToken: raw.METRICS_TOKEN,
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_SECONDS * 1000,
+    shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
+    otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }

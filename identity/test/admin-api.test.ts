@@ -134,6 +134,31 @@ describe('Keycloak admin REST API: users', () => {
     assert.equal((await get(id)).emailVerified, true);
   });
 
+  it('creates an account without e-mail by its username (a launched learner); an e-mail added later becomes its username', async () => {
+    const id = await createUser(app, token, { username: 'LTI-7f3a2c', firstName: 'Lena', enabled: true, requiredActions: [] });
+    const user = await get(id);
+    assert.equal(user.username, 'lti-7f3a2c');
+    assert.equal('email' in user, false, 'no e-mail in the representation, as Keycloak answers it');
+    assert.deepEqual(user.requiredActions, []);
+    assert.equal(app.users.findByEmail('lti-7f3a2c'), undefined, 'a username is no e-mail');
+    const found = await admin(app, token, 'GET', '?username=lti-7f3a2c&exact=true');
+    assert.deepEqual(((await found.json()) as { id: string }[]).map((u) => u.id), [id]);
+    const again = await admin(app, token, 'POST', '', { username: 'lti-7f3a2c', enabled: true });
+    assert.equal(again.status, 409);
+    for (const username of ['someone@example.test', 'with space', 'x'.repeat(256)]) {
+      const bad = await admin(app, token, 'POST', '', { username, enabled: true });
+      assert.equal(bad.status, 400, username);
+      assert.equal(((await bad.json()) as { field: string }).field, 'username');
+    }
+    assert.equal((await admin(app, token, 'PUT', `/${id}`, { email: 'Lena.Later@example.test' })).status, 204);
+    const later = await get(id);
+    assert.equal(later.email, 'lena.later@example.test');
+    assert.equal(later.username, 'lena.later@example.test', 'signs in by e-mail from now on');
+    assert.equal(app.users.findByEmail('lena.later@example.test')?.id, id);
+    const reused = await createUser(app, token, { username: 'lti-7f3a2c', enabled: true });
+    assert.notEqual(reused, id, 'the old username was freed');
+  });
+
   it('creates users disabled unless enabled: true is sent, as Keycloak does', async () => {
     const id = await createUser(app, token, { email: 'disabled.by.default@example.test' });
     assert.equal((await get(id)).enabled, false);

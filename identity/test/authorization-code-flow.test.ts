@@ -251,6 +251,30 @@ describe('authorization code flow with PKCE', () => {
     assert.equal(refused.searchParams.get('error'), 'login_required');
   });
 
+  it("returns an embedded launch's sign-in to the portal's /lti/ return pages, which the platforms may frame", async () => {
+    const browser = new Browser(PORTAL);
+    await signIn(app, browser);
+    const { createHash, randomBytes } = await import('node:crypto');
+    for (const path of ['/lti/auth/callback', '/lti/silent-check-sso.html']) {
+      const url = new URL(`${app.issuer}${OIDC}/auth`);
+      url.search = new URLSearchParams({
+        client_id: 'frontend',
+        response_type: 'code',
+        scope: 'openid',
+        prompt: 'none',
+        redirect_uri: `${PORTAL}${path}`,
+        state: 'launch',
+        code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
+        code_challenge_method: 'S256',
+      }).toString();
+      const response = await browser.follow(url);
+      assert.equal(response.status, 303, path);
+      const location = new URL(response.headers.get('location')!);
+      assert.equal(`${location.origin}${location.pathname}`, `${PORTAL}${path}`);
+      assert.ok(location.searchParams.get('code'), path);
+    }
+  });
+
   it('logs out to the post-logout URI without a confirmation click, ending the session', async () => {
     const browser = new Browser(PORTAL);
     const tokens = await signInForTokens(app, browser);

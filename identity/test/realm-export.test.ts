@@ -24,6 +24,21 @@ describe('Keycloak realm export', () => {
     assert.doesNotMatch(realmExportJson(), /demo1234|@demo\.test|"credentials"/);
   });
 
+  it('brokers the portal launch sign-in as identity provider `lti`, its secret left to the environment', () => {
+    const [idp, ...others] = buildRealmExport().identityProviders;
+    assert.equal(others.length, 0);
+    assert.equal(idp?.alias, 'lti');
+    assert.equal(idp?.providerId, 'oidc');
+    assert.equal(idp?.config.authorizationUrl, '${PORTAL_ORIGIN}/api/lti/broker/auth');
+    assert.equal(idp?.config.issuer, '${PORTAL_ORIGIN}/api/lti/broker');
+    assert.equal(idp?.config.clientSecret, '${LTI_BROKER_CLIENT_SECRET}');
+    assert.equal(idp?.config.validateSignature, 'true');
+    assert.equal(idp?.config.pkceEnabled, 'true');
+    assert.equal(idp?.config.passLoginHint, 'true');
+    assert.equal(idp?.config.hideOnLoginPage, 'true');
+    assert.equal(idp?.trustEmail, false, 'accounts are found by the link, never by e-mail');
+  });
+
   it('turns on Keycloak brute-force detection with the values the local provider uses', () => {
     const realm = buildRealmExport();
     assert.equal(realm.bruteForceProtected, true);
@@ -53,7 +68,8 @@ describe('Keycloak realm export', () => {
       [...DEMO_ACCOUNTS, ...DEMO_BRIGHTSPACE_ACCOUNTS, ...DEMO_COHORT].map((account) => account.sub),
     );
     assert.ok(demoUsers.every((user) => user.credentials.every((credential) => credential.temporary)));
-    assert.equal(realm.registrationEmailAsUsername, true);
+    assert.equal(realm.registrationEmailAsUsername, false, 'accounts without e-mail (launched learners) need their own username');
+    assert.equal(realm.loginWithEmailAllowed, true, 'everyone with an e-mail signs in by it');
   });
 
   it('describes the confidential portal-api service client with manage-users and view-users, its secret only a placeholder', () => {

@@ -56,7 +56,14 @@ describe('what the provider refuses', () => {
   });
 
   it('refuses a redirect URI that is not registered, without redirecting to it', async () => {
-    for (const redirectUri of ['http://evil.test/auth/callback', `${PORTAL}/other`, 'http://localhost:9999/auth/callback']) {
+    for (const redirectUri of [
+      'http://evil.test/auth/callback',
+      `${PORTAL}/other`,
+      'http://localhost:9999/auth/callback',
+      // Only the launch pages' own return pages under /lti/, nothing else there.
+      `${PORTAL}/lti/launch`,
+      'http://evil.test/lti/auth/callback',
+    ]) {
       const { challenge } = pkcePair();
       const response = await new Browser().fetch(
         authorizeUrl(app, { redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }),

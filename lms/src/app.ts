@@ -1,6 +1,12 @@
 import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
-import { logRequests, requestIdOptions, serverLogOptions } from '@portal/service-kit';
+import {
+  logRequests,
+  requestIdOptions,
+  serverLogOptions,
+  serveOperationEndpoints,
+  type Lifecycle,
+} from '@portal/service-kit';
 import { createToolKeys, type LmsContext } from './context';
 import { AUTOSUBMIT_SCRIPT, LTI_STORAGE_SCRIPT, STYLESHEET } from './html';
 import { dataFile } from './data-file';
@@ -40,6 +46,9 @@ export interface LmsAppOptions {
   /** Keeps the key and the course (links, line items, scores) in `<dir>/lms.json` across restarts; unset: in memory. */
   dataDir?: string | null;
   logger?: FastifyServerOptions['logger'];
+  /** GET /metrics answers only this bearer token; unset = 404. */
+  metricsToken?: string;
+  lifecycle?: Lifecycle;
 }
 
 /** A small LTI 1.3 platform: sign-in, the demo course, the gradebook, and the standards' endpoints. */
@@ -93,6 +102,12 @@ export async function buildLmsApp(options: LmsAppOptions) {
     security,
   };
 
+  // Before any route, so its request timing covers every route.
+  serveOperationEndpoints(app, {
+    service: 'lms',
+    metricsToken: options.metricsToken,
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
+  });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/assets/lms.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(STYLESHEET));
   const script = (body: string) => async (_request: unknown, reply: FastifyReply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);

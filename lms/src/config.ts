@@ -4,6 +4,8 @@ export { ConfigError };
 
 /** Environment of the learning-platform stand-in, read in this one place and checked at start. */
 export interface LmsConfig {
+  /** GET /metrics answers only this bearer token; unset = 404. */
+  metricsToken: string | undefined;
   port: number;
   host: string;
   /** Our own address: the LTI issuer and the base of every URL we hand to the tool. */
@@ -46,6 +48,7 @@ const LmsEnvSchema = Type.Object({
   LMS_FRAME_ORIGINS: Type.Optional(Type.String({ maxLength: 2000 })),
   LMS_TEST_ENDPOINTS: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0' }),
   LOG_LEVEL: Env.LogLevel(),
+  METRICS_TOKEN: Env.MetricsToken(),
 });
 
 function frameOrigins(value: string | undefined): string[] {
@@ -80,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LmsConfig {
     frameOrigins: frameOrigins(raw.LMS_FRAME_ORIGINS),
     testEndpoints: raw.LMS_TEST_ENDPOINTS === '1',
     logLevel: raw.LOG_LEVEL,
+    metricsToken: raw.METRICS_TOKEN,
   };
 }

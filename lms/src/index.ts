@@ -3,6 +3,7 @@ import { buildLmsApp, type LmsApp, type LmsAppOptions } from './app';
 
 export { buildLmsApp, type LmsApp, type LmsAppOptions } from './app';
 export { USERS, COURSE, FIRST_LINK_CUSTOM, ROLE, type LmsUser, type Score } from './store';
+export { BRIGHTSPACE_TOKEN_AUDIENCE } from './institutions';
 export { COURSE_MEMBERS, COURSE_SIZE, MEMBERSHIP_ROLE, type Member, type MemberStatus } from './roster';
 export { MEMBERSHIP_CONTAINER_TYPE, NRPS_CLAIM, NRPS_SCOPE, PAGE_LIMIT } from './routes/nrps';
 

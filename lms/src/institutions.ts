@@ -20,6 +20,17 @@ export const BRIGHTSPACE_LTI_CLIENT: LtiClient = {
   deploymentId: 'brightspace-deployment',
 };
 
+/**
+ * The audience Brightspace wants in a tool's client assertion (its "OAuth2 Audience"), instead of
+ * the token URL: the Brightspace client's assertions must name it, as at Brightspace.
+ */
+export const BRIGHTSPACE_TOKEN_AUDIENCE = 'https://api.brightspace.com/auth/token';
+
+/** The `aud` a client's assertions must carry: Brightspace's for its client, else the token URL. */
+export function tokenAudienceOf(ctx: LmsContext, clientId: unknown): string {
+  return clientId === ctx.brightspaceLtiClient.clientId ? BRIGHTSPACE_TOKEN_AUDIENCE : ctx.tokenUrl;
+}
+
 export function ltiClients(ctx: LmsContext): LtiClient[] {
   return [{ clientId: ctx.clientId, deploymentId: ctx.deploymentId }, ctx.brightspaceLtiClient];
 }

@@ -1,10 +1,13 @@
-import { closeOnSignals, loadOrExit } from '@portal/service-kit';
+import { closeOnSignals, createLifecycle, loadOrExit } from '@portal/service-kit';
 import { buildLmsApp } from './app';
 import { loadConfig } from './config';
 
 const config = loadOrExit(() => loadConfig());
 
+const lifecycle = createLifecycle();
 const app = await buildLmsApp({
+  metricsToken: config.metricsToken,
+  lifecycle,
   publicUrl: config.publicUrl,
   portalUrl: config.portalUrl,
   toolJwksUrl: config.toolJwksUrl,
@@ -18,7 +21,7 @@ const app = await buildLmsApp({
   logger: { level: config.logLevel, name: 'lms' },
 });
 
-closeOnSignals({ logger: app.log }, () => app.close());
+closeOnSignals({ logger: app.log, lifecycle }, () => app.close());
 
 try {
   await app.listen({ port: config.port, host: config.host });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { RunningLms } from '../src/index';
+import { BRIGHTSPACE_TOKEN_AUDIENCE } from '../src/institutions';
 import { AGS_LINEITEM, AGS_SCORE, agsToken, clientAssertion, form, startTestLms, startTestTool, type TestTool } from './support';
 
 const SCORE_TYPE = 'application/vnd.ims.lis.v1.score+json';
@@ -46,9 +47,21 @@ describe('the stand-in as an AGS platform', () => {
     assert.equal(body.token_type, 'Bearer');
     assert.equal(body.scope, AGS_SCORE);
     assert.equal(typeof body.access_token, 'string');
-    // Demo Brightspace College's client (its launches' grades) gets one too.
-    const college = { iss: 'portal-tool-brightspace', sub: 'portal-tool-brightspace' };
+    // Demo Brightspace College's client (its launches' grades) gets one too, with Brightspace's audience.
+    const college = { iss: 'portal-tool-brightspace', sub: 'portal-tool-brightspace', aud: BRIGHTSPACE_TOKEN_AUDIENCE };
     assert.equal((await tokenRequest(await clientAssertion(tool, lms, college), AGS_SCORE)).status, 200);
+  });
+
+  it("refuses the Brightspace client's assertion with the token URL as its audience, as Brightspace does", async () => {
+    const college = { iss: 'portal-tool-brightspace', sub: 'portal-tool-brightspace' };
+    const response = await tokenRequest(await clientAssertion(tool, lms, college), AGS_SCORE);
+    assert.equal(response.status, 401);
+    const body = (await response.json()) as { error: string; error_description: string };
+    assert.equal(body.error, 'invalid_client');
+    assert.match(body.error_description, /aud/);
+    // The other client keeps the token URL: Brightspace's audience is no audience of its.
+    const hospital = await tokenRequest(await clientAssertion(tool, lms, { aud: BRIGHTSPACE_TOKEN_AUDIENCE }), AGS_SCORE);
+    assert.equal(hospital.status, 401);
   });
 
   it('refuses bad client assertions: wrong key, issuer, audience, expired, HS256, replayed jti', async () => {
@@ -128,6 +141,18 @@ describe('the stand-in as an AGS platform', () => {
     const later = new Date(Date.now() + 1000).toISOString();
     assert.equal((await postScore(token, score({ scoreGiven: 90, timestamp: later }))).status, 204);
     assert.equal((await storedScores())[0]!.scoreGiven, 90);
+  });
+
+  it("shows each score's comment in the gradebook, as text", async () => {
+    const token = await agsToken(tool, lms);
+    const comment = 'Centre on the <b>joint</b> space & retake.';
+    const timestamp = new Date(Date.now() + 5_000).toISOString();
+    assert.equal((await postScore(token, score({ scoreGiven: 75, comment, timestamp }))).status, 204);
+    const signedIn = await fetch(`${lms.url}/login`, { ...form({ email: 'educator@demo.test', password: 'demo1234' }), redirect: 'manual' });
+    const cookie = signedIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    const book = await (await fetch(`${lms.url}/gradebook`, { headers: { cookie } })).text();
+    assert.match(book, /<th scope="col">Comment<\/th>/);
+    assert.match(book, /<td>75 \/ 100<\/td>.*<td class="comment">Centre on the &#60;b&#62;joint&#60;\/b&#62; space &#38; retake\.<\/td>/s);
   });
 
   it('refuses invalid scores with the field at fault, a wrong content type, no token or a token without the score scope', async () => {

@@ -1,7 +1,8 @@
 // What the host mounts under /report and /lti/report (docs/architecture.md): route objects
 // relative to the mount path. Translations ship with the remote and are registered as soon as it
 // loads. The host renders these with useRoutes, so routes carry elements only (no loaders/actions).
-import { NotFoundView, type RouteObject } from '@portal/shared-ui';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { NotFoundView, PageSpinner, type RouteObject } from '@portal/shared-ui';
 import { ReportsBase } from './components/reports-base';
 import { paths } from './config/paths';
 import { AnalysisRoute } from './features/report/components/analysis-route';
@@ -15,6 +16,17 @@ import { remoteStrings } from './config/remote';
 declare const __webpack_public_path__: string | undefined;
 remoteStrings.register(typeof __webpack_public_path__ === 'string' ? __webpack_public_path__ : undefined);
 
+// Insight and progress (issue #23 point 4) load on their own routes only: the report lists a
+// learner opens most do not grow by their filters and charts.
+const lazyPage = (load: () => Promise<ComponentType>) => {
+  const Page = lazy(async () => ({ default: await load() }));
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Page />
+    </Suspense>
+  );
+};
+
 const routes: RouteObject[] = [
   {
     element: <ReportsBase />,
@@ -22,6 +34,14 @@ const routes: RouteObject[] = [
       { index: true, element: <YourReportsPage /> },
       { path: paths.learnerReports.path, element: <LearnerReportsPage /> },
       { path: paths.noReport.path, element: <NoReportPage /> },
+      {
+        path: paths.insight.path,
+        element: lazyPage(async () => (await import('./features/insight/components/insight-page')).InsightPage),
+      },
+      {
+        path: paths.progress.path,
+        element: lazyPage(async () => (await import('./features/insight/components/progress-page')).ProgressPage),
+      },
       { path: paths.report.path, element: <ReportPage /> },
       { path: paths.analysis.path, element: <AnalysisRoute /> },
       { path: '*', element: <NotFoundView /> },

@@ -9,6 +9,8 @@ export const OIDC_SCOPE = 'openid profile email';
 /** Keycloak's application-initiated action parameter, and its password change. */
 export const KC_ACTION_PARAM = 'kc_action';
 export const UPDATE_PASSWORD_ACTION = 'UPDATE_PASSWORD';
+/** Keycloak's hint naming the brokered identity provider to sign in with (skips its form). */
+export const KC_IDP_HINT_PARAM = 'kc_idp_hint';
 /** docs/requirements.md#limits-and-defaults: refresh when the access token has this many seconds or fewer left. */
 export const TOKEN_REFRESH_THRESHOLD_SECONDS = 30;
 /** docs/requirements.md#limits-and-defaults: stored login callback state lives 1 hour. */

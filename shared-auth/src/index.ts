@@ -9,7 +9,7 @@ export {
 
 export { AuthProvider, type AuthProviderProps } from './auth/auth-provider';
 export { useAuth } from './auth/use-auth';
-export type { AuthContextValue, AuthState, AuthStatus } from './auth/auth-context';
+export type { AuthContextValue, AuthState, AuthStatus, LoginOptions } from './auth/auth-context';
 export { LoginGate, type LoginGateProps } from './auth/login-gate';
 
 export { hasAnyPermission, type Permission } from '@portal/contract/permissions';

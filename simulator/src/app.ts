@@ -1,6 +1,13 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
-import { logRequests, requestIdOptions, securityHeaders, serverLogOptions } from '@portal/service-kit';
+import {
+  logRequests,
+  requestIdOptions,
+  securityHeaders,
+  serveOperationEndpoints,
+  serverLogOptions,
+  type Lifecycle,
+} from '@portal/service-kit';
 import { CaptureStore } from './web/capture-store';
 import { document, html } from './web/html';
 import { launchRoutes } from './web/launch-routes';
@@ -10,6 +17,9 @@ export interface SimulatorAppOptions {
   apiUrl: string;
   logger?: FastifyServerOptions['logger'];
   store?: CaptureStore;
+  /** GET /metrics answers only this bearer token; unset = 404. */
+  metricsToken?: string;
+  lifecycle?: Lifecycle;
 }
 
 /**
@@ -27,7 +37,13 @@ const SIMULATOR_CSP = {
 };
 
 /** The simulator's web side: the launch page the portal opens, and its health check. */
-export async function buildSimulatorApp({ apiUrl, logger = true, store = new CaptureStore() }: SimulatorAppOptions) {
+export async function buildSimulatorApp({
+  apiUrl,
+  logger = true,
+  store = new CaptureStore(),
+  metricsToken,
+  lifecycle,
+}: SimulatorAppOptions) {
   const app = Fastify({
     // The launch link's token must not end up in log files.
     logger: serverLogOptions(logger),
@@ -40,6 +56,8 @@ export async function buildSimulatorApp({ apiUrl, logger = true, store = new Cap
   logRequests(app, { staticAssets: true });
   app.addHook('onSend', securityHeaders({ csp: SIMULATOR_CSP, referrerPolicy: 'no-referrer' }).onSend);
   await app.register(formbody);
+  // Before any route, so its request timing covers every route.
+  serveOperationEndpoints(app, { service: 'simulator', metricsToken, ...(lifecycle ? { lifecycle } : {}) });
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(launchRoutes, { apiUrl, store });
 

@@ -9,6 +9,8 @@ export interface SimulatorConfig {
   /** Origin of the API the simulator reports to (no /api/v1). */
   apiUrl: string;
   logLevel: string;
+  /** GET /metrics answers only this bearer token; absent = no /metrics. */
+  metricsToken?: string;
 }
 
 const SimulatorEnvSchema = Type.Object({
@@ -17,6 +19,7 @@ const SimulatorEnvSchema = Type.Object({
   SIMULATOR_HOST: Type.String({ minLength: 1, default: 'localhost' }),
   API_URL: Env.HttpUrl({ default: 'http://localhost:3000' }),
   LOG_LEVEL: Env.LogLevel(),
+  METRICS_TOKEN: Env.MetricsToken(),
 });
 
 /** The API address given on the command line (`--api`), checked like API_URL. */
@@ -40,5 +43,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfi
     host: raw.SIMULATOR_HOST.trim(),
     apiUrl: raw.API_URL,
     logLevel: raw.LOG_LEVEL,
+    ...(raw.METRICS_TOKEN ? { metricsToken: raw.METRICS_TOKEN } : {}),
   };
 }

@@ -1,12 +1,18 @@
-import { closeOnSignals, loadOrExit } from '@portal/service-kit';
+import { closeOnSignals, createLifecycle, loadOrExit } from '@portal/service-kit';
 import { buildSimulatorApp } from './app';
 import { loadConfig } from './config';
 
 const config = loadOrExit(() => loadConfig());
 
-const app = await buildSimulatorApp({ apiUrl: config.apiUrl, logger: { level: config.logLevel, name: 'simulator' } });
+const lifecycle = createLifecycle();
+const app = await buildSimulatorApp({
+  apiUrl: config.apiUrl,
+  logger: { level: config.logLevel, name: 'simulator' },
+  ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+  lifecycle,
+});
 
-closeOnSignals({ logger: app.log }, () => app.close());
+closeOnSignals({ logger: app.log, lifecycle }, () => app.close());
 
 try {
   await app.listen({ port: config.port, host: config.host });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StaticDecode, TObject, TInteger, TString, TTransform, TUnion, TLiteral, StringOptions, IntegerOptions } from '@sinclair/typebox';
+import type { StaticDecode, TObject, TInteger, TOptional, TString, TTransform, TUnion, TLiteral, StringOptions, IntegerOptions } from '@sinclair/typebox';
+import type { Counter, CounterConfiguration, Gauge, GaugeConfiguration, Histogram, HistogramConfiguration, Registry } from 'prom-client';
 
 export { Type } from '@sinclair/typebox';
 
@@ -12,6 +13,30 @@ export function loadOrExit<T>(load: () => T): T;
 
 /** Environment variables named by `schema`, decoded; throws ConfigError listing every problem. */
 export function readEnv<T extends TObject>(schema: T, env?: NodeJS.ProcessEnv | Record<string, string | undefined>): StaticDecode<T>;
+
+/** Whether browsers keep `SameSite=None; Secure` cookies set by `url`'s origin (https, or http on loopback). */
+export function keepsCrossSiteCookies(url: string): boolean;
+/** Cookie attributes that come back inside another site's frame where browsers allow it: None + Secure, else Lax. */
+export function crossSiteCookieAttributes(url: string): { secure: boolean; sameSite: 'none' | 'lax' };
+
+/** How long a fetched list of framing origins stands. */
+export const FRAME_ORIGINS_TTL_MS: number;
+/** https, or http on a loopback host: scheme://host[:port] and nothing else. */
+export function isFrameOrigin(value: unknown): value is string;
+/** The registered learning platforms' origins (the API's GET /api/lti/frame-origins), kept fresh. */
+export interface LtiFrameAncestors {
+  refresh(): Promise<void>;
+  keepFresh(): Promise<void>;
+  /** The frame-ancestors sources for this answer (`'none'` while the list is empty). */
+  directive(): string[];
+}
+export function createLtiFrameAncestors(options: {
+  apiUrl: string;
+  ttlMs?: number;
+  now?: () => number;
+  fetchImpl?: typeof fetch;
+  onError?: (error: unknown) => void;
+}): LtiFrameAncestors;
 
 /** What replaces a secret value in a log line. */
 export const REDACTED: '[redacted]';
@@ -86,6 +111,12 @@ export const Env: {
   Origins(options?: StringOptions): TTransform<TString, string[]>;
   LogLevel(defaultLevel?: LogLevel): TUnion<TLiteral<LogLevel>[]>;
   TrustProxy(): TTransform<TString, false | number | string[]>;
+  /** METRICS_TOKEN: optional, at least 16 characters. */
+  MetricsToken(): TOptional<TString>;
+  /** SHUTDOWN_GRACE_SECONDS: 1–3600, default 25. */
+  ShutdownGraceSeconds(): TInteger;
+  /** SHUTDOWN_DRAIN_SECONDS: 0–600, default `defaultSeconds` (0). */
+  ShutdownDrainSeconds(defaultSeconds?: number): TInteger;
 };
 
 export interface ShutdownLogger {
@@ -100,8 +131,86 @@ export interface CloseOnSignals {
   uninstall(): void;
 }
 
-/** Closes the process cleanly on SIGTERM/SIGINT through close-with-grace. */
-export function closeOnSignals(options: { logger: ShutdownLogger; delay?: number }, close: () => Promise<unknown>): CloseOnSignals;
+/**
+ * Closes the process cleanly on SIGTERM/SIGINT through close-with-grace; `delay` ms is the
+ * deadline. With a `lifecycle` it drains first and, on SIGTERM, stays open `drainDelay` ms.
+ */
+export function closeOnSignals(
+  options: { logger: ShutdownLogger; delay?: number; lifecycle?: Lifecycle; drainDelay?: number },
+  close: () => Promise<unknown>,
+): CloseOnSignals;
+
+/** Whether the process is draining (asked to stop), and who is told when it starts. */
+export interface Lifecycle {
+  readonly draining: boolean;
+  /** Starts draining (idempotent); listeners run once. */
+  drain(): void;
+  /** `listener` runs when draining starts (at once if it has). */
+  onDrain(listener: () => void): void;
+}
+export function createLifecycle(): Lifecycle;
+
+/** A readiness check that has not answered within this long counts as failed (2 s). */
+export const READINESS_TIMEOUT_MS: number;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's instance is generic over its type provider; any instance fits
+type FastifyLike = any;
+
+/**
+ * GET /readyz: 200 `{status:"ready"}`, else 503 `{status:"unavailable", reason}`: `draining`, the
+ * reason `check` returns, or `failureReason` when it throws or outlasts `timeoutMs`. While
+ * draining every answer carries `Connection: close`.
+ */
+export function serveReadiness(
+  app: FastifyLike,
+  options: {
+    lifecycle: Lifecycle;
+    check?: () => Promise<string | null | undefined>;
+    failureReason?: string;
+    timeoutMs?: number;
+    routeConfig?: Record<string, unknown>;
+    schema?: Record<string, unknown>;
+  },
+): void;
+
+/** /metrics and /readyz (draining only) for a server without dependencies to check; returns its lifecycle. */
+export function serveOperationEndpoints(
+  app: FastifyLike,
+  options: {
+    service: string;
+    metricsToken: string | undefined;
+    lifecycle?: Lifecycle;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's request and reply, of any instance
+    notFound?: (request: any, reply: any) => unknown;
+  },
+): Lifecycle;
+
+/** The route label of a request no route matched. */
+export const UNMATCHED_ROUTE: '(unmatched)';
+
+export interface Metrics {
+  registry: Registry;
+  counter<L extends string>(options: Omit<CounterConfiguration<L>, 'registers'>): Counter<L>;
+  gauge<L extends string>(options: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L>;
+  histogram<L extends string>(options: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L>;
+  /** `http_request_duration_seconds{method, route, status_code}`. */
+  httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+}
+/** The process's registry (label `service`), Node's default metrics and the request histogram. */
+export function createMetrics(service: string): Metrics;
+/** Constant-time comparison of a given token with the expected one. */
+export function tokenMatches(given: string, expected: string): boolean;
+/** Times every answer and serves GET /metrics: 404 without `token`, 401 without its bearer. */
+export function serveMetrics(
+  app: FastifyLike,
+  options: {
+    metrics: Metrics;
+    token: string | undefined;
+    routeConfig?: Record<string, unknown>;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's request and reply, of any instance
+    notFound?: (request: any, reply: any) => unknown;
+  },
+): void;
 
 /** helmet CSP directives, camelCase or kebab-case: `{ scriptSrc: ["'self'"] }`. */
 export type CspDirectives = Record<string, Iterable<string>>;

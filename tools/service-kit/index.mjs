@@ -16,6 +16,10 @@ export {
   serializeRequest,
   serverLogOptions,
 } from './log.mjs';
+export { crossSiteCookieAttributes, keepsCrossSiteCookies } from './cross-site-cookies.mjs';
+export { createLtiFrameAncestors, FRAME_ORIGINS_TTL_MS, isFrameOrigin } from './lti-frame-ancestors.mjs';
+export { createLifecycle, READINESS_TIMEOUT_MS, serveOperationEndpoints, serveReadiness } from './lifecycle.mjs';
+export { createMetrics, serveMetrics, tokenMatches, UNMATCHED_ROUTE } from './metrics.mjs';
 export {
   REQUEST_ID_HEADER,
   currentRequestId,
@@ -150,6 +154,23 @@ export const Env = {
       })
       .Encode((origins) => origins.join(',')),
 
+  /**
+   * The bearer token GET /metrics answers to (METRICS_TOKEN); unset = no /metrics. At least 16
+   * characters, since it is all that stands between the internet and the process's figures.
+   */
+  MetricsToken: () =>
+    Type.Optional(
+      Type.String({ minLength: 16, errorMessage: 'must be at least 16 characters (or unset for no /metrics)' }),
+    ),
+
+  /** SHUTDOWN_GRACE_SECONDS: how long a stop may take before the process exits regardless. */
+  ShutdownGraceSeconds: () =>
+    Type.Integer({ minimum: 1, maximum: 3600, default: 25, errorMessage: 'must be a whole number between 1 and 3600' }),
+
+  /** SHUTDOWN_DRAIN_SECONDS: how long a stopping process stays unready but open (load balancer probe interval). */
+  ShutdownDrainSeconds: (defaultSeconds = 0) =>
+    Type.Integer({ minimum: 0, maximum: 600, default: defaultSeconds, errorMessage: 'must be a whole number between 0 and 600' }),
+
   /** A pino log level. */
   LogLevel: (defaultLevel = 'info') => {
     const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -202,13 +223,20 @@ function isProxyEntry(entry) {
  * Closes the process cleanly on SIGTERM/SIGINT (and on an uncaught error) through
  * close-with-grace: `close` runs once; a second signal, or `delay` ms without finishing, exits
  * at once with status 1 so a stuck connection cannot keep the process alive forever.
+ * With a `lifecycle`, the process drains first: it stops being ready at once and, on SIGTERM
+ * (an orchestrator's stop, not a terminal's Ctrl-C), keeps answering for `drainDelay` ms so a load
+ * balancer that probes /readyz stops sending before the port closes.
  */
-export function closeOnSignals({ logger, delay = 10_000 }, close) {
+export function closeOnSignals({ logger, delay = 10_000, lifecycle, drainDelay = 0 }, close) {
   return closeWithGrace(
     { delay, logger: { error: (message) => logger.error(message) } },
     async ({ signal, err }) => {
       if (err) logger.error({ err }, 'closing after an unexpected error');
       else logger.info({ signal }, 'shutting down');
+      lifecycle?.drain();
+      if (lifecycle && signal === 'SIGTERM' && drainDelay > 0) {
+        await new Promise((resolve) => setTimeout(resolve, drainDelay));
+      }
       await close();
     },
   );

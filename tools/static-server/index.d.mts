@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SecurityHeadersOptions } from '@portal/service-kit';
 
 export { ConfigError, Env, loadOrExit, readEnv, Type } from '@portal/service-kit';
+export { createLtiFrameAncestors, FRAME_ORIGINS_TTL_MS, isFrameOrigin, type LtiFrameAncestors } from '@portal/service-kit';
 
 export const LISTEN_ENV: Record<'HOST_LISTEN' | 'TRUST_PROXY', unknown>;
 export const STRICT_CSP: Record<string, string[]>;
@@ -26,10 +27,14 @@ export interface StaticServerOptions {
   proxy?: { prefix: string; upstream: string };
   csp?: Record<string, string[]>;
   cspByPath?: Record<string, Record<string, string[]>>;
+  /** Overrides of `csp` for every path under a prefix, asked on each answer (e.g. frame-ancestors that change). */
+  cspByPrefix?: Record<string, () => Record<string, string[]>>;
   referrerPolicy?: SecurityHeadersOptions['referrerPolicy'];
   trustProxy?: false | number | string[];
   logger?: boolean | object;
   closeOnSignals?: boolean;
+  /** GET /metrics answers only this bearer token; unset = 404. */
+  metricsToken?: string;
 }
 
 export function startStaticServer(options: StaticServerOptions): Promise<FastifyInstance>;

@@ -15,6 +15,7 @@ import {
   REQUEST_ID_HEADER,
   requestIdOptions,
   securityHeaders,
+  serveOperationEndpoints,
   serverLogOptions,
   Type,
 } from '@portal/service-kit';
@@ -22,6 +23,8 @@ import {
 // Host and remotes read their environment with the portal's one mechanism; re-exported because
 // their server files depend on this package only.
 export { ConfigError, Env, loadOrExit, readEnv, Type } from '@portal/service-kit';
+// The host's frame-ancestors for /lti/ pages (host/lti-frame-ancestors.mjs).
+export { createLtiFrameAncestors, FRAME_ORIGINS_TTL_MS, isFrameOrigin } from '@portal/service-kit';
 
 /** What every static server reads besides its port. */
 export const LISTEN_ENV = {
@@ -31,6 +34,8 @@ export const LISTEN_ENV = {
   // TLS-terminating proxy, and for the client address, protocol and host the host's /api proxy
   // passes on to the API. Default: none (the socket's peer is the client).
   TRUST_PROXY: Env.TrustProxy(),
+  // GET /metrics on this server's own port answers only this bearer token; unset = no /metrics.
+  METRICS_TOKEN: Env.MetricsToken(),
 };
 
 /** A remote's files need nothing but themselves; a host passes its own policy. */
@@ -102,11 +107,13 @@ const NO_CACHE =
  *   name: string, root: string, port: number, host?: string, spa?: boolean, cors?: boolean,
  *   configJson?: () => unknown, proxy?: { prefix: string, upstream: string },
  *   csp?: Record<string, string[]>, cspByPath?: Record<string, Record<string, string[]>>,
+ *   cspByPrefix?: Record<string, () => Record<string, string[]>>,
  *   referrerPolicy?: import('@portal/service-kit').SecurityHeadersOptions['referrerPolicy'],
  *   trustProxy?: false | number | string[], logger?: boolean | object,
- *   closeOnSignals?: boolean,
+ *   closeOnSignals?: boolean, metricsToken?: string,
  * }} options `cspByPath` overrides directives of `csp` for single paths (e.g. a page that may be
- *   framed); `trustProxy` (Fastify's) decides whether X-Forwarded-Proto may ask for HSTS and
+ *   framed); `cspByPrefix` for every path under a prefix, asked on each answer (the host's `/lti/`
+ *   pages, whose frame-ancestors follow the registered learning platforms); `trustProxy` (Fastify's) decides whether X-Forwarded-Proto may ask for HSTS and
  *   which client address, protocol and host the proxy passes on (forwardedHeaders).
  */
 export async function startStaticServer({
@@ -120,10 +127,12 @@ export async function startStaticServer({
   proxy,
   csp = STRICT_CSP,
   cspByPath = {},
+  cspByPrefix = {},
   referrerPolicy = 'same-origin',
   trustProxy = false,
   logger = { level: process.env.LOG_LEVEL ?? 'info' },
   closeOnSignals: handleSignals = true,
+  metricsToken,
 }) {
   const app = Fastify({
     logger: serverLogOptions(logger === false ? false : { ...logger, name }),
@@ -133,6 +142,16 @@ export async function startStaticServer({
     logController: new LogController({ disableRequestLogging: true }),
   });
   logRequests(app, { staticAssets: true });
+  // Own /metrics and /readyz, never the API's: the proxy below only serves paths under its
+  // prefix, and a path with `.`/`..` segments is refused before it could be resolved upstream
+  // (test/operations.test.mjs).
+  const lifecycle = serveOperationEndpoints(app, {
+    service: name,
+    metricsToken,
+    // Not the SPA shell a client route would get: without a token there is no such resource.
+    notFound: (_request, reply) => reply.code(404).send({ detail: 'Not found.' }),
+  });
+  app.decorate('lifecycle', lifecycle);
   const absRoot = path.resolve(root);
 
   const headerOptions = (directives) => ({
@@ -148,6 +167,21 @@ export async function startStaticServer({
       securityHeaders(headerOptions({ ...csp, ...override })),
     ]),
   );
+  // Built headers per override, so a prefix's answers cost a lookup while its directives stay the same.
+  const builtHeaders = new Map();
+  const prefixHeaders = (urlPath) => {
+    const prefix = Object.keys(cspByPrefix).find((p) => urlPath.startsWith(p));
+    if (prefix === undefined) return undefined;
+    const override = cspByPrefix[prefix]();
+    const key = `${prefix} ${JSON.stringify(override)}`;
+    let headers = builtHeaders.get(key);
+    if (!headers) {
+      if (builtHeaders.size > 100) builtHeaders.clear();
+      headers = securityHeaders(headerOptions({ ...csp, ...override }));
+      builtHeaders.set(key, headers);
+    }
+    return headers;
+  };
   const proxied = (urlPath) =>
     proxy && (urlPath === proxy.prefix || urlPath.startsWith(`${proxy.prefix}/`));
 
@@ -155,7 +189,8 @@ export async function startStaticServer({
     const urlPath = request.url.split('?')[0] ?? '/';
     // The API's answers keep the API's own headers: it knows which of its responses are files.
     if (proxied(urlPath)) return payload;
-    await (pathHeaders.get(urlPath) ?? defaultHeaders).onSend(request, reply, payload);
+    const headers = pathHeaders.get(urlPath) ?? prefixHeaders(urlPath) ?? defaultHeaders;
+    await headers.onSend(request, reply, payload);
     if (cors) reply.header('Access-Control-Allow-Origin', '*');
     if (!reply.hasHeader('Cache-Control')) {
       const hashed = /\.[0-9a-f]{8,}\.(js|css|png|svg|jpg|woff2?)$/.test(urlPath);
@@ -216,7 +251,7 @@ export async function startStaticServer({
     return reply.code(404).send({ detail: 'Not found.' });
   });
 
-  if (handleSignals) closeOnSignals({ logger: app.log }, () => app.close());
+  if (handleSignals) closeOnSignals({ logger: app.log, lifecycle }, () => app.close());
 
   await app.listen({ port, host });
   return app;

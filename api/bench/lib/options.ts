@@ -36,6 +36,8 @@ export interface BenchOptions {
   /** Seconds of closed-loop whoami (and bare route) at `saturationConnections` connections. */
   saturationSeconds: number;
   saturationConnections: number;
+  /** API_INSTANCES of each run, in order: `--instances 1,2` runs the whole bench once per count. */
+  instances: number[];
 }
 
 export const USAGE = `Usage: pnpm bench:api -- [options]
@@ -67,6 +69,8 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --list-rate R         requests per second of each list probe (default 20)
   --saturation-seconds S  closed-loop whoami and bare route, each (default 5, 0 = none)
   --saturation-connections N  connections of the closed loop (default 64)
+  --instances N[,M…]    API_INSTANCES of the API (node cluster on one port); a list runs the
+                        bench once per count and prints each, e.g. 1,2 (default 1)
   --help`;
 
 function positive(
@@ -111,6 +115,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       'list-rate': { type: 'string' },
       'saturation-seconds': { type: 'string' },
       'saturation-connections': { type: 'string' },
+      instances: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -141,6 +146,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     listRate: positive('list-rate', values['list-rate'], 20, false),
     saturationSeconds: positive('saturation-seconds', values['saturation-seconds'], 5, false),
     saturationConnections: positive('saturation-connections', values['saturation-connections'], 64),
+    instances: instanceCounts(values.instances),
   };
   if (options.organisations < 2)
     throw new Error('--organisations counts the two demo ones: at least 2');
@@ -160,6 +166,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   if (options.connections < 1) throw new Error('--connections must be at least 1');
   if (options.sessionSeconds < 2) throw new Error('--session-seconds must be at least 2');
   return options;
+}
+
+function instanceCounts(text: string | undefined): number[] {
+  if (text === undefined) return [1];
+  const counts = text.split(',').map((part) => Number(part.trim()));
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) {
+    throw new Error(
+      `--instances must be whole numbers from 1 to 16, comma-separated, got "${text}"`,
+    );
+  }
+  return counts;
 }
 
 /** The bench only ever talks to this machine: a URL to anywhere else is refused. */

@@ -65,6 +65,80 @@ export const TARGETS: readonly Target[] = [
   },
 ];
 
+/**
+ * Issue #24 point 5: on a machine where the load generator, PostgreSQL and the API share two
+ * cores, an absolute p99 mostly measures the machine; the bare Fastify route called on the same
+ * schedule in the same run is the floor, and these routes are judged as multiples of its p99.
+ */
+export const RELATIVE_TARGETS: readonly { name: string; route: string; maxMultiple: number }[] = [
+  { name: 'whoami p99 ≤ 2 × the bare route’s p99', route: ROUTES.whoami, maxMultiple: 2 },
+  {
+    name: 'session status p99 ≤ 2 × the bare route’s p99',
+    route: ROUTES.status,
+    maxMultiple: 2,
+  },
+];
+
+/** A route's p99 over the bare route's p99 in the same window; null without a bare figure. */
+export function multipleOfBare(route: RouteStats, routes: readonly RouteStats[]): number | null {
+  const bare = routes.find((r) => r.route === ROUTES.bare);
+  if (!bare || bare.requests === 0 || bare.p99 <= 0) return null;
+  return route.p99 / bare.p99;
+}
+
+export interface RelativeTargetResult {
+  name: string;
+  route: string;
+  maxMultiple: number;
+  multiple: number | null;
+  p99: number | null;
+  bareP99: number | null;
+  verdict: 'PASS' | 'MISS' | 'NOT MEASURED';
+  why?: string;
+}
+
+export function judgeRelative(routes: readonly RouteStats[]): RelativeTargetResult[] {
+  const bare = routes.find((r) => r.route === ROUTES.bare);
+  return RELATIVE_TARGETS.map((t) => {
+    const stats = routes.find((r) => r.route === t.route);
+    const multiple = stats ? multipleOfBare(stats, routes) : null;
+    const base = { name: t.name, route: t.route, maxMultiple: t.maxMultiple };
+    if (!stats || stats.requests === 0 || multiple === null) {
+      return {
+        ...base,
+        multiple: null,
+        p99: null,
+        bareP99: null,
+        verdict: 'NOT MEASURED' as const,
+      };
+    }
+    // A route that failed, or a bare route that failed, makes the ratio meaningless.
+    const errors = stats.errors + (bare?.errors ?? 0);
+    const why = errors > 0 ? `${errors} errors` : undefined;
+    return {
+      ...base,
+      multiple,
+      p99: stats.p99,
+      bareP99: bare?.p99 ?? null,
+      verdict: multiple <= t.maxMultiple && !why ? ('PASS' as const) : ('MISS' as const),
+      ...(why ? { why } : {}),
+    };
+  });
+}
+
+export function relativeTargetTable(results: readonly RelativeTargetResult[]): string {
+  return table(
+    ['target (same run)', 'p99 ms', 'bare p99 ms', 'multiple', 'verdict'],
+    results.map((r) => [
+      r.name,
+      r.p99 === null ? '—' : ms(r.p99),
+      r.bareP99 === null ? '—' : ms(r.bareP99),
+      r.multiple === null ? '—' : `${r.multiple.toFixed(2)}×`,
+      r.why ? `${r.verdict} (${r.why})` : r.verdict,
+    ]),
+  );
+}
+
 /** A rate within this share of the stated one counts as reaching it (the loop's own jitter). */
 const RATE_TOLERANCE = 0.9;
 /** Issue #11 point 5: whoami at saturation against the bare framework route. */
@@ -146,7 +220,12 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[])
 
 const ms = (value: number) => value.toFixed(value < 10 ? 2 : 1);
 
-export function routeTable(routes: readonly RouteStats[], unloaded: readonly RouteStats[]): string {
+/** `relative`: add each route's p99 as a multiple of the bare route's (the load's table). */
+export function routeTable(
+  routes: readonly RouteStats[],
+  unloaded: readonly RouteStats[],
+  relative = false,
+): string {
   const alone = new Map(unloaded.map((r) => [r.route, r]));
   return table(
     [
@@ -159,9 +238,11 @@ export function routeTable(routes: readonly RouteStats[], unloaded: readonly Rou
       'max ms',
       'errors',
       'alone p50 ms',
+      ...(relative ? ['p99 × bare'] : []),
     ],
     sortRoutes(routes).map((r) => {
       const a = alone.get(r.route);
+      const multiple = relative ? multipleOfBare(r, routes) : null;
       return [
         r.route,
         String(r.requests),
@@ -172,6 +253,7 @@ export function routeTable(routes: readonly RouteStats[], unloaded: readonly Rou
         ms(r.max),
         String(r.errors),
         a ? ms(a.p50) : '—',
+        ...(relative ? [multiple === null ? '—' : `${multiple.toFixed(2)}×`] : []),
       ];
     }),
   );

@@ -1,3 +1,6 @@
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+
 /**
  * The one database interface the rest of the API sees. PGlite (embedded default) and PostgreSQL
  * (DATABASE_URL) both sit behind it, so repositories and migrations run the same SQL on either.
@@ -22,4 +25,28 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: a new connection outside the pool, not yet connected, with the pool's
+   * settings. For LISTEN (src/db/change-notices.ts), which needs a connection of its own.
+   */
+  dedicatedClient?(): pg.Client;
+  /**
+   * PostgreSQL only: `COPY (select) TO STDOUT (FORMAT csv)` as a byte stream, on a pool connection
+   * of its own in a read-only transaction. COPY takes no bind parameters, so the select reads its
+   * inputs with `current_setting(name)` from `settings`, which are set for that transaction only
+   * through bound parameters. The stream reads the connection only as fast as it is read (a
+   * paused reader stops the server); destroying it ends the COPY and drops the connection.
+   */
+  copyCsvOut?(select: string, settings: Record<string, string>): Promise<Readable>;
+  /** The connection pool's state (PostgreSQL; PGlite is one connection and has none). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
+  max: number;
 }

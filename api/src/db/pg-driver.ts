@@ -1,4 +1,6 @@
+import { finished, type Readable } from 'node:stream';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Db, Queryable, QueryResult } from './driver';
 
 export interface PgOptions {
@@ -21,12 +23,16 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/** How the dedicated connections show in pg_stat_activity (operators, tests). */
+export const DEDICATED_CLIENT_NAME = 'portal-api change notices';
+
 export function createPgDb(options: PgOptions): Db {
-  const pool = new pg.Pool({
+  const max = options.max ?? 10;
+  const settings = {
     connectionString: options.connectionString,
-    max: options.max ?? 10,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...settings, max });
   return {
     kind: 'postgres',
     ...wrap(pool),
@@ -45,5 +51,54 @@ export function createPgDb(options: PgOptions): Db {
       }
     },
     close: () => pool.end(),
+    // Keep-alive, so a connection the network dropped is noticed rather than waited on for ever.
+    dedicatedClient: () =>
+      new pg.Client({ ...settings, keepAlive: true, application_name: DEDICATED_CLIENT_NAME }),
+    copyCsvOut: (select, settings) => copyCsvOut(pool, select, settings),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max,
+    }),
   };
+}
+
+async function copyCsvOut(
+  pool: pg.Pool,
+  select: string,
+  settings: Record<string, string>,
+): Promise<Readable> {
+  const client = await pool.connect();
+  let released = false;
+  // An error drops the connection instead of returning it: a COPY cut off midway leaves it
+  // streaming rows no one reads (pg then closes the socket, which ends the server's COPY).
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  try {
+    await client.query('begin read only');
+    const names = Object.keys(settings);
+    if (names.length > 0) {
+      await client.query(
+        `select ${names.map((_, n) => `set_config($${2 * n + 1}, $${2 * n + 2}, true)`).join(', ')}`,
+        names.flatMap((name) => [name, settings[name]]),
+      );
+    }
+  } catch (error) {
+    release(error as Error);
+    throw error;
+  }
+  const copy = client.query(copyTo(`copy (${select}) to stdout (format csv)`));
+  finished(copy, (error) => {
+    if (error) release(error);
+    else
+      client.query('commit').then(
+        () => release(),
+        (commitError: Error) => release(commitError),
+      );
+  });
+  return copy;
 }

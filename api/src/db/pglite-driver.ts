@@ -21,6 +21,8 @@ export async function createPgliteDb(dataDir: string): Promise<Db> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   // pg_trgm: the report filter's trigram indexes (migration 0012), as on PostgreSQL.
   const pg = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  // One process, no one to tell: migration 0030's change-notice triggers stay quiet here.
+  await pg.exec("set portal.announce_changes = 'off'");
   const base = wrap(pg);
   return {
     kind: 'pglite',

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../db/driver';
 import type { Storage } from '../storage/storage';
 import { CATALOGUE, configurationOf } from './catalogue';
 import { CATALOGUE_TRANSLATIONS } from '../reference/catalogue-translations';
+import { demoMarkingSchemeOf } from './marking-schemes';
 
 /**
  * The demo catalogue's product configurations (issue #9): each product's configuration schema
@@ -242,13 +243,20 @@ export async function seedDemoConfigurations(db: Db, storage: Storage): Promise<
           );
           const inserted = await tx.query<{ id: number }>(
             `insert into product_configurations (product_id, configuration_name,
-               practice_view_category_id, config_file_id, translation_file_id)
+               practice_view_category_id, config_file_id, translation_file_id, marking_scheme)
              values ($1, $2,
                (select id from practice_view_categories
-                 where product_id = $1 and code = $3), $4, $5)
+                 where product_id = $1 and code = $3), $4, $5, $6::jsonb)
              on conflict do nothing
              returning id`,
-            [product.id, plan.key, plan.group ?? 'positions', configFile, translationFile],
+            [
+              product.id,
+              plan.key,
+              plan.group ?? 'positions',
+              configFile,
+              translationFile,
+              jsonOrNull(demoMarkingSchemeOf(product.code, plan.leaf)),
+            ],
           );
           // Another process seeding at the same moment won: link to its configuration.
           configurationId =
@@ -271,5 +279,38 @@ export async function seedDemoConfigurations(db: Db, storage: Storage): Promise<
       if (wasCreated) created += 1;
     }
   }
+  await seedDemoMarkingSchemes(db);
   return created;
+}
+
+const jsonOrNull = (value: unknown) => (value == null ? null : JSON.stringify(value));
+
+export const DEMO_MARKING_SEED = 'marking-schemes';
+
+/**
+ * Demo configurations made before marking existed get their scheme once (the `demo_seeds` row
+ * remembers it), so a scheme an administrator removed later stays removed.
+ */
+async function seedDemoMarkingSchemes(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    const claimed = await tx.query(
+      `insert into demo_seeds (name, state, done_at) values ($1, 'done', now())
+       on conflict (name) do nothing returning name`,
+      [DEMO_MARKING_SEED],
+    );
+    if (claimed.rows.length === 0) return;
+    const rows = await tx.query<{ id: number; code: string; name: string }>(
+      `select c.id, p.code, c.configuration_name as name
+         from product_configurations c join products p on p.id = c.product_id
+        where c.marking_scheme is null`,
+    );
+    for (const row of rows.rows) {
+      const scheme = demoMarkingSchemeOf(row.code, row.name.split('.').pop() ?? '');
+      if (!scheme) continue;
+      await tx.query('update product_configurations set marking_scheme = $2::jsonb where id = $1', [
+        row.id,
+        JSON.stringify(scheme),
+      ]);
+    }
+  });
 }

@@ -4,6 +4,7 @@ import {
   LESSON_PARTS_PER_LESSON,
   type CompleteSessionBody,
   type EvidenceSubmission,
+  type MarkingScheme,
   type SimulationMode,
   type TubeSettings,
 } from '@portal/contract';
@@ -27,6 +28,8 @@ import type { Db } from '../db/driver';
 import { hashSessionToken, newSessionToken } from '../lib/session-token';
 import type { Storage } from '../storage/local-storage';
 import { configurationOf } from './catalogue';
+import { markImage } from '../marking/mark-image';
+import { sessionScore } from '../marking/session-score';
 
 /**
  * Demo data that looks alive (issue #8): the demo cohort (contract/src/demo-cohort.json) with
@@ -35,7 +38,7 @@ import { configurationOf } from './catalogue';
  * real session leaves (evidence with its image file in the storage, completion with the report
  * details the simulator computes, some of it analysed by its owner), dated in the past.
  *
- * Written in batches of three statements rather than through the session and evidence
+ * Written in batches of four statements rather than through the session and evidence
  * repositories, whose one-capture-per-transaction path (eight statements per image, as the
  * simulator uploads them) made the first start on PGlite take about four times as long. Pictures
  * are rendered once per body area, side and technique (a few dozen) and stored per evidence.
@@ -470,6 +473,10 @@ interface SessionRecord {
   token_hash: string;
   status: 'complete' | 'closed';
   report_details: CompleteSessionBody['reportDetails'] | null;
+  /** Computed from the images' marks, as the evidence route does (issue #23). */
+  score: number | null;
+  reported_score: number | null;
+  pass_mark: number | null;
   created_at: string;
   started_at: string;
   completed_at: string | null;
@@ -495,6 +502,18 @@ interface EvidenceRecord {
   analysis: string | null;
   analysed_at: string | null;
   created_at: string;
+  score: number | null;
+}
+
+interface MarkRecord {
+  session_uuid: string;
+  position: number;
+  criterion: string;
+  mark: number | null;
+  max: number;
+  reason: string;
+  value: number | null;
+  limit_value: number | null;
 }
 
 /** A fixed uuid per label, so a redone batch writes the same keys again instead of new ones. */
@@ -510,7 +529,7 @@ function demoUuid(label: string): string {
  * report details it computes, or once the learner closed it; the owner's analysis on part of
  * the older ones. Images go to the storage first, as the evidence route does.
  */
-async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: RenderOptions) => Radiograph, now: Date) {
+async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: RenderOptions) => Radiograph, now: Date, scheme: MarkingScheme | null) {
   // Each report draws from its own generator, so skipping one changes no other.
   const random = createRandom(`report ${plan.n}`);
   const makers = capturesOf(plan, random, render);
@@ -521,6 +540,8 @@ async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: Rend
   const toAnalyse = Math.ceil(makers.length * plan.analysed);
   const files: FileRecord[] = [];
   const evidence: EvidenceRecord[] = [];
+  const marks: MarkRecord[] = [];
+  const attempts = new Map<string, number>();
   for (const [position, make] of makers.entries()) {
     // A picture blocks the event loop for tens of milliseconds: requests go first.
     await new Promise((resolve) => setImmediate(resolve));
@@ -536,6 +557,15 @@ async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: Rend
     }
     const rating = capture.summary.exposure ?? 'lesson';
     const analysed = position < toAnalyse;
+    const { practiceActivity, evidenceData } = capture.submission;
+    const imageMarks =
+      scheme && evidenceData.meta.type === 'xray_image'
+        ? markImage(scheme, { evidenceData, earlierAttempts: attempts.get(practiceActivity) ?? 0 })
+        : null;
+    attempts.set(practiceActivity, (attempts.get(practiceActivity) ?? 0) + 1);
+    for (const c of imageMarks?.criteria ?? []) {
+      marks.push({ session_uuid: plan.uuid, position, criterion: c.criterion, mark: c.mark, max: c.max, reason: c.reason, value: c.value, limit_value: c.limit });
+    }
     evidence.push({
       session_uuid: plan.uuid,
       position,
@@ -550,6 +580,7 @@ async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: Rend
       analysis: analysed ? pick(random, ANALYSIS_TEXT[rating]) : null,
       analysed_at: analysed ? new Date(analysedAt + position * 420_000).toISOString() : null,
       created_at: createdAt,
+      score: imageMarks?.score ?? null,
     });
   }
   const sessionPlan = planFor({ configuration: plan.leaf.configuration, categoryName: plan.leaf.display_name });
@@ -565,6 +596,9 @@ async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: Rend
     // Nobody ever holds this session's token; the session is long past its lifetime anyway.
     token_hash: hashSessionToken(newSessionToken()),
     status: plan.closed ? 'closed' : 'complete',
+    score: sessionScore(evidence.map((e) => ({ projection: e.practice_activity, score: e.score }))),
+    reported_score: plan.closed ? null : score,
+    pass_mark: scheme?.passMark ?? null,
     // What the simulator's page sends on completion (simulator/src/web/launch-routes.ts).
     report_details: plan.closed
       ? null
@@ -579,22 +613,24 @@ async function recordsOf(plan: PlannedReport, storage: Storage, render: (o: Rend
     closed_at: plan.closed ? finished : null,
     last_used_at: finished,
   };
-  return { session, files, evidence, images: files.length };
+  return { session, files, evidence, marks, images: files.length };
 }
 
-/** One batch in one transaction: three statements, whatever its size. */
-async function writeBatch(db: Db, sessions: SessionRecord[], files: FileRecord[], evidence: EvidenceRecord[]): Promise<void> {
+/** One batch in one transaction: four statements (marks included), whatever its size. */
+async function writeBatch(db: Db, sessions: SessionRecord[], files: FileRecord[], evidence: EvidenceRecord[], marks: MarkRecord[]): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(
       `insert into simulation_sessions (uuid, user_id, product_id, category_id, configuration, mode,
          token_hash, status, report_details, created_at, started_at, completed_at, closed_at,
-         last_used_at)
+         last_used_at, score, reported_score, pass_mark)
        select uuid, user_id, product_id, category_id, configuration, mode, token_hash, status,
-              report_details, created_at, started_at, completed_at, closed_at, last_used_at
+              report_details, created_at, started_at, completed_at, closed_at, last_used_at,
+              score, reported_score, pass_mark
          from jsonb_to_recordset($1::jsonb) as x(uuid uuid, user_id uuid, product_id integer,
            category_id integer, configuration text, mode text, token_hash text, status text,
            report_details jsonb, created_at timestamptz, started_at timestamptz,
-           completed_at timestamptz, closed_at timestamptz, last_used_at timestamptz)`,
+           completed_at timestamptz, closed_at timestamptz, last_used_at timestamptz,
+           score smallint, reported_score smallint, pass_mark smallint)`,
       [JSON.stringify(sessions)],
     );
     await tx.query(
@@ -609,14 +645,23 @@ async function writeBatch(db: Db, sessions: SessionRecord[], files: FileRecord[]
     );
     await tx.query(
       `insert into evidence (session_uuid, position, practice_activity, image_file_id,
-         evidence_data, analysis_status_id, analysis, analysed_at, created_at)
+         evidence_data, analysis_status_id, analysis, analysed_at, created_at, score)
        select session_uuid, position, practice_activity, image_file_id, evidence_data,
-              analysis_status_id, analysis, analysed_at, created_at
+              analysis_status_id, analysis, analysed_at, created_at, score
          from jsonb_to_recordset($1::jsonb) as x(session_uuid uuid, position integer,
            practice_activity text, image_file_id uuid, evidence_data jsonb,
            analysis_status_id integer, analysis text, analysed_at timestamptz,
-           created_at timestamptz)`,
+           created_at timestamptz, score numeric)`,
       [JSON.stringify(evidence)],
+    );
+    await tx.query(
+      `insert into evidence_marks (evidence_id, criterion, mark, max, reason, value, limit_value)
+       select e.id, x.criterion, x.mark, x.max, x.reason, x.value, x.limit_value
+         from jsonb_to_recordset($1::jsonb) as x(session_uuid uuid, position integer,
+           criterion text, mark numeric, max numeric, reason text, value double precision,
+           limit_value double precision)
+         join evidence e on e.session_uuid = x.session_uuid and e.position = x.position`,
+      [JSON.stringify(marks)],
     );
   });
 }
@@ -654,6 +699,13 @@ export async function seedDemoActivity(
   const written = new Set(existing.rows.map((r) => r.uuid));
   const todo = plans.filter((p) => !written.has(p.uuid));
 
+  // Each leaf's configuration's marking scheme (configuration names are unique per product
+  // whatever their case, and the catalogue's leaf keys name their product).
+  const schemeRows = await db.query<{ name: string; marking_scheme: MarkingScheme }>(
+    `select lower(configuration_name) as name, marking_scheme from product_configurations
+      where marking_scheme is not null`,
+  );
+  const schemes = new Map(schemeRows.rows.map((r) => [r.name, r.marking_scheme]));
   const pool = pooledRenderer();
   const result: DemoActivityResult = { ...NOTHING, seeded: true, learners: learners.length };
   for (let from = 0; from < todo.length; from += BATCH) {
@@ -661,13 +713,16 @@ export async function seedDemoActivity(
     const sessions: SessionRecord[] = [];
     const files: FileRecord[] = [];
     const evidence: EvidenceRecord[] = [];
+    const marks: MarkRecord[] = [];
     for (const plan of todo.slice(from, from + BATCH)) {
-      const records = await recordsOf(plan, storage, pool.render, now);
+      const scheme = schemes.get(plan.leaf.configuration.toLowerCase()) ?? null;
+      const records = await recordsOf(plan, storage, pool.render, now, scheme);
       sessions.push(records.session);
       files.push(...records.files);
       evidence.push(...records.evidence);
+      marks.push(...records.marks);
     }
-    await writeBatch(db, sessions, files, evidence);
+    await writeBatch(db, sessions, files, evidence, marks);
     result.reports += sessions.length;
     result.evidence += evidence.length;
     result.images += files.length;

@@ -15,6 +15,8 @@ export const DEMO_LTI_CLIENTS = [
     organisation: 'Demo Brightspace College',
     clientId: 'portal-tool-brightspace',
     deploymentId: 'brightspace-deployment',
+    // As at Brightspace, the stand-in wants its OAuth2 audience in this client's assertions.
+    tokenAudience: 'https://api.brightspace.com/auth/token',
   },
 ] as const;
 
@@ -31,10 +33,12 @@ export async function seedDemoLtiPlatform(db: Queryable, lmsUrl = process.env.LM
   for (const client of DEMO_LTI_CLIENTS) {
     await db.query(
       `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-         deployment_ids, organisation_id, verifies_email)
-       select $1, $5, $2, $3, $4, array[$6::text], id, true
+         deployment_ids, organisation_id, verifies_email, token_audience)
+       select $1, $5, $2, $3, $4, array[$6::text], id, true, $8
          from organisations where lower(name) = lower($7)
-       on conflict (issuer, client_id) do nothing`,
+       on conflict (issuer, client_id) do update set token_audience = excluded.token_audience
+         -- Only fills in what registrations seeded before the field need; nothing else changes.
+         where lti_platforms.token_audience is null and excluded.token_audience is not null`,
       [
         issuer,
         `${issuer}/lti/auth`,
@@ -43,6 +47,7 @@ export async function seedDemoLtiPlatform(db: Queryable, lmsUrl = process.env.LM
         client.clientId,
         client.deploymentId,
         client.organisation,
+        'tokenAudience' in client ? client.tokenAudience : null,
       ],
     );
   }

@@ -3,7 +3,7 @@ import type { OutboxKind, OutboxLog } from '../outbox/handler-registry';
 import { createOutboxRepository, type ClaimedItem } from '../repositories/outbox-repository';
 import { createUserRepository } from '../repositories/user-repository';
 import { toIdentityCallError, type IdentityAdmin } from './identity-admin';
-import { IDENTITY_KINDS, type AccountPayload } from './provisioning';
+import { accountUsername, IDENTITY_KINDS, type AccountPayload } from './provisioning';
 
 /**
  * The outbox kinds of identity accounts (provisioning.ts builds their items). Each handler records
@@ -50,6 +50,28 @@ export function identityAccountKinds(
     return (await db.query('select 1 from users where id = $1', [id])).rowCount > 0;
   }
 
+  /** The account of this create: by e-mail when it has one, else by its derived username. */
+  const findAccount = (payload: AccountPayload) =>
+    payload.email !== null
+      ? admin.findByEmail(payload.email)
+      : admin.findByUsername(accountUsername(payload.userId, null));
+
+  /**
+   * A user who has an account already (a launched learner made without e-mail, given one now by
+   * an administrator): that account takes the e-mail, no second one is made.
+   */
+  async function accountGivenEmail(payload: AccountPayload): Promise<string | null> {
+    if (payload.email === null) return null;
+    const sub = await createUserRepository(db).identitySubOf(payload.userId);
+    if (!sub) return null;
+    const updated = await admin.update(sub, {
+      email: payload.email,
+      firstName: payload.firstName,
+      lastName: payload.lastName,
+    });
+    return updated ? sub : null;
+  }
+
   async function create(item: ClaimedItem): Promise<void> {
     const payload = item.payload as unknown as AccountPayload;
     let progress = { ...item.progress } as CreateProgress;
@@ -58,7 +80,7 @@ export function identityAccountKinds(
       if (!(await userExists(payload.userId))) {
         // Deleted before the account was made. An account a crashed attempt may have made is
         // named here, so that the delete item after this one removes it.
-        const found = await admin.findByEmail(payload.email);
+        const found = await findAccount(payload);
         await outbox.complete(
           item.id,
           { ...(found ? { sub: found.id } : {}), skipped: true },
@@ -68,15 +90,17 @@ export function identityAccountKinds(
       }
       // Looked up first: an attempt that died after the provider created the account, before
       // the id was recorded, must not make a second one.
-      const existing = await admin.findByEmail(payload.email);
+      const names = { firstName: payload.firstName, lastName: payload.lastName };
+      const existing = (await accountGivenEmail(payload)) ?? (await findAccount(payload))?.id;
       const sub =
-        existing?.id ??
+        existing ??
         (
-          await admin.create({
-            email: payload.email,
-            firstName: payload.firstName,
-            lastName: payload.lastName,
-          })
+          await admin.create(
+            payload.email === null
+              ? { ...names, email: null, username: accountUsername(payload.userId, null) }
+              : { ...names, email: payload.email },
+            { launched: payload.launched === true },
+          )
         ).id;
       progress = { ...progress, sub };
       await db.transaction(async (tx) => {
@@ -85,6 +109,11 @@ export function identityAccountKinds(
       });
     }
     const sub = progress.sub as string;
+    if (payload.email === null) {
+      // Nowhere to send an invitation: the launched learner signs in by launch only.
+      await outbox.complete(item.id, { ...progress }, null);
+      return;
+    }
     const sent = await sendOnce(item, progress, sub);
     await db.transaction(async (tx) => {
       await createUserRepository(tx).setAccount(payload.userId, { status: 'invited' });
@@ -134,8 +163,9 @@ export function identityAccountKinds(
     const sub =
       (await createUserRepository(db).identitySubOf(payload.userId)) ??
       (await subFromCreate(item.key));
-    if (!sub) {
-      await outbox.complete(item.id, {}, 'no account to update');
+    if (!sub || payload.email === null) {
+      // Update items are made only for users with an e-mail (services/user/update-user.ts).
+      await outbox.complete(item.id, {}, sub ? 'no e-mail to update' : 'no account to update');
       return;
     }
     const updated = await admin.update(sub, {
@@ -147,15 +177,34 @@ export function identityAccountKinds(
     await outbox.complete(item.id, { sub }, updated ? null : 'the account no longer exists');
   }
 
+  /**
+   * The account of a launched user without e-mail whose id the portal does not know (its create
+   * item gone, or the user's own id standing in for it, as for every active user without one):
+   * its username is derived from the portal user's id, so it is theirs alone. An e-mail is not
+   * looked up the same way, since another account may hold that address by now.
+   */
+  async function launchedAccountOf(payload: { userId: string; email?: string | null }) {
+    if (payload.email !== null) return null;
+    return (await admin.findByUsername(accountUsername(payload.userId, null)))?.id ?? null;
+  }
+
   async function remove(item: ClaimedItem): Promise<void> {
-    const payload = item.payload as { userId: string; sub: string | null };
+    const payload = item.payload as { userId: string; email?: string | null; sub: string | null };
     const sub = payload.sub ?? (await subFromCreate(item.key));
-    if (!sub) {
-      await outbox.complete(item.id, {}, 'no account was created');
+    if (sub && (await admin.remove(sub))) {
+      await outbox.complete(item.id, { sub }, null);
       return;
     }
-    const removed = await admin.remove(sub);
-    await outbox.complete(item.id, { sub }, removed ? null : 'the account was already gone');
+    const launched = await launchedAccountOf(payload);
+    if (launched && (await admin.remove(launched))) {
+      await outbox.complete(item.id, { sub: launched }, null);
+      return;
+    }
+    await outbox.complete(
+      item.id,
+      sub ? { sub } : {},
+      sub ? 'the account was already gone' : 'no account was created',
+    );
   }
 
   /** The invitation again, for a user still `invited`; one who signed in meanwhile gets none. */
@@ -189,6 +238,41 @@ export function identityAccountKinds(
     );
   }
 
+  /**
+   * Links the account to the launch sign-in broker (issue #22 point 1), once its create item has
+   * named it; remembered in lti_broker_account_links so later launches do not ask again.
+   */
+  async function linkBroker(item: ClaimedItem): Promise<void> {
+    const { userId, alias } = item.payload as { userId: string; alias: string };
+    const sub =
+      (await createUserRepository(db).identitySubOf(userId)) ?? (await subFromCreate(item.key));
+    if (!sub || !(await userExists(userId))) {
+      await outbox.complete(item.id, {}, 'no account to link');
+      return;
+    }
+    const result = await admin.linkFederatedIdentity(sub, {
+      identityProvider: alias,
+      userId,
+      userName: userId,
+    });
+    if (result === 'linked') {
+      await db.query(
+        `insert into lti_broker_account_links (user_id, alias) values ($1, $2)
+         on conflict (user_id) do update set alias = excluded.alias, linked_at = now()`,
+        [userId, alias],
+      );
+    }
+    await outbox.complete(
+      item.id,
+      { sub },
+      result === 'linked'
+        ? null
+        : result === 'not_found'
+          ? 'the account no longer exists'
+          : 'the account is linked to another identity of this provider',
+    );
+  }
+
   /** A create that keeps failing shows on the user's row; its retries go on. */
   async function markFailed(item: ClaimedItem): Promise<void> {
     const userId = (item.payload as { userId?: unknown }).userId;
@@ -206,5 +290,6 @@ export function identityAccountKinds(
     [IDENTITY_KINDS.update]: { handle: update, retryMessage: RETRY_MESSAGE },
     [IDENTITY_KINDS.remove]: { handle: remove, retryMessage: RETRY_MESSAGE },
     [IDENTITY_KINDS.invite]: { handle: invite, retryMessage: RETRY_MESSAGE },
+    [IDENTITY_KINDS.linkBroker]: { handle: linkBroker, retryMessage: RETRY_MESSAGE },
   };
 }

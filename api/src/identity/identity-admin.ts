@@ -10,17 +10,29 @@ export interface AccountFields {
 }
 
 /**
+ * A new account: with an e-mail, that is its username; a launched learner without one has the
+ * username provisioning.ts `accountUsername` derives.
+ */
+export type NewAccountFields =
+  | AccountFields
+  | (Omit<AccountFields, 'email'> & { email: null; username: string });
+
+/**
  * What the API asks of the identity provider: the subset of Keycloak's Admin REST API that
  * `identity/` implements too, so one code path serves both.
  */
 export interface IdentityAdmin {
   /** The account whose e-mail is exactly this one (case-insensitive), or null. */
   findByEmail(email: string): Promise<{ id: string } | null>;
+  /** The account whose username is exactly this one, or null. */
+  findByUsername(username: string): Promise<{ id: string } | null>;
   /**
    * A new enabled account that must set a password (required action UPDATE_PASSWORD), its e-mail
    * not verified: it becomes verified when the invitation's link is used (the set-password page).
+   * A `launched` account (its user came from a learning platform and signs in by launch) gets no
+   * required action: Keycloak would otherwise ask for a password after the brokered sign-in.
    */
-  create(fields: AccountFields): Promise<{ id: string }>;
+  create(fields: NewAccountFields, options?: { launched?: boolean }): Promise<{ id: string }>;
   /** The invitation: an e-mail with a link to set the password, back to the portal after. */
   sendInvitation(id: string): Promise<void>;
   /**
@@ -30,6 +42,20 @@ export interface IdentityAdmin {
   update(id: string, fields: AccountFields & { emailVerified?: true }): Promise<boolean>;
   /** false when the account did not exist. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Links the account to the identity `link.userId` at the brokered identity provider
+   * `link.identityProvider` (Keycloak's federated identity). Idempotent: an existing link to the
+   * same identity is `linked`; a link of the account to another identity of that provider is
+   * `conflict`; a missing account is `not_found`.
+   */
+  linkFederatedIdentity(id: string, link: FederatedIdentityLink): Promise<'linked' | 'conflict' | 'not_found'>;
+}
+
+/** Keycloak's FederatedIdentityRepresentation. */
+export interface FederatedIdentityLink {
+  identityProvider: string;
+  userId: string;
+  userName: string;
 }
 
 /**
@@ -168,17 +194,26 @@ export function createKeycloakIdentityAdmin(
       return match?.id ? { id: match.id } : null;
     },
 
-    async create(fields) {
+    async findByUsername(username) {
+      const found = await call('find user by username', () =>
+        client.users.find({ username, exact: true, max: 2 }),
+      );
+      const match = found.find((u) => u.username?.toLowerCase() === username.toLowerCase() && u.id);
+      return match?.id ? { id: match.id } : null;
+    },
+
+    async create(fields, createOptions) {
       const created = await call('create user', () =>
         client.users.create({
-          username: fields.email,
-          email: fields.email,
+          ...(fields.email === null
+            ? { username: fields.username }
+            : { username: fields.email, email: fields.email }),
           firstName: fields.firstName,
           lastName: fields.lastName,
           enabled: true,
           // Said, not left to the default: nobody has confirmed this address yet.
           emailVerified: false,
-          requiredActions: ['UPDATE_PASSWORD'],
+          requiredActions: createOptions?.launched ? [] : ['UPDATE_PASSWORD'],
         }),
       );
       return { id: created.id };
@@ -225,6 +260,28 @@ export function createKeycloakIdentityAdmin(
         if (notFound(error)) return false;
         throw error;
       }
+    },
+
+    async linkFederatedIdentity(id, link) {
+      try {
+        await call('link federated identity', () =>
+          client.users.addToFederatedIdentity({
+            id,
+            federatedIdentityId: link.identityProvider,
+            federatedIdentity: link,
+          }),
+        );
+        return 'linked';
+      } catch (error) {
+        if (notFound(error)) return 'not_found';
+        if (!(error instanceof IdentityCallError && error.status === 409)) throw error;
+      }
+      // Already linked (an earlier attempt, or an administrator): the same identity is success.
+      const links = await call('list federated identities', () =>
+        client.users.listFederatedIdentities({ id }),
+      );
+      const existing = links.find((l) => l.identityProvider === link.identityProvider);
+      return existing?.userId === link.userId ? 'linked' : 'conflict';
     },
   };
 }

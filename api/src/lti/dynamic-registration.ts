@@ -195,6 +195,11 @@ export function createDynamicRegistration({ portalUrl, clientName, outbound }: R
         tokenEndpoint: endpoint('token_endpoint'),
         jwksUri: endpoint('jwks_uri'),
         registrationEndpoint: endpoint('registration_endpoint'),
+        // Optional; Brightspace names https://api.brightspace.com/auth/token here.
+        authorizationServer:
+          config.authorization_server === undefined || config.authorization_server === null
+            ? null
+            : endpoint('authorization_server'),
       };
       const listIncludes = (name: string, value: string) => {
         const list = config[name];

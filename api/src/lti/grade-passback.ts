@@ -16,6 +16,8 @@ import {
   type PlatformRow,
 } from './platform-token';
 import type { ToolKeys } from './tool-keys';
+import { createFeedbackRepository } from '../repositories/feedback-repository';
+import { scoreComment } from './score-comment';
 
 export { retryAfterMs } from './platform-token';
 
@@ -23,12 +25,18 @@ export { retryAfterMs } from './platform-token';
  * LTI Assignment and Grade Services 2.0 (issue #10 point 4): the score of a session launched from
  * a learning platform goes back to the launch's line item.
  *
- * When: the score exists exactly when the simulator completes the session with report details
- * (`POST /api/v1/simulator/session/complete`, the only write of `report_details`; a completed
- * session never gets them later). That completion enqueues an `lti.score` outbox item in its own
- * transaction, so a completion without its grade, or a grade of a rolled-back completion, cannot
- * exist. A learner's own "complete" (`POST …/session/{uuid}/complete`, after a simulator crash)
- * carries no report and so no score: nothing is posted.
+ * What: the score the API computed from the session's marked images (issue #23,
+ * api/src/marking/), never the one the simulator reports (`reported_score`: the session token
+ * reaches the learner's browser, so that number is the learner's to choose). A session without
+ * marked images has no score, and nothing is posted.
+ *
+ * When: the simulator's completion (`POST /api/v1/simulator/session/complete`) enqueues an
+ * `lti.score` outbox item in its own transaction, so a completion without its grade, or a grade of
+ * a rolled-back completion, cannot exist. Where the release policy (the course's override, else
+ * the organisation's) is `after_review`, that item is a `PendingManual` result without a score,
+ * and an educator's "Release grade" (services/reports/release-grade.ts) enqueues the
+ * `FullyGraded` one. A learner's own "complete" (`POST …/session/{uuid}/complete`, after a
+ * simulator crash) posts nothing.
  *
  * Then the outbox worker posts it (docs/decisions.md#outbox): OAuth2 client credentials with a JWT client
  * assertion signed by the tool key, then the score to `{lineitem}/scores`. Network errors, 5xx
@@ -53,7 +61,6 @@ const LINE_ITEM_CONTAINER_MEDIA_TYPE = 'application/vnd.ims.lis.v2.lineitemconta
 
 /** Report scores are percentages (contract: CompleteSessionBody, 0–100). */
 export const DEFAULT_SCORE_MAXIMUM = 100;
-const COMMENT_MAX = 1000;
 
 /** What an `lti.score` item carries: all the completion knew, so a later edit changes nothing. */
 export interface LtiScorePayload {
@@ -69,12 +76,16 @@ export interface LtiScorePayload {
   resourceLinkId: string | null;
   /** The label of a line item we create. */
   label: string;
-  /** Percent, 0–100. */
-  score: number;
+  /** Percent, 0–100; null for a `PendingManual` result (awaiting an educator's release). */
+  score: number | null;
+  /** Absent in items enqueued before grade release existed: FullyGraded. */
+  gradingProgress?: AgsGradingProgress;
   /** The completion time, ISO 8601 with milliseconds. */
   timestamp: string;
   comment: string | null;
 }
+
+export type AgsGradingProgress = 'FullyGraded' | 'PendingManual';
 
 /** Steps done, in the item's `progress`: the line item found or created for the container. */
 interface LtiScoreProgress {
@@ -92,19 +103,34 @@ const isUrl = (value: unknown): value is string =>
   typeof value === 'string' && /^https?:\/\//.test(value);
 
 /**
- * The `lti.score` item of a session just completed, in `tx` (the completion's transaction), when
- * it was launched from a platform whose AGS claim lets us post scores there and its report has a
- * score. Answers whether an item was written.
+ * The `lti.score` item of a completed session, in `tx` (the completion's or the release's
+ * transaction), when it was launched from a platform whose AGS claim lets us post scores there
+ * and it has a computed score. `grading` `PendingManual` sends the result without a score (the
+ * grade waits for an educator); `FullyGraded` sends the score and records the release. Answers
+ * whether an item was written.
  *
  * The key holds the platform, the line item (or the container and resource link) and the user, so
  * the grades of one learner on one line item go out in completion order even across launches.
  */
-export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promise<boolean> {
+export async function enqueueLtiScore(
+  tx: Queryable,
+  sessionUuid: string,
+  grading: AgsGradingProgress = 'FullyGraded',
+  options: {
+    /**
+     * A released grade sent again because an educator's feedback changed it (issue #23 point
+     * 3): stamped now, so the platform takes it over the result it holds.
+     */
+    resend?: boolean;
+  } = {},
+): Promise<boolean> {
   const res = await tx.query<{
     lti_launch_id: string;
     user_id: string;
     completed_at: Date | string;
-    report_details: { score?: unknown; summary?: unknown } | null;
+    score: number | null;
+    released_at: Date | string | null;
+    now: Date | string;
     platform_id: number;
     platform_sub: string;
     ags_endpoint: AgsClaim | null;
@@ -113,7 +139,7 @@ export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promi
     category_name: string | null;
   }>(
     `select s.lti_launch_id, s.user_id::text as user_id, s.completed_at,
-            s.report_details, l.platform_id, l.platform_sub, l.ags_endpoint, l.resource_link,
+            s.score, s.grade_released_at as released_at, clock_timestamp() as now, l.platform_id, l.platform_sub, l.ags_endpoint, l.resource_link,
             p.name as product_name, c.display_name as category_name
        from simulation_sessions s
        -- The column predates launches as rows (text); only checked uuids are stored in it now.
@@ -122,11 +148,12 @@ export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promi
                         then s.lti_launch_id::uuid end
        join products p on p.id = s.product_id
        left join product_categories c on c.id = s.category_id
-      where s.uuid = $1 and s.status = 'complete'`,
+      -- Completed, whether or not the launch page has closed it since (status 'closed' then).
+      where s.uuid = $1 and s.completed_at is not null`,
     [sessionUuid],
   );
   const row = res.rows[0];
-  const score = row?.report_details?.score;
+  const score = row?.score;
   if (!row || typeof score !== 'number' || !Number.isFinite(score)) return false;
   const claim = row.ags_endpoint ?? {};
   const scopes = Array.isArray(claim.scope) ? claim.scope : [];
@@ -138,7 +165,7 @@ export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promi
   if (!lineItem && !(lineItems && resourceLinkId && scopes.includes(AGS_SCOPES.lineItem))) {
     return false;
   }
-  const summary = row.report_details?.summary;
+  const feedback = await createFeedbackRepository(tx).commentTexts(sessionUuid);
   const payload: LtiScorePayload = {
     sessionUuid,
     launchId: row.lti_launch_id,
@@ -151,10 +178,18 @@ export async function enqueueLtiScore(tx: Queryable, sessionUuid: string): Promi
     label:
       (typeof row.resource_link?.title === 'string' && row.resource_link.title.trim()) ||
       [row.product_name, row.category_name].filter(Boolean).join(' – '),
-    score,
-    timestamp: new Date(row.completed_at).toISOString(),
-    comment:
-      typeof summary === 'string' && summary.trim() !== '' ? summary.slice(0, COMMENT_MAX) : null,
+    score: grading === 'FullyGraded' ? score : null,
+    gradingProgress: grading,
+    // A released grade must be newer than the pending result the platform holds (AGS 2.0
+    // §3.4.7 keeps the newer of two), so it carries the release time.
+    timestamp: new Date(
+      options.resend
+        ? row.now
+        : grading === 'FullyGraded' && row.released_at !== null
+          ? row.released_at
+          : row.completed_at,
+    ).toISOString(),
+    comment: scoreComment(feedback),
   };
   const target = lineItem ?? `${lineItems}#${resourceLinkId}`;
   const item: OutboxItem = {
@@ -341,11 +376,12 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
       const scoreMaximum = progress.scoreMaximum ?? DEFAULT_SCORE_MAXIMUM;
       const score = {
         userId: payload.platformSub,
-        scoreGiven: Math.round(payload.score * scoreMaximum) / 100,
-        scoreMaximum,
+        ...(payload.score === null
+          ? {}
+          : { scoreGiven: Math.round(payload.score * scoreMaximum) / 100, scoreMaximum }),
         ...(payload.comment ? { comment: payload.comment } : {}),
         activityProgress: 'Completed',
-        gradingProgress: 'FullyGraded',
+        gradingProgress: payload.gradingProgress ?? 'FullyGraded',
         timestamp: payload.timestamp,
       };
       // Posting the same score again (a crash between the platform's 2xx and marking the item
@@ -369,7 +405,12 @@ export function createLtiScoreHandler(options: LtiScoreHandlerOptions): OutboxHa
       await finish(item, payload, platform, {
         progress,
         error: null,
-        score: { scoreGiven: score.scoreGiven, scoreMaximum, timestamp: payload.timestamp },
+        score: {
+          scoreGiven: score.scoreGiven ?? null,
+          scoreMaximum,
+          gradingProgress: score.gradingProgress,
+          timestamp: payload.timestamp,
+        },
       });
       log.info(
         { outboxId: item.id, session: payload.sessionUuid, lineItem: progress.lineItem },

@@ -1,3 +1,4 @@
+import { LTI_NRPS_SCOPE } from '@portal/contract';
 import { linkTargets } from '../lib/link-header';
 import {
   PlatformCallError,
@@ -13,8 +14,7 @@ import {
  * of the platform's registration: neither the launch nor the platform's answer may point the
  * portal elsewhere.
  */
-export const NRPS_SCOPE =
-  'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly';
+export const NRPS_SCOPE = LTI_NRPS_SCOPE;
 export const MEMBERSHIP_MEDIA_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json';
 
 /** A course larger than this is not a course; a platform that pages for ever stops here. */

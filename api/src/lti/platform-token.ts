@@ -31,11 +31,13 @@ export interface PlatformRow {
   auth_login_url: string;
   jwks_url: string;
   organisation_id: number;
+  /** The client assertion's `aud` when the platform wants another than the token URL (Brightspace). */
+  token_audience?: string | null;
 }
 
 /** The columns of `lti_platforms` a PlatformRow is read from (`p` the table's alias). */
 export const PLATFORM_ROW_SQL = `p.issuer, p.client_id, p.access_token_url, p.auth_login_url,
-  p.jwks_url, p.organisation_id`;
+  p.jwks_url, p.organisation_id, p.token_audience`;
 
 /** The hosts service URLs may lie on: those the platform's registration names. */
 export const platformHosts = (p: PlatformRow) =>
@@ -130,17 +132,22 @@ export function createPlatformTokens({ toolKeys, outbound }: PlatformTokenOption
     }
   }
 
+  // The audience is part of the key: a token got under an audience since corrected is not reused.
   const tokenKey = (platform: PlatformRow, scopes: readonly string[]) =>
-    `${platform.access_token_url} ${platform.client_id} ${[...scopes].sort().join(' ')}`;
+    `${platform.access_token_url} ${platform.token_audience ?? ''} ${platform.client_id} ${[...scopes].sort().join(' ')}`;
 
-  /** iss = sub = our client id, aud = the token URL, a fresh jti, 5 minutes. */
+  /**
+   * iss = sub = our client id, a fresh jti, 5 minutes; aud = the token URL (Security Framework
+   * §4.1.1) unless the registration names the platform's audience: Brightspace checks for
+   * https://api.brightspace.com/auth/token and refuses its own token URL.
+   */
   async function fetchToken(platform: PlatformRow, scopes: readonly string[]): Promise<string> {
     const { kid, key } = await toolKeys.signingKey();
     const assertion = await new SignJWT({})
       .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
       .setIssuer(platform.client_id)
       .setSubject(platform.client_id)
-      .setAudience(platform.access_token_url)
+      .setAudience(platform.token_audience || platform.access_token_url)
       .setJti(randomUUID())
       .setIssuedAt()
       .setExpirationTime('5m')

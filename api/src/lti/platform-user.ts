@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LtiErrorCode } from '@portal/contract';
 import type { Queryable } from '../db/driver';
-import { createAccountItem } from '../identity/provisioning';
+import { createLaunchedAccountItem } from '../identity/provisioning';
 import { type AuditActor, createAuditRepository } from '../repositories/audit-repository';
 import { currentLicenseSql, isoDay } from '../repositories/entitlement-repository';
 import { createLicenseRepository } from '../repositories/license-repository';
@@ -122,10 +122,10 @@ export async function linkPlatformUser(
         role.rows[0]!.id,
         organisation.language ?? 'en',
       );
-      // Without an address there is no invitation to send and no username the realm accepts
-      // (e-mail as username): the user exists for launches, seats and scores only.
-      if (email) await createOutboxRepository(tx).enqueue([createAccountItem({ ...fresh, email })]);
-      else await tx.query(`update users set account_status = 'active' where id = $1`, [fresh.id]);
+      // An account for every launched user, for the launch sign-in's broker link. Without an
+      // address there is no invitation to wait for: the user is active from the start.
+      await createOutboxRepository(tx).enqueue([createLaunchedAccountItem(fresh)]);
+      if (!email) await tx.query(`update users set account_status = 'active' where id = $1`, [fresh.id]);
       user = {
         id: fresh.id,
         organisation_id: platform.organisationId,

@@ -94,11 +94,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
 
   /**
    * Rounds until a round gets nothing done: nothing is due, or all that is due keeps failing
-   * (each failure waits for its retry time, so that is the timer's to pick up again).
+   * (each failure waits for its retry time, so that is the timer's to pick up again), or until
+   * `stop()` says so before a round (a draining process claims nothing new).
    */
-  async function drain(): Promise<RoundResult> {
+  async function drain(stop: () => boolean = () => false): Promise<RoundResult> {
     const total: RoundResult = { done: 0, failed: 0 };
     for (;;) {
+      if (stop()) return total;
       const round = await runOnce();
       total.done += round.done;
       total.failed += round.failed;

@@ -8,7 +8,8 @@ export interface AuditActor {
   id: string | null;
   firstName: string;
   lastName: string;
-  email: string;
+  /** null: a user a learning platform launched without an address (stored as '', as System's). */
+  email: string | null;
 }
 
 /** The actor of scheduled jobs' writes (the daily licence expiry): shown as "System". */
@@ -39,7 +40,7 @@ async function insertAudit(q: Queryable, entry: AuditRecord): Promise<void> {
     [
       entry.actor.id,
       `${entry.actor.firstName} ${entry.actor.lastName}`.trim(),
-      entry.actor.email,
+      entry.actor.email ?? '',
       entry.action,
       entry.entityType,
       String(entry.entityId),

@@ -12,12 +12,7 @@ import { badRequest } from '../lib/http-errors';
 import { pagedList } from '../lib/paged-list';
 import { createAuditRepository, type AuditActor } from './audit-repository';
 import { currentLicenseSql, INACTIVE_DURATION, isoDay } from './entitlement-repository';
-import {
-  toLicensedUser,
-  USER_PLATFORM_JOIN,
-  USER_SELECT,
-  type UserRow,
-} from './user-repository';
+import { toLicensedUser, USER_PLATFORM_JOIN, USER_SELECT, type UserRow } from './user-repository';
 
 export type AssignResult =
   | { ok: true; assigned: number }

@@ -108,6 +108,8 @@ export function createLtiRegistrationRepository(q: Queryable) {
           `update lti_platforms
             set auth_login_url = $2, access_token_url = $3, jwks_url = $4,
                 deployment_ids = array(select distinct unnest(deployment_ids || $5::text[])),
+                -- A platform that names no audience leaves the one an administrator entered.
+                token_audience = coalesce($6, token_audience),
                 -- New endpoints are a platform no administrator vouched for yet (issue #22).
                 verifies_email = false, updated_at = now()
           where id = $1`,
@@ -117,14 +119,15 @@ export function createLtiRegistrationRepository(q: Queryable) {
             endpoints.tokenEndpoint,
             endpoints.jwksUri,
             deployments,
+            endpoints.authorizationServer,
           ],
         );
         id = found.id;
       } else {
         const inserted = await q.query<{ id: number }>(
           `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
-                                    jwks_url, deployment_ids, organisation_id)
-         values ($1, $2, $3, $4, $5, $6::text[], $7) returning id`,
+                                    jwks_url, deployment_ids, organisation_id, token_audience)
+         values ($1, $2, $3, $4, $5, $6::text[], $7, $8) returning id`,
           [
             endpoints.issuer,
             client.clientId,
@@ -133,6 +136,7 @@ export function createLtiRegistrationRepository(q: Queryable) {
             endpoints.jwksUri,
             deployments,
             claim.organisation_id,
+            endpoints.authorizationServer,
           ],
         );
         id = inserted.rows[0]!.id;

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  LTI_FRAME_ORIGIN_MESSAGES,
   LTI_MESSAGES,
+  parseFrameOrigin,
   SIMULATION_MODES,
   type SimulationMode,
   ORGANISATION_MESSAGES,
@@ -8,6 +10,7 @@ import {
   type LtiPlatform,
   type LtiPlatformInput,
   type LtiPlatformListQuery,
+  isUuid,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { badRequest } from '../lib/http-errors';
@@ -40,7 +43,6 @@ const DEEP_LINK_LAUNCH_SQL = `select l.id::text as id, l.user_id::text as user_i
   join organisations o on o.id = p.organisation_id
  where l.id = $1::uuid`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A login's state and nonce are good for this long (issue #10). */
 export const LOGIN_STATE_TTL_SECONDS = 600;
@@ -56,12 +58,14 @@ interface PlatformRow {
   organisation_id: number;
   organisation_name: string;
   verifies_email: boolean;
+  frame_origins: string[];
+  token_audience: string | null;
   created_at: Date | string;
 }
 
 const PLATFORM_SELECT = `p.id, p.issuer, p.client_id, p.auth_login_url, p.access_token_url,
   p.jwks_url, p.deployment_ids, p.organisation_id, o.name as organisation_name, p.verifies_email,
-  p.created_at`;
+  p.frame_origins, p.token_audience, p.created_at`;
 const PLATFORM_FROM = 'lti_platforms p join organisations o on o.id = p.organisation_id';
 
 const toPlatform = (r: PlatformRow): LtiPlatform => ({
@@ -75,6 +79,8 @@ const toPlatform = (r: PlatformRow): LtiPlatform => ({
   organisationId: r.organisation_id,
   organisationName: r.organisation_name,
   verifiesEmail: r.verifies_email,
+  frameOrigins: r.frame_origins,
+  tokenAudience: r.token_audience,
   createdAt: new Date(r.created_at).toISOString(),
 });
 
@@ -94,7 +100,23 @@ const normalise = (input: LtiPlatformInput) => ({
   clientId: input.clientId.trim(),
   deploymentIds: [...new Set(input.deploymentIds.map((d) => d.trim()))],
   verifiesEmail: input.verifiesEmail ?? false,
+  tokenAudience: input.tokenAudience?.trim() || null,
 });
+
+/**
+ * The framing origins as stored (URL.origin form, once each, in the given order), or the field's
+ * errors: every wrong entry named, so the administrator sees all of them at once.
+ */
+function frameOriginsOf(input: LtiPlatformInput): { origins: string[]; errors: string[] } {
+  const origins = new Set<string>();
+  const errors: string[] = [];
+  for (const value of input.frameOrigins ?? []) {
+    const parsed = parseFrameOrigin(value);
+    if ('origin' in parsed) origins.add(parsed.origin);
+    else errors.push(`${value.trim()}: ${LTI_FRAME_ORIGIN_MESSAGES[parsed.problem]}`);
+  }
+  return { origins: [...origins], errors };
+}
 
 export async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlatform | null> {
   const res = await tx.query<PlatformRow>(
@@ -115,6 +137,8 @@ export function createLtiRepository(q: Queryable) {
       [input.issuer, input.clientId, exceptId],
     );
     if (taken.rowCount > 0) errors.clientId = [LTI_MESSAGES.platformTaken];
+    const framing = frameOriginsOf(input);
+    if (framing.errors.length > 0) errors.frameOrigins = framing.errors;
     if (Object.keys(errors).length > 0) throw badRequest(errors);
   }
 
@@ -136,6 +160,8 @@ export function createLtiRepository(q: Queryable) {
     p.deploymentIds,
     p.organisationId,
     p.verifiesEmail,
+    frameOriginsOf(p).origins,
+    p.tokenAudience,
   ];
 
   return {
@@ -168,8 +194,9 @@ export function createLtiRepository(q: Queryable) {
         await validate(q, input, null);
         const res = await q.query<{ id: number }>(
           `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url,
-                                      jwks_url, deployment_ids, organisation_id, verifies_email)
-           values ($1, $2, $3, $4, $5, $6::text[], $7, $8) returning id`,
+                                      jwks_url, deployment_ids, organisation_id, verifies_email,
+                                      frame_origins, token_audience)
+           values ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9::text[], $10) returning id`,
           values(input),
         );
         const created = (await findPlatformIn(q, res.rows[0]!.id))!;
@@ -196,8 +223,9 @@ export function createLtiRepository(q: Queryable) {
           `update lti_platforms
               set issuer = $1, client_id = $2, auth_login_url = $3, access_token_url = $4,
                   jwks_url = $5, deployment_ids = $6::text[], organisation_id = $7,
-                  verifies_email = $8, updated_at = now()
-            where id = $9`,
+                  verifies_email = $8, frame_origins = $9::text[], token_audience = $10,
+                  updated_at = now()
+            where id = $11`,
           [...values(input), id],
         );
         const after = (await findPlatformIn(q, id))!;
@@ -244,8 +272,14 @@ export function createLtiRepository(q: Queryable) {
       return res.rows.length === 1 ? toPlatform(res.rows[0]!) : null;
     },
 
-    /** A new state and nonce for a login at `platformId`; old, unused ones are swept on the way. */
-    async createLoginState(platformId: number): Promise<{ state: string; nonce: string }> {
+    /**
+     * A new state and nonce for a login at `platformId`; old, unused ones are swept on the way.
+     * `storageTarget`: the platform's postMessage storage frame, when it offered one.
+     */
+    async createLoginState(
+      platformId: number,
+      storageTarget: string | null = null,
+    ): Promise<{ state: string; nonce: string }> {
       const state = randomBytes(32).toString('base64url');
       const nonce = randomBytes(32).toString('base64url');
       await q.query(
@@ -254,10 +288,25 @@ export function createLtiRepository(q: Queryable) {
         [LOGIN_STATE_TTL_SECONDS],
       );
       await q.query(
-        'insert into lti_login_states (state, nonce, platform_id) values ($1, $2, $3)',
-        [state, nonce, platformId],
+        `insert into lti_login_states (state, nonce, platform_id, storage_target)
+         values ($1, $2, $3, $4)`,
+        [state, nonce, platformId, storageTarget],
       );
       return { state, nonce };
+    },
+
+    /** An unused, fresh login's platform and storage frame, without spending it; null otherwise. */
+    async pendingLogin(
+      state: string,
+    ): Promise<{ platformId: number; storageTarget: string | null } | null> {
+      const res = await q.query<{ platform_id: number; storage_target: string | null }>(
+        `select platform_id, storage_target from lti_login_states
+          where state = $1 and used_at is null
+            and created_at > now() - make_interval(secs => $2)`,
+        [state, LOGIN_STATE_TTL_SECONDS],
+      );
+      const row = res.rows[0];
+      return row ? { platformId: row.platform_id, storageTarget: row.storage_target } : null;
     },
 
     /** One statement marks it used: of two launches racing with one state, one wins. */
@@ -291,7 +340,7 @@ export function createLtiRepository(q: Queryable) {
     async launchOwnerAndAge(
       launchId: string,
     ): Promise<{ userId: string; ageSeconds: number } | null> {
-      if (!UUID.test(launchId)) return null;
+      if (!isUuid(launchId)) return null;
       const res = await q.query<{ user_id: string; age: number }>(
         `select user_id::text as user_id, extract(epoch from (now() - created_at))::float8 as age
            from lti_launches where id = $1::uuid`,
@@ -332,7 +381,7 @@ export function createLtiRepository(q: Queryable) {
 
     /** The launch with its platform, for a deep linking answer; locked for the answer. */
     async deepLinkRequest(launchId: string, forUpdate = false): Promise<DeepLinkLaunchRow | null> {
-      if (!UUID.test(launchId)) return null;
+      if (!isUuid(launchId)) return null;
       const res = await q.query<DeepLinkLaunchRow>(
         `${DEEP_LINK_LAUNCH_SQL}${forUpdate ? ' for update of l' : ''}`,
         [launchId],
@@ -381,7 +430,7 @@ export function createLtiRepository(q: Queryable) {
       key: string,
       ttlSeconds: number,
     ): Promise<{ settings: Record<string, unknown> | null; fresh: boolean } | null> {
-      if (!UUID.test(launchId)) return null;
+      if (!isUuid(launchId)) return null;
       const res = await q.query<{ settings: Record<string, unknown> | null; fresh: boolean }>(
         `select deep_linking_settings as settings,
                 coalesce((deep_linking_settings -> $2::text ->> 'at')::timestamptz

@@ -30,6 +30,7 @@ export interface SyncRow {
   created_at: Date | string;
   finished_at: Date | string | null;
   requested_by: string | null;
+  course_id: number;
   organisation_id: number;
 }
 
@@ -50,6 +51,8 @@ export interface SyncCourseRow {
   auth_login_url: string;
   jwks_url: string;
   organisation_id: number;
+  token_audience: string | null;
+  verifies_email: boolean;
 }
 
 export interface SyncCounts {
@@ -62,7 +65,7 @@ export interface SyncCounts {
 
 const SYNC_SQL = `select s.id::text as id, s.status, s.added, s.reactivated, s.deactivated,
     s.unchanged, s.refused, s.error, s.created_at, s.finished_at,
-    s.requested_by::text as requested_by, p.organisation_id
+    s.requested_by::text as requested_by, s.course_id, p.organisation_id
   from lti_roster_syncs s
   join lti_courses c on c.id = s.course_id
   join lti_platforms p on p.id = c.platform_id`;
@@ -79,6 +82,21 @@ export function createLtiRosterRepository(q: Queryable) {
         [launchId],
       );
       return res.rows[0] ?? null;
+    },
+
+    /** The roles of the user's launches into the course of at most `maxAgeSeconds` ago. */
+    async recentLaunchRoles(
+      courseId: number,
+      userId: string,
+      maxAgeSeconds: number,
+    ): Promise<string[][]> {
+      const res = await q.query<{ roles: string[] }>(
+        `select roles from lti_launches
+          where course_id = $1 and user_id = $2::uuid
+            and created_at > now() - make_interval(secs => $3)`,
+        [courseId, userId, maxAgeSeconds],
+      );
+      return res.rows.map((r) => r.roles);
     },
 
     /** The course's sync still queued or running, under the course row's lock (one at a time). */
@@ -138,7 +156,7 @@ export function createLtiRosterRepository(q: Queryable) {
         `select s.id::text as sync_id, s.requested_by::text as requested_by, c.id as course_id,
                 c.context_id, c.title, c.memberships_url, c.deployment_id, p.id as platform_id,
                 p.deployment_ids, p.issuer, p.client_id, p.access_token_url, p.auth_login_url,
-                p.jwks_url, p.organisation_id
+                p.jwks_url, p.organisation_id, p.token_audience, p.verifies_email
            from lti_roster_syncs s
            join lti_courses c on c.id = s.course_id
            join lti_platforms p on p.id = c.platform_id

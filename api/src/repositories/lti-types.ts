@@ -48,6 +48,11 @@ export interface PlatformEndpoints {
   tokenEndpoint: string;
   jwksUri: string;
   registrationEndpoint: string;
+  /**
+   * The configuration's `authorization_server` (LTI Dynamic Registration §3.4): the audience
+   * the tool's client assertion names instead of the token URL. Null when the platform sent none.
+   */
+  authorizationServer: string | null;
 }
 
 /** What the platform answered to the tool's registration request. */

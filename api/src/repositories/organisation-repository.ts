@@ -3,6 +3,7 @@ import {
   ROLE_CODES,
   type DeactivatedOrganisation,
   type FieldErrors,
+  type GradeReleasePolicy,
   type Organisation,
   type OrganisationInput,
   type OrganisationListQuery,
@@ -25,6 +26,7 @@ interface OrganisationRow {
   default_language_id: number | null;
   radiation_unit_system_id: number | null;
   measurement_standard_id: number | null;
+  grade_release: GradeReleasePolicy;
 }
 
 const toOrganisation = (row: OrganisationRow): Organisation => ({
@@ -39,11 +41,12 @@ const toOrganisation = (row: OrganisationRow): Organisation => ({
   defaultLanguage: row.default_language_id,
   radiationUnitSystem: row.radiation_unit_system_id,
   measurementStandard: row.measurement_standard_id,
+  gradeRelease: row.grade_release,
 });
 
 const SELECT = `o.id, o.name, o.is_active, o.city, o.country_id, o.main_contact,
   o.primary_technical_contact, o.learning_management_system_id, o.default_language_id,
-  o.radiation_unit_system_id, o.measurement_standard_id`;
+  o.radiation_unit_system_id, o.measurement_standard_id, o.grade_release`;
 
 /** Each lookup field of the form and the `lookups.field` its id must belong to. */
 const LOOKUP_FIELDS = {
@@ -196,9 +199,9 @@ export function createOrganisationRepository(db: Queryable) {
         const res = await db.query<{ id: number }>(
           `insert into organisations (name, city, country_id, main_contact,
                primary_technical_contact, learning_management_system_id, default_language_id,
-               radiation_unit_system_id, measurement_standard_id, is_active)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-          [...values(input), input.isActive ?? true],
+               radiation_unit_system_id, measurement_standard_id, is_active, grade_release)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
+          [...values(input), input.isActive ?? true, input.gradeRelease ?? 'automatic'],
         );
         const created = (await findIn(db, res.rows[0]!.id))!;
         await createAuditRepository(db).record({
@@ -236,9 +239,15 @@ export function createOrganisationRepository(db: Queryable) {
                 set name = $2, city = $3, country_id = $4, main_contact = $5,
                     primary_technical_contact = $6, learning_management_system_id = $7,
                     default_language_id = $8, radiation_unit_system_id = $9,
-                    measurement_standard_id = $10, is_active = $11, updated_at = now()
+                    measurement_standard_id = $10, is_active = $11, grade_release = $12,
+                    updated_at = now()
               where id = $1`,
-          [id, ...values(input), input.isActive ?? before.isActive],
+          [
+            id,
+            ...values(input),
+            input.isActive ?? before.isActive,
+            input.gradeRelease ?? before.gradeRelease,
+          ],
         );
         const after = (await findIn(db, id))!;
         await createAuditRepository(db).record({

@@ -123,6 +123,16 @@ export function createOutboxRepository(db: Queryable) {
       );
       return res.rows[0]?.n ?? 0;
     },
+
+    /** Items not done yet and the age of the oldest in seconds, per kind (the /metrics gauges). */
+    async pendingByKind(): Promise<Array<{ kind: string; items: number; age: number }>> {
+      const res = await db.query<{ kind: string; items: number; age: number }>(
+        `select kind, count(*)::int as items,
+                extract(epoch from now() - min(created_at))::float8 as age
+           from outbox where done_at is null group by kind order by kind`,
+      );
+      return res.rows;
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type {
+  MarkingScheme,
   LookupItem,
   PagedQuery,
   PagedResult,
@@ -145,6 +146,23 @@ export function createProductConfigurationRepository(q: Queryable) {
       );
       const row = res.rows[0];
       return row ? toConfiguration(row) : null;
+    },
+
+    /** The configuration's marking scheme; undefined when there is no such configuration. */
+    async markingScheme(productId: number, id: number): Promise<MarkingScheme | null | undefined> {
+      const res = await q.query<{ marking_scheme: MarkingScheme | null }>(
+        'select marking_scheme from product_configurations where product_id = $1 and id = $2',
+        [productId, id],
+      );
+      return res.rows.length === 0 ? undefined : (res.rows[0]?.marking_scheme ?? null);
+    },
+
+    async replaceMarkingScheme(id: number, scheme: MarkingScheme | null): Promise<void> {
+      await q.query(
+        `update product_configurations set marking_scheme = $2::jsonb, updated_at = now()
+          where id = $1`,
+        [id, scheme === null ? null : JSON.stringify(scheme)],
+      );
     },
 
     /** Locks the configuration row until the transaction ends, so two saves of it run one after the other. */

@@ -2,7 +2,10 @@ import {
   ANALYSIS_STATUS,
   type AnalysisBody,
   type AnalysisStatusSummary,
+  type CriterionMark,
   type Evidence,
+  type FeedbackComment,
+  type MarkOverride,
   type EvidenceData,
   type LearnerReportRow,
   type PagedQuery,
@@ -13,6 +16,8 @@ import {
   type REPORT_ORDERING_FIELDS,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
+import { createFeedbackRepository } from './feedback-repository';
+import { createMarkingRepository } from './marking-repository';
 import { escapeLike, pagedList } from '../lib/paged-list';
 
 /**
@@ -91,6 +96,11 @@ interface ReportRowRecord {
   last_name: string;
   email: string;
   report_details: Record<string, unknown> | null;
+  score: number | null;
+  reported_score: number | null;
+  pass_mark: number | null;
+  grade_pending_since: Date | string | null;
+  grade_released_at: Date | string | null;
 }
 
 interface EvidenceRecord {
@@ -100,6 +110,7 @@ interface EvidenceRecord {
   analysis_status_id: number;
   evidence_data: EvidenceData;
   has_image: boolean;
+  score: string | number | null;
 }
 
 export interface EvidenceImage {
@@ -109,6 +120,8 @@ export interface EvidenceImage {
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+/** The permission only global administrators hold (lib/object-access.ts isGlobalAdmin). */
+const GLOBAL_ADMIN_PERMISSION = 'global.create_org';
 
 /** docs/requirements.md#data: every item analysed → completed, some → partial, none (or nothing to analyse) → not_started. */
 export function summarise(total: number, analysed: number): AnalysisStatusSummary {
@@ -371,14 +384,35 @@ export function createReportRepository(q: Queryable) {
   async function evidenceOf(uuid: string, owner: ReportRowRecord): Promise<Evidence[]> {
     const res = await q.query<EvidenceRecord>(
       `select id, practice_activity, analysis, analysis_status_id, evidence_data,
-              image_file_id is not null as has_image
+              image_file_id is not null as has_image, score
          from evidence where session_uuid = $1 order by position`,
       [uuid],
     );
-    return res.rows.map((e) => toEvidence(e, owner));
+    return withMarksAndFeedback(res.rows, owner);
   }
 
-  function toEvidence(e: EvidenceRecord, owner: ReportRowRecord): Evidence {
+  async function withMarksAndFeedback(
+    rows: EvidenceRecord[],
+    owner: ReportRowRecord,
+  ): Promise<Evidence[]> {
+    const ids = rows.map((e) => e.id);
+    const feedback = createFeedbackRepository(q);
+    // One after the other: `q` may be a transaction's single connection.
+    const marks = await createMarkingRepository(q).marksOf(ids);
+    const comments = await feedback.evidenceComments(ids);
+    const overrides = await feedback.overrides(ids);
+    return rows.map((e) =>
+      toEvidence(e, owner, marks.get(e.id), comments.get(e.id) ?? null, overrides.get(e.id) ?? []),
+    );
+  }
+
+  function toEvidence(
+    e: EvidenceRecord,
+    owner: ReportRowRecord,
+    criteria: CriterionMark[] | undefined,
+    comment: FeedbackComment | null,
+    overrides: MarkOverride[],
+  ): Evidence {
     return {
       id: e.id,
       userName: `${owner.first_name} ${owner.last_name}`,
@@ -388,6 +422,9 @@ export function createReportRepository(q: Queryable) {
       analysisStatus: e.analysis_status_id,
       evidenceData: e.evidence_data,
       hasImage: e.has_image,
+      marks: criteria ? { score: e.score === null ? null : Number(e.score), criteria } : null,
+      feedback: comment,
+      overrides,
     };
   }
 
@@ -395,7 +432,8 @@ export function createReportRepository(q: Queryable) {
     const res = await q.query<ReportRowRecord>(
       `select s.id, s.uuid, s.user_id, u.organisation_id, p.name as simulation,
               ${SESSION_NAME} as description, ${RECORDED} as recorded, s.mode,
-              u.first_name, u.last_name, u.email, s.report_details
+              u.first_name, u.last_name, u.email, s.report_details, s.score,
+              s.reported_score, s.pass_mark, s.grade_pending_since, s.grade_released_at
          from ${FROM}
         where s.uuid = $1 and ${IS_REPORT}`,
       [uuid],
@@ -417,7 +455,74 @@ export function createReportRepository(q: Queryable) {
     );
   }
 
+  /**
+   * Grade release (issue #23 point 2) is an educator's review of a learner's work: someone who
+   * sees the organisation's reports, of the learner's organisation, never the learner.
+   */
+  function mayReleaseGrade(viewer: ReportViewer, record: ReportRowRecord): boolean {
+    return (
+      record.user_id !== viewer.id &&
+      viewer.permissions.includes('global.view_org_reports') &&
+      viewer.organisationId !== null &&
+      viewer.organisationId === record.organisation_id
+    );
+  }
+
+  /**
+   * Feedback (issue #23 point 3) is an educator's too, and a global administrator's: never the
+   * learner's own.
+   */
+  function mayGiveFeedback(viewer: ReportViewer, record: ReportRowRecord): boolean {
+    return (
+      mayReleaseGrade(viewer, record) ||
+      (record.user_id !== viewer.id && viewer.permissions.includes(GLOBAL_ADMIN_PERMISSION))
+    );
+  }
+
   return {
+    /**
+     * A report's session locked for an educator's feedback: `hidden` when it does not exist or
+     * the viewer may not see it, `forbidden` when they see it but may not give feedback on it.
+     */
+    async lockForFeedback(
+      uuid: string,
+      viewer: ReportViewer,
+    ): Promise<
+      | 'hidden'
+      | 'forbidden'
+      | { organisationId: number | null; learnerId: string; learner: string; released: boolean }
+    > {
+      await q.query('select 1 from simulation_sessions where uuid = $1 for update', [uuid]);
+      const record = await findRecord(uuid);
+      if (!record || !canSee(viewer, record)) return 'hidden';
+      if (!mayGiveFeedback(viewer, record)) return 'forbidden';
+      return {
+        organisationId: record.organisation_id,
+        learnerId: record.user_id,
+        learner: `${record.first_name} ${record.last_name}`,
+        released: record.grade_released_at !== null,
+      };
+    },
+
+    /**
+     * A report's session locked for a grade release by the viewer: `hidden` when it does not
+     * exist or they may not see it, `forbidden` when they see it but are not its learner's
+     * educator.
+     */
+    async lockForRelease(
+      uuid: string,
+      viewer: ReportViewer,
+    ): Promise<'hidden' | 'forbidden' | { organisationId: number | null; learner: string }> {
+      await q.query('select 1 from simulation_sessions where uuid = $1 for update', [uuid]);
+      const record = await findRecord(uuid);
+      if (!record || !canSee(viewer, record)) return 'hidden';
+      if (!mayReleaseGrade(viewer, record)) return 'forbidden';
+      return {
+        organisationId: record.organisation_id,
+        learner: `${record.first_name} ${record.last_name}`,
+      };
+    },
+
     /** The caller's own reports (GET /report). */
     listOwn: (userId: string, query: PagedQuery): Promise<PagedResult<ReportRow>> =>
       list({ kind: 'own', userId }, query, false).then((page) => ({
@@ -437,6 +542,7 @@ export function createReportRepository(q: Queryable) {
       const record = await findRecord(uuid);
       if (!record || !canSee(viewer, record)) return null;
       const evidence = await evidenceOf(uuid, record);
+      const feedback = await createFeedbackRepository(q).reportComment(uuid);
       const analysed = evidence.filter((e) => (ANALYSED as number[]).includes(e.analysisStatus));
       return {
         id: record.id,
@@ -450,6 +556,25 @@ export function createReportRepository(q: Queryable) {
         isOwner: record.user_id === viewer.id,
         analysisStatusSummary: summarise(evidence.length, analysed.length),
         reportDetails: toReportDetails(record.report_details),
+        grade: {
+          score: record.score,
+          reportedScore: record.reported_score,
+          passMark: record.pass_mark,
+          release:
+            record.grade_released_at !== null
+              ? 'released'
+              : record.grade_pending_since !== null
+                ? 'pending'
+                : 'not_applicable',
+          releasedAt: record.grade_released_at === null ? null : iso(record.grade_released_at),
+          canRelease:
+            record.grade_released_at === null &&
+            record.grade_pending_since !== null &&
+            record.score !== null &&
+            mayReleaseGrade(viewer, record),
+        },
+        feedback,
+        canGiveFeedback: mayGiveFeedback(viewer, record),
         evidence,
       };
     },
@@ -487,11 +612,13 @@ export function createReportRepository(q: Queryable) {
             set analysis_status_id = $3, analysis = $4, analysed_at = now()
           where session_uuid = $1 and id = $2
           returning id, practice_activity, analysis, analysis_status_id, evidence_data,
-                    image_file_id is not null as has_image`,
+                    image_file_id is not null as has_image, score`,
         [uuid, evidenceId, body.analysisStatus, body.analysis],
       );
       const row = res.rows[0];
-      return row ? toEvidence(row, record) : null;
+      if (!row) return null;
+      const [evidence] = await withMarksAndFeedback([row], record);
+      return evidence ?? null;
     },
   };
 }

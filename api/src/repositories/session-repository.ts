@@ -309,10 +309,16 @@ export function createSessionRepository(q: Queryable) {
     ): Promise<Transition<SessionStatus & { fromLaunch: boolean }>> {
       const res = await q.query<{ status: SessionStatusValue; lti: boolean }>(
         `update simulation_sessions
-            set status = 'complete', completed_at = now(), report_details = $2::jsonb
+            set status = 'complete', completed_at = now(), report_details = $2::jsonb,
+                reported_score = $3
           where uuid = $1 and status = 'in_progress'
           returning status, lti_launch_id is not null as lti`,
-        [uuid, reportDetails == null ? null : JSON.stringify(reportDetails)],
+        // The simulator's score is kept as reported, never as the session's score (issue #23).
+        [
+          uuid,
+          reportDetails == null ? null : JSON.stringify(reportDetails),
+          reportDetails?.score ?? null,
+        ],
       );
       const row = res.rows[0];
       if (row) return { ok: true, value: { uuid, status: row.status, fromLaunch: row.lti } };

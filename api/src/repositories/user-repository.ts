@@ -1,4 +1,5 @@
 import type { CookiePreference, CurrentUser, UserPreference } from '@portal/contract';
+import { isUuid } from '@portal/contract';
 import type {
   AccountStatus,
   AdminUser,
@@ -19,7 +20,7 @@ export type AuthUser = CurrentUser & { organisationActive: boolean };
 
 interface AuthUserRow {
   id: string;
-  email: string;
+  email: string | null;
   first_name: string;
   last_name: string;
   language: string;
@@ -33,7 +34,6 @@ interface AuthUserRow {
   organisation_active: boolean | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Roles that must sign in to Brightspace when their organisation uses it: the ones who work in
@@ -104,8 +104,8 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
       const res = await db.query<AuthUserRow>(
         authUserSql,
         brightspace
-          ? [sub, UUID.test(sub) ? sub : null, [...BRIGHTSPACE_ROLES], BRIGHTSPACE_LMS_ID]
-          : [sub, UUID.test(sub) ? sub : null],
+          ? [sub, isUuid(sub) ? sub : null, [...BRIGHTSPACE_ROLES], BRIGHTSPACE_LMS_ID]
+          : [sub, isUuid(sub) ? sub : null],
       );
       const row = res.rows[0];
       if (!row) return null;
@@ -202,7 +202,7 @@ export function createUserRepository(db: Queryable, options: UserRepositoryOptio
 
     /** One user as administrators see them, or null (also for an id that is no UUID). */
     async findAdminUser(id: string): Promise<AdminUser | null> {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const res = await db.query<UserRow>(
         `select ${USER_SELECT}
            from users u join roles r on r.id = u.role_id

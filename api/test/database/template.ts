@@ -24,8 +24,12 @@ export const PG_TEMPLATE_ENV = 'API_TEST_PG_TEMPLATE';
 
 export interface TestDatabase {
   db: Db;
+  /** PostgreSQL: the database's URL, for a second pool on it (a second API instance). */
+  url?: string;
   /** Drops what the database was created in (no-op for in-memory PGlite). */
   dispose(): Promise<void>;
+  /** Where a server process opens it (a migrated copy): DATABASE_URL or PGLITE_DIR. */
+  env?: { DATABASE_URL: string } | { PGLITE_DIR: string };
 }
 
 /** A RAM disk where there is one: PGlite writes its files on every commit. */
@@ -129,7 +133,9 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
     await createDatabaseFrom(url, name, templateName);
     return {
       db: createPgDb({ connectionString: databaseUrl(url, name), max: 4 }),
+      url: databaseUrl(url, name),
       dispose: () => dropPgDatabase(url, name),
+      env: { DATABASE_URL: databaseUrl(url, name) },
     };
   }
   const templateDir = await template(PGLITE_TEMPLATE_ENV);
@@ -138,5 +144,6 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
   return {
     db: await createPgliteDb(dir),
     dispose: () => rm(dir, { recursive: true, force: true }),
+    env: { PGLITE_DIR: dir },
   };
 }

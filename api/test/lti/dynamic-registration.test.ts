@@ -135,6 +135,7 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
     assert.deepEqual(String(body.scope).split(' ').sort(), [
       'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
       'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+      'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
     ]);
     const tool = body[TOOL_CLAIM] as Record<string, unknown>;
     assert.equal(tool.domain, 'localhost:8080');
@@ -207,6 +208,36 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
         .organisation_id,
       demo,
     );
+  });
+
+  test("the configuration's authorization_server becomes the token audience; none keeps what was entered", async () => {
+    const audience = () =>
+      t.db.query<{ token_audience: string | null }>(
+        `select token_audience from lti_platforms where issuer = $1 and client_id = 'dr-aud-client'`,
+        [lms.issuer],
+      );
+    lms.nextClientId = () => 'dr-aud-client';
+    lms.configuration.authorization_server = 'https://api.brightspace.com/auth/token';
+    assert.equal((await register(lms.registerQuery((await newToken(t, demo)).token))).statusCode, 200);
+    assert.deepEqual((await audience()).rows, [{ token_audience: 'https://api.brightspace.com/auth/token' }]);
+
+    // A re-registration whose configuration names none leaves the audience as it was.
+    delete lms.configuration.authorization_server;
+    assert.equal((await register(lms.registerQuery((await newToken(t, demo)).token))).statusCode, 200);
+    assert.deepEqual((await audience()).rows, [{ token_audience: 'https://api.brightspace.com/auth/token' }]);
+
+    // Without it a new registration has none: the token URL is the audience.
+    lms.nextClientId = () => 'dr-no-aud-client';
+    assert.equal((await register(lms.registerQuery((await newToken(t, demo)).token))).statusCode, 200);
+    const none = await t.db.query(
+      `select token_audience from lti_platforms where issuer = $1 and client_id = 'dr-no-aud-client'`,
+      [lms.issuer],
+    );
+    assert.deepEqual(none.rows, [{ token_audience: null }]);
+
+    lms.reset();
+    lms.configuration.authorization_server = 'javascript:alert(1)';
+    await refused(lms.registerQuery((await newToken(t, demo)).token), 'INSECURE_URL');
   });
 
   test('unknown, malformed, missing and expired portal tokens are refused before the platform is called', async () => {
@@ -392,6 +423,7 @@ describe('LTI Dynamic Registration (GET /api/lti/register)', () => {
       scopes: [
         'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
         'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+        'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
       ],
     });
   });

@@ -2,13 +2,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLms, type RunningLms } from '@portal/lms';
 import { buildTestApp, type TestApp } from '../helper';
-import { freePort, standInLaunch } from './lms-browser';
+import { freePort, registerStandIn, standInLaunch } from './lms-browser';
 import { LTI_SCORE_KIND } from '../../src/lti/grade-passback';
+import type { EvidenceSubmission } from '@portal/contract';
 import {
   complete,
   join,
+  KNEE_80,
   learner,
+  markedKnee,
   productId,
+  submitImages,
   userHeaders,
 } from '../routes/api/v1/simulator/session-fixtures';
 
@@ -33,14 +37,7 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
     await t.app.listen({ port, host: '127.0.0.1' });
     // The stand-in's fixed endpoints (lms/README.md), registered for Demo Hospital as the demo
     // data registers it: its users are the demo accounts, linked by their e-mail.
-    await t.db.query(
-      `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-                                  deployment_ids, organisation_id, verifies_email)
-       values ($1, 'portal-tool', $1 || '/lti/auth', $1 || '/oauth2/token',
-               $1 || '/.well-known/jwks.json', array['demo-deployment'],
-               (select id from organisations where name = 'Demo Hospital'), true)`,
-      [lms.url],
-    );
+    await registerStandIn(t.db, lms.url);
   });
   after(async () => {
     await t.close();
@@ -50,8 +47,11 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
   /** The learner (stand-in user 101 = the demo learner) presses "Launch Radiography". */
   const launch = () => standInLaunch(lms.url, '101');
 
-  /** Launch, start, join, complete with a score; answers the session. */
-  async function completedSession(score: number) {
+  /**
+   * Launch, start, join, submit the images, complete claiming 100; answers the session. The
+   * gradebook gets the images' computed score, never the claim (issue #23).
+   */
+  async function completedSession(images: readonly EvidenceSubmission[]) {
     const launchId = await launch();
     const res = await t.app.inject({
       method: 'POST',
@@ -66,7 +66,8 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
     assert.equal(res.statusCode, 201, res.body);
     const { token, uuid } = res.json<{ token: string; uuid: string }>();
     assert.equal((await join(t, token)).statusCode, 200);
-    const done = await complete(t, token, { reportDetails: { summary: 'Knee AP', score } });
+    await submitImages(t, token, images);
+    const done = await complete(t, token, { reportDetails: { summary: 'Knee AP', score: 100 } });
     assert.equal(done.statusCode, 200, done.body);
     return uuid;
   }
@@ -102,7 +103,7 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
     ).rows.map((r) => r.action);
 
   test('a completed session launched from the course: the gradebook gets the score', async () => {
-    const uuid = await completedSession(80);
+    const uuid = await completedSession([KNEE_80]);
     await settle();
     const completedAt = (
       await t.db.query<{ at: Date }>(
@@ -118,7 +119,6 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
       userId: '101',
       scoreGiven: 80,
       scoreMaximum: 100,
-      comment: 'Knee AP',
       activityProgress: 'Completed',
       gradingProgress: 'FullyGraded',
       timestamp: new Date(completedAt).toISOString(),
@@ -135,7 +135,9 @@ describe('LTI grade passback against the learning-platform stand-in', () => {
     lms.setOutage(true);
     let uuid: string;
     try {
-      uuid = await completedSession(65);
+      // Centred 25 mm off (none of centring's 20) and underexposed, deviation index −4 (none of
+      // the exposure index's 15): 65 %.
+      uuid = await completedSession([markedKnee({ centringErrorMm: 25, deviationIndex: -4 })]);
       await settle();
       let item = await itemOf(uuid);
       assert.equal(item.done, false);

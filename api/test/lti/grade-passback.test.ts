@@ -12,12 +12,17 @@ import { IDENTITY_KINDS } from '../../src/identity/provisioning';
 import { AGS_CLAIM } from '../../src/lti/validate-launch';
 import { registerPlatform, ltiLaunch } from './lti-fixtures';
 import { startAgsPlatform, type AgsPlatform } from './ags-platform';
+import type { EvidenceSubmission } from '@portal/contract';
 import {
   complete,
   createSession,
   join,
+  KNEE_75,
+  KNEE_80,
+  KNEE_90,
   learner,
   productId,
+  submitImages,
   userHeaders,
 } from '../routes/api/v1/simulator/session-fixtures';
 
@@ -54,10 +59,15 @@ describe('LTI grade passback (AGS)', () => {
 
   const scoreOnly = { scope: [AGS_SCOPES.score], lineitem: '' };
 
-  /** Launch (with these AGS claims), start, join and complete with `reportDetails`. */
+  /**
+   * Launch (with these AGS claims), start, join, submit `images` and complete with
+   * `reportDetails`. The images are marked 80 % and the simulator claims 100: what the platform
+   * gets is the computed 80 (issue #23).
+   */
   async function completedLaunch(
     ags: Record<string, unknown> | null,
-    reportDetails: Record<string, unknown> | null = { summary: 'Knee AP: good', score: 80 },
+    reportDetails: Record<string, unknown> | null = { summary: 'Knee AP: good', score: 100 },
+    images: readonly EvidenceSubmission[] = [KNEE_80],
   ) {
     const to = await ltiLaunch(t.app, lms.platform, {
       sub: 'lms-lena',
@@ -79,6 +89,7 @@ describe('LTI grade passback (AGS)', () => {
     assert.equal(res.statusCode, 201, res.body);
     const { token, uuid } = res.json<{ token: string; uuid: string }>();
     assert.equal((await join(t, token)).statusCode, 200);
+    await submitImages(t, token, images);
     const done = await complete(t, token, reportDetails === null ? {} : { reportDetails });
     return { launchId, uuid, token, done };
   }
@@ -141,7 +152,6 @@ describe('LTI grade passback (AGS)', () => {
       userId: 'lms-lena',
       scoreGiven: 80,
       scoreMaximum: 100,
-      comment: 'Knee AP: good',
       activityProgress: 'Completed',
       gradingProgress: 'FullyGraded',
       timestamp: new Date(completedAt.at).toISOString(),
@@ -162,6 +172,7 @@ describe('LTI grade passback (AGS)', () => {
           lineItem: lms.lineItemUrl,
           scoreGiven: 80,
           scoreMaximum: 100,
+          gradingProgress: 'FullyGraded',
           timestamp: score!.body.timestamp,
         },
       },
@@ -310,9 +321,9 @@ describe('LTI grade passback (AGS)', () => {
       lineitems: lms.lineItemsUrl,
     };
     const count = lms.lineItems.length;
-    const a = await completedLaunch(ags, { summary: 'ok', score: 75 });
+    const a = await completedLaunch(ags, { summary: 'ok', score: 100 }, [KNEE_75]);
     await settle();
-    const b = await completedLaunch(ags, { summary: 'ok', score: 90 });
+    const b = await completedLaunch(ags, { summary: 'ok', score: 100 }, [KNEE_90]);
     await settle();
     assert.equal(lms.lineItems.length, count + 1, 'one line item made');
     const made = lms.lineItems.at(-1)!;
@@ -330,7 +341,7 @@ describe('LTI grade passback (AGS)', () => {
     for (const { uuid } of [a, b]) assert.equal((await itemOf(uuid)).done, true);
   });
 
-  test('no LTI launch, no AGS claim, no score scope or no score: nothing is queued', async () => {
+  test('no LTI launch, no AGS claim, no score scope or no computed score: nothing is queued', async () => {
     const count = async () =>
       (
         await one<{ n: number }>('select count(*)::int as n from outbox where kind = $1', [
@@ -353,13 +364,14 @@ describe('LTI grade passback (AGS)', () => {
       scope: [AGS_SCOPES.score],
       lineitems: lms.lineItemsUrl,
     });
+    // The forged grade of issue #23: the simulator's call (its token reaches the learner's
+    // browser) claims 100 without a single image. No marked image, no score, nothing posted.
     const noScore = await completedLaunch(
       { ...scoreOnly, lineitem: lms.lineItemUrl },
-      {
-        summary: 'no score',
-      },
+      { summary: 'x', score: 100 },
+      [],
     );
-    const noReport = await completedLaunch({ ...scoreOnly, lineitem: lms.lineItemUrl }, null);
+    const noReport = await completedLaunch({ ...scoreOnly, lineitem: lms.lineItemUrl }, null, []);
     for (const c of [noClaim, readOnly, containerWithoutScope, noScore, noReport]) {
       assert.equal(c.done.statusCode, 200, c.done.body);
     }
@@ -418,6 +430,7 @@ describe('LTI grade passback (AGS)', () => {
       });
       const { token, uuid } = session.json<{ token: string; uuid: string }>();
       await join(t, token);
+      await submitImages(t, token, [KNEE_80]);
       // The first attempt finds the platform down; its registration goes before the next.
       other.outage.push({ status: 503 });
       const res = await complete(t, token, { reportDetails: { summary: 's', score: 60 } });

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
+import { startLms, type RunningLms } from '@portal/lms';
+import type { LtiRosterSync } from '@portal/contract';
+import type { Queryable } from '../../src/db/driver';
+import { buildTestApp, type TestApp } from '../helper';
+import { userHeaders } from '../routes/api/v1/simulator/session-fixtures';
 
 /**
  * A browser's side of a launch from the learning-platform stand-in (`@portal/lms`) into a
@@ -81,4 +86,49 @@ export async function standInLaunch(
   const target = new URL(landed.location!);
   assert.equal(target.pathname, '/lti/launch', landed.location!);
   return target.searchParams.get('launchId')!;
+}
+
+/**
+ * The stand-in's fixed endpoints (lms/README.md) registered as the demo data registers its main
+ * client: Demo Hospital's, whose users are the demo accounts linked by e-mail, so the platform is
+ * marked as verifying addresses.
+ */
+export async function registerStandIn(db: Queryable, lmsUrl: string): Promise<void> {
+  await db.query(
+    `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
+                                deployment_ids, organisation_id, verifies_email)
+     values ($1, 'portal-tool', $1 || '/lti/auth', $1 || '/oauth2/token',
+             $1 || '/.well-known/jwks.json', array['demo-deployment'],
+             (select id from organisations where name = 'Demo Hospital'), true)`,
+    [lmsUrl],
+  );
+}
+
+/** A listening test API and the stand-in, each knowing the other's address (nothing registered). */
+export async function startApiWithStandIn(): Promise<{ t: TestApp; lms: RunningLms }> {
+  const port = await freePort();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const lms = await startLms({ portalUrl: apiUrl, testEndpoints: true });
+  const t = await buildTestApp({ portalUrl: apiUrl });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, lms };
+}
+
+/** `sub` (an instructor) syncs the roster of `launchId`'s course; answers the finished sync. */
+export async function runRosterSync(t: TestApp, launchId: string, sub: string): Promise<LtiRosterSync> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/lti/roster-sync',
+    headers: await userHeaders(sub),
+    payload: { launchId },
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  await t.app.outboxWorker.idle();
+  const got = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/lti/roster-sync/${res.json<{ id: string }>().id}`,
+    headers: await userHeaders(sub),
+  });
+  assert.equal(got.statusCode, 200, got.body);
+  return got.json<LtiRosterSync>();
 }

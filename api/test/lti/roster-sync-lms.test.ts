@@ -1,12 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startLms, type RunningLms } from '@portal/lms';
-import type { LtiRosterSummary, LtiRosterSync } from '@portal/contract';
-import { account, buildTestApp, type TestApp } from '../helper';
+import type { RunningLms } from '@portal/lms';
+import type { LtiRosterSummary } from '@portal/contract';
+import { account, type TestApp } from '../helper';
 import { userHeaders } from '../routes/api/v1/simulator/session-fixtures';
 import { runDailyRosterSync } from '../../src/services/lti/roster-sync-daily';
-import { freePort, standInLaunch } from './lms-browser';
+import { registerStandIn, runRosterSync, standInLaunch, startApiWithStandIn } from './lms-browser';
 
 /**
  * The NRPS roster sync against the learning-platform stand-in (`@portal/lms`) over HTTP: the
@@ -25,23 +25,11 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
   let org: number;
 
   before(async () => {
-    const port = await freePort();
-    const apiUrl = `http://127.0.0.1:${port}`;
-    lms = await startLms({ portalUrl: apiUrl, testEndpoints: true });
-    t = await buildTestApp({ portalUrl: apiUrl });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, lms } = await startApiWithStandIn());
     org = (
       await t.db.query<{ id: number }>(`select id from organisations where name = 'Demo Hospital'`)
     ).rows[0]!.id;
-    // Registered as the demo data registers the stand-in: its users are the demo accounts,
-    // linked by their e-mail, so the platform is marked as verifying addresses.
-    await t.db.query(
-      `insert into lti_platforms (issuer, client_id, auth_login_url, access_token_url, jwks_url,
-                                  deployment_ids, organisation_id, verifies_email)
-       values ($1, 'portal-tool', $1 || '/lti/auth', $1 || '/oauth2/token',
-               $1 || '/.well-known/jwks.json', array['demo-deployment'], $2, true)`,
-      [lms.url, org],
-    );
+    await registerStandIn(t.db, lms.url);
   });
   after(async () => {
     await t.close();
@@ -59,25 +47,7 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
   };
 
   /** Starts a sync with a fresh launch of the instructor's and waits for the worker. */
-  async function sync(): Promise<LtiRosterSync> {
-    const launchId = await standInLaunch(lms.url, '102');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/lti/roster-sync',
-      headers: await userHeaders(educator.sub),
-      payload: { launchId },
-    });
-    assert.equal(res.statusCode, 202, res.body);
-    const { id } = res.json<{ id: string }>();
-    await t.app.outboxWorker.idle();
-    const got = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/lti/roster-sync/${id}`,
-      headers: await userHeaders(educator.sub),
-    });
-    assert.equal(got.statusCode, 200, got.body);
-    return got.json<LtiRosterSync>();
-  }
+  const sync = async () => runRosterSync(t, await standInLaunch(lms.url, '102'), educator.sub);
 
   const counts = async () =>
     (
@@ -156,6 +126,9 @@ describe('LTI roster sync (NRPS) against the learning-platform stand-in', () => 
     const refusedBy = (reason: string) => result.refused.filter((r) => r.reason === reason).length;
     assert.equal(refusedBy('no_email'), 0);
     assert.equal(refusedBy('email_other_organisation'), 5);
+    // The stand-in's registration verifies addresses: a member whose e-mail is one of Demo
+    // Hospital's accounts is linked to it, as their launch would be, never refused.
+    assert.equal(refusedBy('email_unverified_platform'), 0);
     assert.equal(refusedBy('no_seat'), 0);
     assert.equal(result.added + result.reactivated + result.unchanged + result.refused.length, 120);
     assert.equal(result.deactivated, 0);

@@ -33,6 +33,10 @@ import { simulationDownloadFixtures } from '../routes/api/v1/product/simulation-
 import { notificationFixtures } from '../routes/api/v1/notification/notification-fixtures';
 import { productConfigurationFixtures } from '../routes/api/v1/product/configuration-fixtures';
 import { configurationSchemaFixtures } from '../routes/api/v1/product/configuration-schema-fixtures';
+import { markingSchemeFixtures } from '../routes/api/v1/product/marking-scheme-fixtures';
+import { releaseGradeFixtures } from '../routes/api/v1/report/release-grade-fixtures';
+import { insightFixtures } from '../routes/api/v1/organisation/insight-fixtures';
+import { feedbackFixtures } from '../routes/api/v1/report/feedback-fixtures';
 import { ltiFixtures } from '../routes/api/v1/lti/lti-security-fixtures';
 import { ltiRegistrationFixtures } from '../routes/api/v1/lti/registration-fixtures';
 import {
@@ -41,6 +45,9 @@ import {
 } from '../brightspace/brightspace-security-fixtures';
 import { deepLinkFixtures } from '../routes/api/v1/lti/deep-link-fixtures';
 import { rosterSyncFixtures } from '../routes/api/v1/lti/roster-sync-fixtures';
+import { launchWindowFixtures } from '../routes/api/v1/lti/launch-window-fixtures';
+import { launchOwnerFixtures } from '../routes/api/v1/lti/launch-owner-fixtures';
+import { BROKER, brokerFixtures } from '../routes/lti/broker-fixtures';
 import type { Fixture, Req } from './suite-shapes';
 
 /**
@@ -352,6 +359,10 @@ const adminFixtures = (): Record<string, Fixture> => ({
 /** Keyed by `METHOD url` exactly as the registry has it; HEAD routes use their GET's fixture. */
 const fixtures: Record<string, Fixture> = {
   'GET /healthz': { build: async () => ({ url: '/healthz' }) },
+  'GET /readyz': { build: async () => ({ url: '/readyz' }) },
+  // Its own credential is METRICS_TOKEN (test/ops/metrics.test.ts): no portal credential of any
+  // kind may open it, so every cell answers the 401 of a request without one.
+  'GET /metrics': { build: async () => ({ url: '/metrics' }), succeeded: (res) => res.statusCode === 401 },
   'GET /api/docs/openapi.json': { build: async () => ({ url: '/api/docs/openapi.json' }) },
   'GET /api/v1/user/whoami': { build: async () => ({ url: '/api/v1/user/whoami' }) },
   'GET /api/v1/user/:id/cookie-preference': userRoute('cookie-preference'),
@@ -530,12 +541,19 @@ const fixtures: Record<string, Fixture> = {
   ...simulationDownloadFixtures(() => ctx.t),
   ...notificationFixtures(() => ctx.t),
   ...productConfigurationFixtures(() => ctx.t),
+  ...markingSchemeFixtures(() => ctx.t),
+  ...releaseGradeFixtures(() => ctx.t),
+  ...insightFixtures(() => ctx.t),
+  ...feedbackFixtures(() => ctx.t),
   ...configurationSchemaFixtures(() => ctx.t),
   ...ltiFixtures(() => ctx.t),
   ...ltiRegistrationFixtures(() => ctx.t),
+  ...brokerFixtures(() => ctx.t),
   ...brightspaceFixtures(() => ctx.t),
   ...deepLinkFixtures(() => ctx.t),
   ...rosterSyncFixtures(() => ctx.t),
+  ...launchWindowFixtures(() => ctx.t),
+  ...launchOwnerFixtures(() => ctx.t),
 };
 
 type Kind = 'bearer' | 'session' | 'public' | 'signed';
@@ -887,6 +905,8 @@ describe('auth matrix', () => {
     const t = await buildTestApp({
       maxOpenSessionsPerUser: 1_000_000,
       brightspace: suiteBrightspace.config,
+      ltiBroker: BROKER,
+      metricsToken: 'auth-matrix-metrics-token-0123456789',
     });
     ctx = { t } as Ctx;
     const productId = async (code: string) =>
@@ -1015,17 +1035,21 @@ describe('auth matrix', () => {
           const problem =
             res.statusCode >= 500
               ? '5xx'
-              : kind === 'public'
-                ? res.statusCode !== control.statusCode
-                  ? `answered ${res.statusCode}, not ${control.statusCode} as without it`
+              : kind === 'public' && fixture.ownBearer
+                ? res.statusCode !== 401
+                  ? `answered ${res.statusCode}, not 401: no portal credential is the route's own token`
                   : null
-                : res.statusCode < 300
-                  ? '2xx'
-                  : attempt.expect.length > 0 && !attempt.expect.includes(res.statusCode)
-                    ? `expected ${attempt.expect.join('/')}`
-                    : attempt.code && entry.method !== 'HEAD' && codeOf(res.body) !== attempt.code
-                      ? `expected code ${attempt.code}`
-                      : null;
+                : kind === 'public'
+                  ? res.statusCode !== control.statusCode
+                    ? `answered ${res.statusCode}, not ${control.statusCode} as without it`
+                    : null
+                  : res.statusCode < 300
+                    ? '2xx'
+                    : attempt.expect.length > 0 && !attempt.expect.includes(res.statusCode)
+                      ? `expected ${attempt.expect.join('/')}`
+                      : attempt.code && entry.method !== 'HEAD' && codeOf(res.body) !== attempt.code
+                        ? `expected code ${attempt.code}`
+                        : null;
           if (problem)
             failures.push(`${where}: ${problem} (${res.statusCode} ${res.body.slice(0, 200)})`);
         }

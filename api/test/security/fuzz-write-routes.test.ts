@@ -24,12 +24,18 @@ import {
 import { loginQuery, registerPlatform } from '../lti/lti-fixtures';
 import { productConfigurationFuzzers } from '../routes/api/v1/product/configuration-fuzz';
 import { configurationSchemaFuzzers } from '../routes/api/v1/product/configuration-schema-fixtures';
+import { markingSchemeFuzzers } from '../routes/api/v1/product/marking-scheme-fixtures';
+import { releaseGradeFuzzers } from '../routes/api/v1/report/release-grade-fixtures';
+import { insightFuzzers } from '../routes/api/v1/organisation/insight-fixtures';
+import { feedbackFuzzers } from '../routes/api/v1/report/feedback-fixtures';
 import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
 import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
 import { suiteBrightspace } from '../brightspace/brightspace-security-fixtures';
 import { ltiRegistrationFuzzers } from '../routes/api/v1/lti/registration-fuzz';
 import { deepLinkFuzzers } from '../routes/api/v1/lti/deep-link-fuzz';
 import { rosterSyncFuzzers } from '../routes/api/v1/lti/roster-sync-fuzz';
+import { launchWindowFuzzers } from '../routes/api/v1/lti/launch-window-fixtures';
+import { BROKER, brokerFuzzers } from '../routes/lti/broker-fixtures';
 import { adminActor, writeHeaders } from './fuzz-arbitraries';
 import { fuzzer as anyFuzzer, type Fuzzer as FuzzerOf } from './suite-shapes';
 import {
@@ -1254,6 +1260,10 @@ const fuzzers: Record<string, Fuzzer> = {
   'POST /api/v1/email-change/confirm': emailChangeLinkFuzzer('confirm'),
   ...productConfigurationFuzzers,
   ...configurationSchemaFuzzers,
+  ...markingSchemeFuzzers,
+  ...releaseGradeFuzzers,
+  ...insightFuzzers,
+  ...feedbackFuzzers,
   ...simulationDownloadFuzzers,
   ...brightspaceFuzzers,
   ...ltiRegistrationFuzzers,
@@ -1371,6 +1381,8 @@ const fuzzers: Record<string, Fuzzer> = {
   ...ltiFuzzers,
   ...deepLinkFuzzers,
   ...rosterSyncFuzzers,
+  ...launchWindowFuzzers,
+  ...brokerFuzzers,
 };
 
 describe('fuzzing the write routes', () => {
@@ -1382,6 +1394,7 @@ describe('fuzzing the write routes', () => {
     const t = await buildTestApp({
       maxOpenSessionsPerUser: 1_000_000,
       brightspace: suiteBrightspace.config,
+      ltiBroker: BROKER,
     });
     const radiography = (
       await t.db.query<{ id: number }>(`select id from products where code = 'radiography'`)

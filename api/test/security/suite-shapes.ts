@@ -34,6 +34,11 @@ export interface Fixture {
   foreign?: () => Promise<Foreign[]>;
   /** A request the learner lacks the permission for, when the route's declaration alone does not say. */
   learnerDenied?: () => Promise<Req>;
+  /**
+   * Public routes that take a bearer token of their own (the launch sign-in broker's userinfo,
+   * an OAuth resource of its issuer): every portal credential sent instead must be refused (401).
+   */
+  ownBearer?: true;
   /** Routes whose success is no 2xx (the LTI redirects): whether the control succeeded. */
   succeeded?(res: { statusCode: number; headers: Record<string, unknown> }): boolean;
 }

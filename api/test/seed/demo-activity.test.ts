@@ -4,6 +4,7 @@ import {
   ANALYSIS_STATUS,
   EvidenceSubmission,
   type ImageUrl,
+  type Insight,
   type LearnerReportRow,
   type LicenseBlock,
   type PagedResult,
@@ -66,16 +67,25 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
   });
 
   test('Demo Hospital has two current licences, one of them expiring within 30 days (through the licence route)', async () => {
-    const org = await t.db.query<{ id: number }>("select id from organisations where name = 'Demo Hospital'");
+    const org = await t.db.query<{ id: number }>(
+      "select id from organisations where name = 'Demo Hospital'",
+    );
     const { status, body } = await get<PagedResult<LicenseBlock>>(
       orgAdmin.sub,
       `/api/v1/organisation/${org.rows[0]?.id}/license-block?pageSize=100`,
     );
     assert.equal(status, 200);
     const current = body.results.filter((l) => l.isCurrent);
-    assert.equal(current.length, 2, JSON.stringify(body.results.map((l) => [l.licenseName, l.expiryDate])));
+    assert.equal(
+      current.length,
+      2,
+      JSON.stringify(body.results.map((l) => [l.licenseName, l.expiryDate])),
+    );
     const soon = current.filter((l) => new Date(l.expiryDate).getTime() - Date.now() < 30 * DAY_MS);
-    assert.deepEqual(soon.map((l) => l.licenseName), [PILOT_LICENCE.licenseName]);
+    assert.deepEqual(
+      soon.map((l) => l.licenseName),
+      [PILOT_LICENCE.licenseName],
+    );
     assert.equal(soon[0]?.seatsUsed, PILOT_LICENCE.seats);
     const main = current.find((l) => l.licenseName === 'Demo Hospital 2026');
     assert.ok(main && main.seatsUsed >= 40 && main.seatsUsed <= main.numberOfSeats);
@@ -92,7 +102,10 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
     assert.equal(rows.length, DEMO_ACTIVITY_REPORTS);
     const ages = rows.map((r) => (Date.now() - new Date(r.recorded).getTime()) / DAY_MS);
     assert.ok(ages.every((age) => age > 0 && age < DEMO_ACTIVITY_DAYS + 1));
-    assert.ok(Math.max(...ages) > 75 && Math.min(...ages) < 3, `${Math.min(...ages)}–${Math.max(...ages)}`);
+    assert.ok(
+      Math.max(...ages) > 75 && Math.min(...ages) < 3,
+      `${Math.min(...ages)}–${Math.max(...ages)}`,
+    );
     const lastMonth = ages.filter((a) => a < 30).length;
     const firstMonth = ages.filter((a) => a >= 60).length;
     assert.ok(lastMonth > firstMonth, `${lastMonth} vs ${firstMonth}`);
@@ -119,7 +132,8 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
       )
     ).rows;
     const perSession = new Map<string, number>();
-    for (const e of evidence) perSession.set(e.session_uuid, (perSession.get(e.session_uuid) ?? 0) + 1);
+    for (const e of evidence)
+      perSession.set(e.session_uuid, (perSession.get(e.session_uuid) ?? 0) + 1);
     assert.equal(perSession.size, DEMO_ACTIVITY_REPORTS);
     assert.ok([...perSession.values()].every((n) => n >= 1 && n <= 5));
     for (const e of evidence) {
@@ -133,12 +147,19 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
       }
     }
     const statuses = new Set(evidence.map((e) => e.analysis_status_id));
-    assert.ok(statuses.has(ANALYSIS_STATUS.accepted) && statuses.has(ANALYSIS_STATUS.rejected) && statuses.has(ANALYSIS_STATUS.notAnalysed));
+    assert.ok(
+      statuses.has(ANALYSIS_STATUS.accepted) &&
+        statuses.has(ANALYSIS_STATUS.rejected) &&
+        statuses.has(ANALYSIS_STATUS.notAnalysed),
+    );
     assert.ok(evidence.filter((e) => e.has_image).length >= 500);
   });
 
-  test('Demo Hospital\'s educator sees the cohort\'s reports through the learner reports route, with images served as PNG', async () => {
-    const list = await get<PagedResult<LearnerReportRow>>(educator.sub, '/api/v1/report/learner?pageSize=100');
+  test("Demo Hospital's educator sees the cohort's reports through the learner reports route, with images served as PNG", async () => {
+    const list = await get<PagedResult<LearnerReportRow>>(
+      educator.sub,
+      '/api/v1/report/learner?pageSize=100',
+    );
     assert.equal(list.status, 200);
     assert.ok(list.body.count >= 200, `${list.body.count} reports`);
     const names = new Set(list.body.results.map((r) => r.user));
@@ -149,10 +170,15 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
     assert.ok(withImages);
     const report = await get<Report>(educator.sub, `/api/v1/report/${withImages.uuid}`);
     assert.equal(report.status, 200);
-    assert.ok(report.body.reportDetails === null || /image/.test(report.body.reportDetails.summary));
+    assert.ok(
+      report.body.reportDetails === null || /image/.test(report.body.reportDetails.summary),
+    );
     const item = report.body.evidence.find((e) => e.hasImage);
     assert.ok(item);
-    const signed = await get<ImageUrl>(educator.sub, `/api/v1/report/${withImages.uuid}/image/${item.id}`);
+    const signed = await get<ImageUrl>(
+      educator.sub,
+      `/api/v1/report/${withImages.uuid}/image/${item.id}`,
+    );
     assert.equal(signed.status, 200);
     const image = await t.app.inject({ url: signed.body.url });
     assert.equal(image.statusCode, 200);
@@ -163,7 +189,26 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
     assert.ok(png.length > 5_000, `${png.length} bytes`);
   });
 
-  test('learner@other.test sees none of Demo Hospital\'s reports', async () => {
+  test("the demo educator's insight looks alive: marked weeks, learners and projections", async () => {
+    const org = await count(`select id as n from organisations where name = 'Demo Hospital'`);
+    const res = await get<Insight>(educator.sub, `/api/v1/organisation/${org}/insight`);
+    assert.equal(res.status, 200);
+    const { weeks, projections, learners, totals } = res.body;
+    assert.ok(weeks.filter((w) => w.sessions > 0).length >= 10, JSON.stringify(weeks));
+    assert.ok(totals.images > 200 && totals.meanMark !== null, JSON.stringify(totals));
+    const marked = projections.filter(
+      (p) => p.meanMark !== null && p.rejectRate !== null && p.medianDoseToDrl !== null,
+    );
+    assert.ok(marked.length >= 4, JSON.stringify(projections));
+    // A realistic spread: some repeats and rejects, doses either side of the reference level.
+    assert.ok(projections.some((p) => p.repeatRate > 0));
+    assert.ok(marked.some((p) => p.rejectRate! > 0));
+    assert.ok(marked.some((p) => p.p75DoseToDrl! > p.medianDoseToDrl!));
+    assert.ok(learners.length >= 20);
+    assert.ok(learners.filter((l) => l.firstToLastChange !== null).length >= 10);
+  });
+
+  test("learner@other.test sees none of Demo Hospital's reports", async () => {
     const own = await get<PagedResult<ReportRow>>(otherLearner.sub, '/api/v1/report?pageSize=100');
     assert.equal(own.status, 200);
     const demoUuids = (
@@ -197,8 +242,16 @@ describe('demo activity (SEED_DEMO_ACTIVITY)', () => {
   test('every leaf of the seeded catalogue maps to an X-ray body area or a lesson', () => {
     for (const product of CATALOGUE) {
       const leaves = product.categories
-        ? product.categories.flatMap((c) => c.leaves.map((l) => ({ configuration: configurationOf(product.code, c.slug, l.slug), name: l.displayName })))
-        : (product.leaves ?? []).map((l) => ({ configuration: configurationOf(product.code, l.slug), name: l.displayName }));
+        ? product.categories.flatMap((c) =>
+            c.leaves.map((l) => ({
+              configuration: configurationOf(product.code, c.slug, l.slug),
+              name: l.displayName,
+            })),
+          )
+        : (product.leaves ?? []).map((l) => ({
+            configuration: configurationOf(product.code, l.slug),
+            name: l.displayName,
+          }));
       for (const leaf of leaves) {
         const area = bodyAreaFor(leaf.configuration, leaf.name);
         assert.ok(area.key in BODY_AREAS || lessonFor(leaf.configuration), leaf.configuration);

@@ -12,10 +12,12 @@ export interface AppProvidersProps {
   userManager?: UserManagerLike;
   /** Tests isolate the SWR cache per render. */
   swrValue?: Parameters<typeof PortalSWRConfig>[0]['value'];
+  /** Where the sign-in returns to (signInCallbackBase of the page the portal started on). */
+  callbackBase?: string;
 }
 
 /** Everything a screen of the host (or a remote inside it) relies on, outermost first. */
-export function AppProviders({ config, children, userManager, swrValue }: AppProvidersProps) {
+export function AppProviders({ config, children, userManager, swrValue, callbackBase }: AppProvidersProps) {
   return (
     <RuntimeConfigProvider config={config}>
       <UiProvider productName={config.productName} version={config.version} launch={config.launch}>
@@ -23,6 +25,7 @@ export function AppProviders({ config, children, userManager, swrValue }: AppPro
           authority={config.oidc.authority}
           clientId={config.oidc.clientId}
           apiBaseUrl={config.apiBaseUrl}
+          {...(callbackBase ? { callbackBase } : {})}
           {...(userManager ? { userManager } : {})}
         >
           <PortalSWRConfig {...(swrValue ? { value: swrValue } : {})}>

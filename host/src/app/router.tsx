@@ -34,6 +34,7 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
       children: [
         // AuthProvider redeems the code on this path and moves on to the return path.
         { path: paths.authCallback.path, element: <PageSpinner /> },
+        { path: paths.ltiAuthCallback.path, errorElement: ltiError, element: <PageSpinner /> },
         {
           path: paths.ltiLaunch.path,
           errorElement: ltiError,
@@ -43,6 +44,11 @@ export function createAppRoutes({ loadRemote }: AppRoutesOptions = {}): RouteObj
           path: paths.ltiDeepLink.path,
           errorElement: ltiError,
           lazy: lazyPage(() => import('../features/lti/components/lti-deep-link-page'), 'LtiDeepLinkPage'),
+        },
+        {
+          path: paths.ltiOpenWindow.path,
+          errorElement: ltiError,
+          lazy: lazyPage(() => import('../features/lti/components/lti-open-window-page'), 'LtiOpenWindowPage'),
         },
         {
           path: paths.brightspaceAuthError.path,

@@ -10,9 +10,12 @@ const remoteArea = (mount: string, href = mount) => ({ path: `${mount}/*`, getHr
 export const paths = {
   home: { path: '/', getHref: () => '/' },
   authCallback: { path: '/auth/callback', getHref: () => '/auth/callback' },
+  /** The sign-in's return page of the pages a learning platform frames (signInCallbackBase). */
+  ltiAuthCallback: { path: '/lti/auth/callback', getHref: () => '/lti/auth/callback' },
   logout: { path: '/logout', getHref: () => '/logout' },
   ltiLaunch: { path: '/lti/launch', getHref: () => '/lti/launch' },
   ltiDeepLink: { path: '/lti/deep-link', getHref: () => '/lti/deep-link' },
+  ltiOpenWindow: { path: '/lti/open', getHref: () => '/lti/open' },
   ltiSimulation: remoteArea(simulation.ltiMount),
   ltiSimulationLaunch: {
     path: `${simulation.ltiMount}/launch`,
@@ -43,6 +46,11 @@ export const paths = {
   /** Where the API's Brightspace sign-in ends when it fails (`?error=`). */
   brightspaceAuthError: { path: '/brightspace-auth/error', getHref: () => '/brightspace-auth/error' },
 } as const;
+
+/** One report (the session's uuid), a page of the reports remote's area. */
+export function reportHref(reportId: string): string {
+  return `${reports.mount}/${encodeURIComponent(reportId)}`;
+}
 
 /** The identity provider's device login page (realm based, Keycloak's path), in the user's language. */
 export function deviceLoginHref(authority: string, language: string | undefined): string {

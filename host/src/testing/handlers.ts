@@ -8,6 +8,9 @@ import type {
   FieldErrors,
   FileDownload,
   LookupList,
+  LtiCourseGradeRelease,
+  LtiLaunchOwner,
+  UserNotification,
   UserPreference,
 } from '@portal/contract';
 import { LANGUAGES, SKIN_TONES } from './fixtures';
@@ -25,6 +28,17 @@ export const putCookiePreference = (onBody: (body: CookiePreference) => void, st
     return status === 200
       ? HttpResponse.json<CookiePreference>(body)
       : HttpResponse.json({ detail: 'Server error' }, { status });
+  });
+
+export const myNotifications = (list: UserNotification[] | (() => UserNotification[])) =>
+  http.get('/api/v1/notification/mine', () =>
+    HttpResponse.json<UserNotification[]>(typeof list === 'function' ? list() : list),
+  );
+
+export const markNotificationRead = (onRead: (id: number) => void) =>
+  http.post('/api/v1/notification/mine/:id/read', ({ params }) => {
+    onRead(Number(params.id));
+    return new HttpResponse(null, { status: 204 });
   });
 
 export const lookups = () =>
@@ -59,3 +73,19 @@ export const getInstallerFile = (answer: (fileId: string) => Answer<FileDownload
     const { status, body } = await answer(String(params.id));
     return HttpResponse.json(body, { status });
   });
+
+/** The LTI launch page's mismatch check: whether the launch is the signed-in user's own. */
+/** The course grade release of an instructor's launch, or a refusal (`{status}`: a 400 naming launchId). */
+export const courseGradeRelease = (answer: LtiCourseGradeRelease | { status: number }) =>
+  http.get('/api/v1/lti/course-grade-release/:launchId', () =>
+    'status' in answer
+      ? HttpResponse.json({ launchId: ['no course'] } as FieldErrors, { status: answer.status })
+      : HttpResponse.json(answer as LtiCourseGradeRelease),
+  );
+
+export const launchOwner = (owner: LtiLaunchOwner | { status: number }) =>
+  http.get('/api/v1/lti/launch/:launchId/owner', () =>
+    'mine' in owner
+      ? HttpResponse.json<LtiLaunchOwner>(owner)
+      : HttpResponse.json({ detail: 'Server error' }, { status: owner.status }),
+  );

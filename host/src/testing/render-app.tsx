@@ -3,13 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from '@portal/shared-ui/router-testing';
 import { type RouteObject, RouterProvider } from '@portal/shared-ui';
 import type { SetupServerApi } from 'msw/node';
-import type { CookiePreference, CurrentUser, RuntimeConfig } from '@portal/contract';
+import type { CookiePreference, CurrentUser, RuntimeConfig, UserNotification } from '@portal/contract';
 import { AppProviders } from '../app/providers';
 import { createAppRoutes } from '../app/router';
 import type { LoadRemoteRoutes } from '../federation/remote-area';
 import { fakeUserManager } from './fake-user-manager';
 import { currentUser, runtimeConfig } from './fixtures';
-import { getCookiePreference, whoami } from './handlers';
+import { getCookiePreference, myNotifications, whoami } from './handlers';
 
 export interface RenderAppOptions {
   server: SetupServerApi;
@@ -17,6 +17,8 @@ export interface RenderAppOptions {
   /** null = signed out. */
   user?: CurrentUser | null;
   cookiePreference?: CookiePreference;
+  /** The sidebar's notifications (none unless given). */
+  notifications?: UserNotification[];
   config?: Partial<RuntimeConfig>;
   loadRemote?: LoadRemoteRoutes;
   routes?: RouteObject[];
@@ -30,11 +32,12 @@ export function renderApp({
   route = '/',
   user = currentUser(),
   cookiePreference = { allowEssentialCookies: true },
+  notifications = [],
   config,
   loadRemote = remoteStub,
   routes,
 }: RenderAppOptions) {
-  if (user) server.use(whoami(user), getCookiePreference(cookiePreference));
+  if (user) server.use(whoami(user), getCookiePreference(cookiePreference), myNotifications(notifications));
   const userManager = fakeUserManager({ signedIn: Boolean(user) });
   const router = createMemoryRouter(routes ?? createAppRoutes({ loadRemote }), { initialEntries: [route] });
   const utils = render(

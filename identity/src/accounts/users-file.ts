@@ -38,7 +38,17 @@ function isUserRecord(value: unknown): value is UserRecord {
     Object.values(user.attributes).every(isStringList) &&
     (user.passwordHash === undefined || isPasswordHash(user.passwordHash)) &&
     typeof user.credentialVersion === 'number' &&
-    isStringList(user.roles)
+    isStringList(user.roles) &&
+    (user.federatedIdentities === undefined ||
+      (Array.isArray(user.federatedIdentities) &&
+        user.federatedIdentities.every(
+          (link) =>
+            typeof link === 'object' &&
+            link !== null &&
+            typeof link.identityProvider === 'string' &&
+            typeof link.userId === 'string' &&
+            typeof link.userName === 'string',
+        )))
   );
 }
 

@@ -20,8 +20,12 @@ export const SUPPORTED_REQUIRED_ACTIONS: readonly string[] = [UPDATE_PASSWORD];
 /** A user as Keycloak's user representation names the fields, plus what only the provider sees. */
 export interface UserRecord {
   id: string;
-  /** Always the e-mail address: the realm has "email as username" (realm-export.ts). */
+  /**
+   * The e-mail address when the account has one (sign-in by e-mail); otherwise the username it was
+   * created with (a user a learning platform launched without an e-mail, `lti-<portal id>`).
+   */
   username: string;
+  /** '' when the account has none (then the admin API's representation leaves it out). */
   email: string;
   firstName: string;
   lastName: string;
@@ -39,10 +43,24 @@ export interface UserRecord {
   credentialVersion: number;
   /** Realm roles beyond Keycloak's defaults; only the demo accounts have one. */
   roles: string[];
+  /** Links to brokered identity providers (Keycloak's federated identities); absent = none. */
+  federatedIdentities?: FederatedIdentity[];
 }
 
+/** Keycloak's FederatedIdentityRepresentation: this account is `userId` at `identityProvider`. */
+export interface FederatedIdentity {
+  identityProvider: string;
+  userId: string;
+  userName: string;
+}
+
+export type LinkResult = 'linked' | 'user_not_found' | 'already_linked' | 'taken';
+
 export interface NewUser {
+  /** '' for an account without e-mail; `username` names it then. */
   email: string;
+  /** Only for an account without e-mail (with one, the e-mail is the username). */
+  username?: string;
   firstName?: string;
   lastName?: string;
   enabled?: boolean;
@@ -52,7 +70,7 @@ export interface NewUser {
   passwordHash?: string;
 }
 
-export type UserPatch = Partial<Omit<NewUser, 'passwordHash'>>;
+export type UserPatch = Partial<Omit<NewUser, 'passwordHash' | 'username'>>;
 
 export class UserConflictError extends Error {
   constructor(readonly field: 'username' | 'email') {
@@ -78,6 +96,15 @@ export interface UserStore {
   verifyCredentials(email: string, password: string): Promise<UserRecord | undefined>;
   /** A new password's hash at this provider's cost, for setPasswordHash or a new user. */
   hashPassword(password: string): Promise<string>;
+  /** The account linked to `userId` at the identity provider `alias`, if any. */
+  findByFederatedIdentity(alias: string, userId: string): UserRecord | undefined;
+  /**
+   * Links the account to an identity at a provider: one link per provider and account
+   * (`already_linked`), one account per identity (`taken`), as Keycloak's unique constraints.
+   */
+  addFederatedIdentity(id: string, link: FederatedIdentity): LinkResult;
+  /** false when the account has no link to that provider (or does not exist). */
+  removeFederatedIdentity(id: string, alias: string): boolean;
   /** Resolves once everything changed so far is on disk (immediately without a data dir). */
   flush(): Promise<void>;
 }
@@ -134,10 +161,10 @@ function demoRecord(account: DemoAccount, passwordHash: string): UserRecord {
 }
 
 /** A user as the admin API creates it: Keycloak's defaults for whatever the input leaves out. */
-function newUserRecord(email: string, input: NewUser): UserRecord {
+function newUserRecord(username: string, email: string, input: NewUser): UserRecord {
   return {
     id: randomUUID(),
-    username: email,
+    username,
     email,
     firstName: input.firstName ?? '',
     lastName: input.lastName ?? '',
@@ -177,7 +204,7 @@ async function loadUsers(file: string | null, seedDemo: boolean, log2N: number) 
   const stored = file ? await readUsersFile(file) : undefined;
   for (const user of stored?.users ?? []) {
     byId.set(user.id, user);
-    idByEmail.set(user.email, user.id);
+    idByEmail.set(user.username, user.id);
   }
   const deletedDemoIds = new Set<string>(stored?.deletedDemoIds ?? []);
   const missingDemo = seedDemo
@@ -220,10 +247,12 @@ export async function createUserStore({
 
   const copy = (user: UserRecord | undefined): UserRecord | undefined => (user ? structuredClone(user) : undefined);
 
+  // Keyed by username, which is the e-mail for everyone who has one: an e-mail given to an account
+  // without one replaces its username too.
   function changeEmail(user: UserRecord, email: string): void {
     const owner = idByEmail.get(email);
     if (owner !== undefined && owner !== user.id) throw new UserConflictError('email');
-    idByEmail.delete(user.email);
+    idByEmail.delete(user.username);
     user.email = email;
     user.username = email;
     idByEmail.set(email, user.id);
@@ -232,8 +261,10 @@ export async function createUserStore({
   return {
     get: (id) => copy(byId.get(id)),
     findByEmail: (email) => {
-      const id = idByEmail.get(normalizeEmail(email));
-      return copy(id === undefined ? undefined : byId.get(id));
+      const key = normalizeEmail(email);
+      const id = idByEmail.get(key);
+      const user = id === undefined ? undefined : byId.get(id);
+      return copy(user?.email === key ? user : undefined);
     },
     all: () =>
       [...byId.values()]
@@ -242,11 +273,13 @@ export async function createUserStore({
 
     create(input) {
       const email = normalizeEmail(input.email);
+      const username = email || normalizeEmail(input.username ?? '');
+      if (!username) throw new UserConflictError('username');
       // Email is the username here, so Keycloak would name the username as the duplicate.
-      if (idByEmail.has(email)) throw new UserConflictError('username');
-      const user = newUserRecord(email, input);
+      if (idByEmail.has(username)) throw new UserConflictError('username');
+      const user = newUserRecord(username, email, input);
       byId.set(user.id, user);
-      idByEmail.set(email, user.id);
+      idByEmail.set(username, user.id);
       persist();
       return structuredClone(user);
     },
@@ -269,7 +302,7 @@ export async function createUserStore({
       const user = byId.get(id);
       if (!user) return false;
       byId.delete(id);
-      idByEmail.delete(user.email);
+      idByEmail.delete(user.username);
       if (SEEDED_IDS.has(id)) deletedDemoIds.add(id);
       persist();
       return true;
@@ -299,6 +332,34 @@ export async function createUserStore({
       // A pending password update can only be done through the e-mailed link (routes/set-password).
       if (user.requiredActions.length > 0) return undefined;
       return structuredClone(user);
+    },
+
+    findByFederatedIdentity(alias, userId) {
+      for (const user of byId.values()) {
+        if (user.federatedIdentities?.some((l) => l.identityProvider === alias && l.userId === userId)) return copy(user);
+      }
+      return undefined;
+    },
+
+    addFederatedIdentity(id, link) {
+      const user = byId.get(id);
+      if (!user) return 'user_not_found';
+      if (user.federatedIdentities?.some((l) => l.identityProvider === link.identityProvider)) return 'already_linked';
+      for (const other of byId.values()) {
+        if (other.federatedIdentities?.some((l) => l.identityProvider === link.identityProvider && l.userId === link.userId)) return 'taken';
+      }
+      user.federatedIdentities = [...(user.federatedIdentities ?? []), { ...link }];
+      persist();
+      return 'linked';
+    },
+
+    removeFederatedIdentity(id, alias) {
+      const user = byId.get(id);
+      const links = user?.federatedIdentities ?? [];
+      if (!user || !links.some((l) => l.identityProvider === alias)) return false;
+      user.federatedIdentities = links.filter((l) => l.identityProvider !== alias);
+      persist();
+      return true;
     },
 
     async flush() {

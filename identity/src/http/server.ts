@@ -2,10 +2,14 @@ import type { RequestListener, Server } from 'node:http';
 
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 
-import { requestIdOptions } from '@portal/service-kit';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+
+import { requestIdOptions, serveMetrics, serveReadiness } from '@portal/service-kit';
 
 import type { IdentityContext } from '../context';
 import { adminRoutes } from '../routes/admin';
+import { brokerRoutes } from '../routes/broker';
 import { devOutboxRoutes } from '../routes/dev-outbox';
 import { healthRoutes } from '../routes/health';
 import { interactionRoutes } from '../routes/interactions';
@@ -13,6 +17,7 @@ import { loginStatusRoutes } from '../routes/login-status';
 import { oidcRoutes } from '../routes/oidc';
 import { setPasswordRoutes } from '../routes/set-password';
 import { userinfoRoutes } from '../routes/userinfo';
+import { brokeredSignInFraming } from './brokered-framing';
 import { answerError } from './errors';
 import { acceptForms } from './forms';
 import { logRequests } from './request-log';
@@ -49,7 +54,18 @@ export async function buildIdentityServer(context: IdentityContext, server: Serv
     rewriteUrl: (req) => rewrite(req.url ?? '/'),
   });
   logRequests(app);
+  serveMetrics(app, { metrics: context.metrics, token: context.metricsToken });
+  // Ready while not draining and, with a data folder, while it can write there (users, keys, mails).
+  serveReadiness(app, {
+    lifecycle: context.lifecycle,
+    failureReason: 'data_dir',
+    check: async () => {
+      if (context.dataDir) await access(context.dataDir, constants.W_OK);
+      return null;
+    },
+  });
   app.addHook('onSend', context.securityHeaders.onSend);
+  app.addHook('onSend', brokeredSignInFraming(context.mountPath, context.brokeredLogins, context.platformFrameOrigins));
   app.addHook('onSend', async (_request, reply, payload) => {
     // JSON answers are about one user's tokens or mails: never cached.
     if (String(reply.getHeader('content-type') ?? '').startsWith('application/json') && !reply.hasHeader('cache-control')) {
@@ -65,6 +81,7 @@ export async function buildIdentityServer(context: IdentityContext, server: Serv
     await scope.register(healthRoutes);
     if (context.mailer.outbox) await scope.register(devOutboxRoutes, { ...context, outbox: context.mailer.outbox });
     await scope.register(interactionRoutes, context);
+    await scope.register(brokerRoutes, context);
     await scope.register(setPasswordRoutes, context);
     await scope.register(userinfoRoutes, context);
     await scope.register(loginStatusRoutes, context);

@@ -50,6 +50,12 @@ export interface Messages {
      * are counted alike, so this says nothing about whether the account exists.
      */
     accountLocked: (minutes: number) => string;
+    /** The learning platform's (brokered) sign-in failed: the provider refused or could not be reached. */
+    brokerFailed: string;
+    /** The brokered identity is linked to no account here (first broker login refused). */
+    brokerNotLinked: string;
+    /** The linked account is disabled. */
+    brokerDisabled: string;
   };
   device: {
     title: string;
@@ -128,6 +134,11 @@ const EN: Messages = {
       `Too many failed sign-in attempts from your network. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
     accountLocked: (minutes) =>
       `Too many failed sign-in attempts for this account. It is locked for now: try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    brokerFailed:
+      'Signing you in through your learning platform did not work. Launch the activity from your course again, or sign in with your password.',
+    brokerNotLinked:
+      'Your learning platform account is not linked to an account here yet. Launch the activity from your course again in a minute, or sign in with your password.',
+    brokerDisabled: 'The account your learning platform signed you in as is disabled.',
   },
   device: {
     title: 'Device login',
@@ -214,6 +225,11 @@ const DE: Messages = {
       `Zu viele fehlgeschlagene Anmeldeversuche aus Ihrem Netzwerk. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
     accountLocked: (minutes) =>
       `Zu viele fehlgeschlagene Anmeldeversuche für dieses Konto. Es ist vorübergehend gesperrt: Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} erneut.`,
+    brokerFailed:
+      'Die Anmeldung über Ihre Lernplattform hat nicht funktioniert. Starten Sie die Aktivität erneut aus Ihrem Kurs oder melden Sie sich mit Ihrem Passwort an.',
+    brokerNotLinked:
+      'Ihr Konto der Lernplattform ist noch mit keinem Konto hier verknüpft. Starten Sie die Aktivität in einer Minute erneut aus Ihrem Kurs oder melden Sie sich mit Ihrem Passwort an.',
+    brokerDisabled: 'Das Konto, als das Ihre Lernplattform Sie angemeldet hat, ist deaktiviert.',
   },
   device: {
     title: 'Geräteanmeldung',

@@ -20,7 +20,8 @@ export const ACCOUNT_CLIENT_ROLES = ['manage-account', 'manage-account-links', '
 
 export interface UserClaims {
   sub: string;
-  email: string;
+  /** Absent for an account without e-mail, as Keycloak leaves it out. */
+  email?: string;
   email_verified: boolean;
   name: string;
   given_name: string;
@@ -32,7 +33,7 @@ export interface UserClaims {
 export function userClaims(user: UserRecord): UserClaims {
   return {
     sub: user.id,
-    email: user.email,
+    ...(user.email ? { email: user.email } : {}),
     email_verified: user.emailVerified,
     // Keycloak leaves out the empty part of a name.
     name: [user.firstName, user.lastName].filter(Boolean).join(' '),

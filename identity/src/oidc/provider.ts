@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { crossSiteCookieAttributes } from '@portal/service-kit';
 import Provider, {
   errors,
   interactionPolicy,
@@ -22,6 +23,7 @@ import { createMemoryStore, DEFAULT_MAX_ENTRIES_PER_MODEL, type MemoryStore } fr
 import type { UserStore } from '../accounts/users';
 import type { SigningJwks } from './signing-keys';
 import type { Pages } from '../http/pages';
+import { KC_IDP_HINT } from '../broker/brokered-login';
 import { KC_ACTION_PARAM, reportKcActionStatus, updatePasswordPrompt } from '../routes/interactions/kc-action';
 import { LOCALE_PARAM } from '../i18n/locale';
 import { logoutPage } from './logout-page';
@@ -106,6 +108,13 @@ function hintMatchesSession(ctx: KoaContextWithOIDC): boolean {
   return hint.payload.sub === session.accountId && hint.payload.sid === session.uid;
 }
 
+/**
+ * Where the portal's sign-ins return: the sign-in callback and the silent session check, at the
+ * root and under /lti/ for the launch pages a learning platform frames (the host lets the platforms
+ * frame only its /lti/ pages, so an embedded launch's sign-in must come back there).
+ */
+export const PORTAL_RETURN_PATHS = ['/auth/callback', '/silent-check-sso.html', '/lti/auth/callback', '/lti/silent-check-sso.html'];
+
 export function frontendClient(origins: string[]): ClientMetadata {
   return {
     client_id: CLIENT_ID,
@@ -115,7 +124,7 @@ export function frontendClient(origins: string[]): ClientMetadata {
     // PKCE stays required for authorization codes; the device grant has no redirect to protect.
     grant_types: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE],
     response_types: ['code'],
-    redirect_uris: origins.flatMap((origin) => [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`]),
+    redirect_uris: origins.flatMap((origin) => PORTAL_RETURN_PATHS.map((path) => `${origin}${path}`)),
     post_logout_redirect_uris: origins.flatMap((origin) => [`${origin}/logout`, `${origin}/`]),
   };
 }
@@ -337,6 +346,15 @@ function logRefusals(provider: Provider, logger: Logger): void {
   }
 }
 
+/**
+ * Koa (under oidc-provider) refuses to set a Secure cookie on a plain-http request. Browsers keep
+ * Secure cookies from loopback http ("potentially trustworthy"), so there the provider's requests
+ * count as secure for its cookies; https issuers are unaffected (their requests are secure).
+ */
+function trustLoopbackAsSecure(provider: Provider): void {
+  Object.defineProperty(provider.app.request, 'secure', { get: () => true, configurable: true });
+}
+
 export function createProvider(options: ProviderOptions): Provider {
   const { issuer, frontendOrigins, accessTokenTtl, cookieKeys, jwks, logger, users, serviceClientSecret } = options;
   const storeMax = options.storeMaxEntriesPerModel ?? DEFAULT_MAX_ENTRIES_PER_MODEL;
@@ -344,6 +362,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const mountPath = new URL(issuer).pathname;
   const { pages } = options;
   const { check_session_iframe: _ours, ...libraryRoutes } = ROUTES;
+  const cookieAttributes = crossSiteCookieAttributes(issuer);
 
   const configuration: Configuration = {
     adapter: options.sessionStore ?? createSessionStore(logger, storeMax),
@@ -353,8 +372,9 @@ export function createProvider(options: ProviderOptions): Provider {
     // Published as Keycloak does; the iframe itself is routes/login-status.
     discovery: { check_session_iframe: `${issuer}${ROUTES.check_session_iframe}` },
     responseTypes: ['code'],
-    // Keycloak's application-initiated action and page language, kept for the interaction.
-    extraParams: [KC_ACTION_PARAM, LOCALE_PARAM],
+    // Keycloak's application-initiated action, page language and identity provider hint, kept
+    // for the interaction.
+    extraParams: [KC_ACTION_PARAM, LOCALE_PARAM, KC_IDP_HINT],
     pkce: { methods: ['S256'], required: () => true },
     scopes: [...OIDC_SCOPES],
     // Keycloak applies its default client scopes (profile, email) to every request, so these
@@ -368,10 +388,12 @@ export function createProvider(options: ProviderOptions): Provider {
 
     cookies: {
       keys: cookieKeys,
-      // Lax works for the portal's hidden silent-SSO iframe because localhost:8080 and
-      // localhost:8180 are the same site; the library default (None) needs https.
-      long: { httpOnly: true, sameSite: 'lax', signed: true },
-      short: { httpOnly: true, sameSite: 'lax', signed: true },
+      // An embedded launch's brokered sign-in passes here inside the learning platform's frame
+      // (another site), where only SameSite=None cookies come back; browsers take None only with
+      // Secure, which they keep on https and on loopback http. Elsewhere on http: Lax (enough for
+      // the portal's own silent-SSO iframe, the same site). As Keycloak's cookies on https.
+      long: { httpOnly: true, signed: true, ...cookieAttributes },
+      short: { httpOnly: true, signed: true, ...cookieAttributes },
     },
 
     clientBasedCORS: (_ctx, origin) => frontendOrigins.includes(origin),
@@ -401,6 +423,7 @@ export function createProvider(options: ProviderOptions): Provider {
   };
 
   const provider = new Provider(issuer, configuration);
+  if (cookieAttributes.secure && new URL(issuer).protocol === 'http:') trustLoopbackAsSecure(provider);
   provider.use(
     deviceFlowMiddleware({
       mountPath,

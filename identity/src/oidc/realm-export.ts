@@ -2,8 +2,9 @@ import { DEMO_PASSWORD } from '@portal/contract/demo-accounts';
 
 import { DEFAULT_ACTION_LIFESPAN_SECONDS } from '../accounts/action-tokens';
 import { BRUTE_FORCE } from '../security/brute-force';
-import { CLIENT_ID, SERVICE_CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
-import { DEFAULT_ACCESS_TOKEN_TTL, DEFAULT_PRODUCT_NAME } from '../config';
+import { CLIENT_ID, PORTAL_RETURN_PATHS, SERVICE_CLIENT_ID, SSO_SESSION_MAX_SECONDS } from './provider';
+import { DEFAULT_ACCESS_TOKEN_TTL, DEFAULT_BROKER_ALIAS, DEFAULT_BROKER_CLIENT_ID, DEFAULT_PRODUCT_NAME } from '../config';
+import { launchIdentityProvider } from '../broker/identity-providers';
 import { DEVICE_CODE_TTL_SECONDS, DEVICE_POLLING_INTERVAL_SECONDS } from '../routes/device-flow';
 import { DEFAULT_LOCALE, LOCALES } from '../i18n/locale';
 import { REALM_MANAGEMENT_CLIENT, realmDefaultRoles, SERVICE_CLIENT_ROLES } from './keycloak-claims';
@@ -22,6 +23,9 @@ export const PORTAL_ORIGIN_PLACEHOLDER = '${PORTAL_ORIGIN}';
  * import (the portal API's IDENTITY_ADMIN_CLIENT_SECRET must be the same value).
  */
 export const SERVICE_CLIENT_SECRET_PLACEHOLDER = '${PORTAL_API_CLIENT_SECRET}';
+
+/** The launch broker's client secret, filled by Keycloak at import (the API's LTI_BROKER_CLIENT_SECRET). */
+export const BROKER_CLIENT_SECRET_PLACEHOLDER = '${LTI_BROKER_CLIENT_SECRET}';
 
 const ROLES = ['learner', 'educator', 'org admin', 'sys admin'] as const;
 
@@ -47,7 +51,7 @@ function realmClients(origin: string) {
       baseUrl: '/',
       // The portal's root is where an invitation link sends the user after setting a password
       // (execute-actions-email redirect_uri); Keycloak accepts only registered redirect URIs.
-      redirectUris: [`${origin}/auth/callback`, `${origin}/silent-check-sso.html`, `${origin}/`],
+      redirectUris: [...PORTAL_RETURN_PATHS.map((path) => `${origin}${path}`), `${origin}/`],
       webOrigins: [origin],
       attributes: {
         // Applies to the authorization code flow only; the device grant has no redirect.
@@ -98,9 +102,10 @@ export function buildRealmExport() {
     sslRequired: 'external',
     registrationAllowed: false,
     loginWithEmailAllowed: true,
-    // Users are created by the portal with their e-mail as the username, and an e-mail change
-    // moves the username with it, as the local provider does.
-    registrationEmailAsUsername: true,
+    // Users are created by the portal with their e-mail as the username (the API sends it), and
+    // sign in by e-mail; off, so that a learner a platform launched without e-mail can have an
+    // account (username `lti-<portal id>`) for the launch sign-in's broker link.
+    registrationEmailAsUsername: false,
     editUsernameAllowed: false,
     duplicateEmailsAllowed: false,
     resetPasswordAllowed: true,
@@ -146,6 +151,17 @@ export function buildRealmExport() {
       },
     },
     clients: realmClients(origin),
+    // A launch is a sign-in: the portal API's OpenID provider for launched users, brokered as
+    // `lti` (the portal starts the sign-in with kc_idp_hint=lti). Its client secret is filled from
+    // the environment at import, like the service client's (the API's LTI_BROKER_CLIENT_SECRET).
+    identityProviders: [
+      launchIdentityProvider({
+        alias: DEFAULT_BROKER_ALIAS,
+        issuer: `${origin}/api/lti/broker`,
+        clientId: DEFAULT_BROKER_CLIENT_ID,
+        clientSecret: BROKER_CLIENT_SECRET_PLACEHOLDER,
+      }),
+    ],
     // No people: a production realm starts with no account anyone knows the password of. The
     // first global administrator is made with `npm run create-admin` (scripts/create-admin.mjs);
     // the demo users are a separate partial import (buildDemoUsersImport).

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { LmsContext } from '../context';
-import { ltiClients } from '../institutions';
+import { ltiClients, tokenAudienceOf } from '../institutions';
 import { authorised as authorisedFor, serviceDown } from '../service-auth';
 import type { LineItem, Score } from '../store';
 import { AGS_SCOPE } from './lti';
@@ -36,11 +36,13 @@ export function agsRoutes(app: FastifyInstance, ctx: LmsContext) {
     let exp: number;
     try {
       if (decodeProtectedHeader(form.client_assertion).alg !== 'RS256') throw new Error('RS256 only');
+      // Which audience depends on the client (Brightspace's wants its own); the signature decides.
+      const claimedIssuer = decodeJwt(form.client_assertion).iss;
       const { payload } = await jwtVerify(form.client_assertion, ctx.toolKeys, {
         algorithms: ['RS256'],
         // Any of the institutions' clients (institutions.ts); RFC 7523: the client is iss and sub.
         issuer: ltiClients(ctx).map((client) => client.clientId),
-        audience: ctx.tokenUrl,
+        audience: tokenAudienceOf(ctx, claimedIssuer),
         clockTolerance: 60,
         requiredClaims: ['exp', 'iat', 'jti', 'sub'],
       });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { keepsCrossSiteCookies } from '@portal/service-kit';
 import { cookieOf, safeReturnPath, SESSION_COOKIE, signedInUser, toSignIn, type LmsContext } from '../context';
 import { html, page, type SafeHtml } from '../html';
 import { clientOf } from '../institutions';
@@ -7,6 +8,17 @@ import { displayName, PASSWORD, type CourseLink, type LmsUser } from '../store';
 type Form = Record<string, string | undefined>;
 
 const sendPage = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/**
+ * The session cookie's SameSite. The embedded launch's frame reaches /lti/auth through the tool's
+ * pages (another site), and a Lax cookie does not travel on a frame navigation another site
+ * started: so None, as real platforms send theirs, where the browser takes the Secure it needs —
+ * https, or a loopback address (a secure context). Elsewhere on plain http: Lax (the launch in a
+ * new window still works, its redirects to /lti/auth and /d2l/oauth2/auth being top-level GETs).
+ */
+export function sessionSameSite(issuer: string): string {
+  return keepsCrossSiteCookies(issuer) ? 'SameSite=None; Secure' : 'SameSite=Lax';
+}
 
 function signInPage(ctx: LmsContext, returnPath: string, problem?: string): string {
   const users = ctx.store.users.map(
@@ -60,10 +72,10 @@ function gradebookPage(ctx: LmsContext, user: LmsUser): string {
       const score = scores.find((s) => s.userId === learner.id);
       return html`<tr><th scope="row">${displayName(learner)}</th><td>${
         score?.scoreGiven !== undefined ? `${score.scoreGiven} / ${score.scoreMaximum}` : '–'
-      }</td><td>${score ? `${score.activityProgress}, ${score.gradingProgress}` : 'No score'}</td><td>${score ? score.timestamp : ''}</td></tr>`;
+      }</td><td>${score ? `${score.activityProgress}, ${score.gradingProgress}` : 'No score'}</td><td class="comment">${score?.comment ?? ''}</td><td>${score ? score.timestamp : ''}</td></tr>`;
     });
     return html`<h2>${link.title}</h2>
-<table aria-label="${link.title}"><caption class="muted">Out of ${item.scoreMaximum}</caption><thead><tr><th scope="col">Learner</th><th scope="col">Score</th><th scope="col">Progress</th><th scope="col">When</th></tr></thead><tbody>${rows}</tbody></table>`;
+<table aria-label="${link.title}"><caption class="muted">Out of ${item.scoreMaximum}</caption><thead><tr><th scope="col">Learner</th><th scope="col">Score</th><th scope="col">Progress</th><th scope="col">Comment</th><th scope="col">When</th></tr></thead><tbody>${rows}</tbody></table>`;
   });
   return page('Gradebook', html`<h1>Gradebook</h1>${sections}`, { user: { name: displayName(user) } });
 }
@@ -100,15 +112,14 @@ export function pageRoutes(app: FastifyInstance, ctx: LmsContext) {
     const old = cookieOf(request, SESSION_COOKIE);
     if (old) store.sessions.delete(old);
     const session = store.sessions.put(user.id);
-    // Lax: the tool's redirect back to /lti/auth and /d2l/oauth2/auth are top-level GETs, which carry it.
-    reply.header('set-cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
+    reply.header('set-cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; ${sessionSameSite(ctx.issuer)}`);
     return reply.redirect(returnPath, 303);
   });
 
   const signOut = (request: Parameters<typeof cookieOf>[0], reply: FastifyReply) => {
     const session = cookieOf(request, SESSION_COOKIE);
     if (session) store.sessions.delete(session);
-    reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+    reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; ${sessionSameSite(ctx.issuer)}; Max-Age=0`);
   };
   app.post('/logout', async (request, reply) => {
     signOut(request, reply);

@@ -12,5 +12,9 @@ describe('constants repeated from the contract', () => {
     expect(local.LESSON_PARTS_PER_LESSON).toBe(contract.LESSON_PARTS_PER_LESSON);
     expect(local.FLUOROSCOPY_SECONDS).toBe(contract.FLUOROSCOPY_SECONDS);
     expect(local.MAX_IMAGE_IDS_PER_CALL).toBe(contract.ImageBatchQuery.properties.id.maxItems);
+    expect(local.INSIGHT_MAX_RANGE_DAYS).toBe(contract.INSIGHT_MAX_RANGE_DAYS);
+    expect(local.INSIGHT_DEFAULT_RANGE_DAYS).toBe(contract.INSIGHT_DEFAULT_RANGE_DAYS);
+    expect(local.INSIGHT_CONFIGURATION_MAX_LENGTH).toBe(contract.InsightQuery.properties.configuration.maxLength);
+    expect(local.MAX_ID).toBe(contract.MAX_INT4);
   });
 });

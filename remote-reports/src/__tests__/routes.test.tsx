@@ -38,6 +38,21 @@ describe('reports routes', () => {
   });
 });
 
+describe('insight and progress tabs (issue #23 point 4)', () => {
+  it('offer a learner their progress but not the cohort insight', async () => {
+    renderRemote({ server, permissions: ['global.view_own_reports'] });
+
+    expect(await screen.findByRole('link', { name: 'Your progress' })).toHaveAttribute('href', '/report/progress');
+    expect(screen.queryByRole('link', { name: 'Insight' })).not.toBeInTheDocument();
+  });
+
+  it('offer an educator the cohort insight', async () => {
+    renderRemote({ server, permissions: ['global.view_own_reports', 'global.view_org_reports'] });
+
+    expect(await screen.findByRole('link', { name: 'Insight' })).toHaveAttribute('href', '/report/insight');
+  });
+});
+
 describe('reports links', () => {
   it('point at the mount path from a deeper screen too', async () => {
     renderRemote({ server, path: '/report/learner', permissions: ['global.view_org_reports'] });

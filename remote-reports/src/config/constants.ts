@@ -24,3 +24,12 @@ export const MAX_IMAGE_IDS_PER_CALL = 100;
 export const EVIDENCE_PAGE_SIZE = TABLE_PAGE_SIZE;
 /** docs/requirements.md#limits-and-defaults: lesson doses are shown for 15 minutes of fluoroscopy. */
 export const FLUOROSCOPY_SECONDS = 900;
+
+/** contract INSIGHT_MAX_RANGE_DAYS: the longest range one insight request may cover. */
+export const INSIGHT_MAX_RANGE_DAYS = 366;
+/** contract INSIGHT_DEFAULT_RANGE_DAYS: the range the API answers for when none is asked for. */
+export const INSIGHT_DEFAULT_RANGE_DAYS = 90;
+/** contract InsightQuery.configuration maxLength. */
+export const INSIGHT_CONFIGURATION_MAX_LENGTH = 255;
+/** contract MAX_INT4: the largest id a query may name. */
+export const MAX_ID = 2147483647;

@@ -54,6 +54,9 @@ export function evidence(overrides: Partial<Evidence> = {}): Evidence {
       tube: { kV: 65, mAs: 4.5, sidCm: 110 },
       dose: { dapMGyCm2: 12.34 },
     },
+    marks: null,
+    feedback: null,
+    overrides: [],
     ...overrides,
   };
 }
@@ -88,6 +91,16 @@ export function report(overrides: Partial<Report> = {}): Report {
     isOwner: true,
     analysisStatusSummary: 'not_started',
     reportDetails: { summary: 'Two of three images met the criteria.', score: 67 },
+    grade: {
+      score: null,
+      reportedScore: 67,
+      passMark: null,
+      release: 'not_applicable',
+      releasedAt: null,
+      canRelease: false,
+    },
+    feedback: null,
+    canGiveFeedback: false,
     evidence: [evidence()],
     ...overrides,
   };

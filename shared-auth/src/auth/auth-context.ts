@@ -11,9 +11,19 @@ export type AuthState =
   | { status: 'unauthenticated'; user: null; error: null }
   | { status: 'error'; user: null; error: Error };
 
+/**
+ * Extra authorization parameters of one sign-in (Keycloak's): `idpHint` (kc_idp_hint) sends the
+ * browser straight to that brokered identity provider instead of the sign-in form, `loginHint`
+ * (login_hint) is passed on to it — an LTI launch signs in by the launch this way.
+ */
+export interface LoginOptions {
+  idpHint?: string;
+  loginHint?: string;
+}
+
 export type AuthContextValue = AuthState & {
   /** Redirects to the identity provider; comes back to `returnPath` (default: the current URL). */
-  login(returnPath?: string): Promise<void>;
+  login(returnPath?: string, options?: LoginOptions): Promise<void>;
   /**
    * Keycloak's application-initiated action UPDATE_PASSWORD: a sign-in redirect on which the
    * identity provider asks for the current and a new password, then comes back to `returnPath`

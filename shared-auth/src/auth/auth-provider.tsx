@@ -3,13 +3,14 @@ import type { CurrentUser } from '@portal/contract';
 import { createApiClient } from '../api/create-api-client';
 import { TokenNotFoundError } from '../api/errors';
 import {
-  AUTH_CALLBACK_PATH,
   KC_ACTION_PARAM,
+  KC_IDP_HINT_PARAM,
   UPDATE_PASSWORD_ACTION,
   WHOAMI_FAILED_MESSAGE,
   WHOAMI_PATH,
 } from '../constants';
 import {
+  callbackPathsOf,
   createUserManager,
   USER_STORAGE_KEY_PREFIX,
   type UserManagerLike,
@@ -23,12 +24,18 @@ import {
   AuthContext,
   type AuthContextValue,
   type AuthState,
+  type LoginOptions,
 } from './auth-context';
 
 export interface AuthProviderProps {
   /** OIDC issuer, e.g. http://localhost:8180/realms/main. */
   authority: string;
   clientId: string;
+  /**
+   * Where the identity provider returns to: AUTH_CALLBACK_PATH and SILENT_CALLBACK_PATH under
+   * this path prefix (UserManagerConfig.callbackBase). Default: the portal's root.
+   */
+  callbackBase?: string;
   /** '' when the host proxies /api on its own origin. */
   apiBaseUrl: string;
   children?: ReactNode;
@@ -65,13 +72,15 @@ function returnPathOf(user: SessionUser): string {
 export function AuthProvider({
   authority,
   clientId,
+  callbackBase,
   apiBaseUrl,
   children,
   userManager: injected,
 }: AuthProviderProps) {
   const [userManager] = useState<UserManagerLike>(
-    () => injected ?? createUserManager({ authority, clientId }),
+    () => injected ?? createUserManager({ authority, clientId, ...(callbackBase ? { callbackBase } : {}) }),
   );
+  const [callbackPath] = useState(() => callbackPathsOf(callbackBase).callback);
   const [state, setState] = useState<AuthState>(LOADING);
   // Event handlers (storage, 401) need the latest state without re-subscribing.
   const stateRef = useRef<AuthState>(LOADING);
@@ -151,8 +160,8 @@ export function AuthProvider({
       }
     }
 
-    void (window.location.pathname === AUTH_CALLBACK_PATH ? completeLogin() : restoreSession());
-  }, [userManager, tokens, loadCurrentUser, update]);
+    void (window.location.pathname === callbackPath ? completeLogin() : restoreSession());
+  }, [userManager, tokens, loadCurrentUser, update, callbackPath]);
 
   // Another tab logged in, out, or switched user (its refreshes need nothing: we read storage).
   useEffect(() => {
@@ -198,10 +207,14 @@ export function AuthProvider({
 
   const pendingLogin = useRef<Promise<void> | null>(null);
   const login = useCallback(
-    (returnPath?: string) => {
+    (returnPath?: string, { idpHint, loginHint }: LoginOptions = {}) => {
       // The gate may ask twice (StrictMode, re-renders) before the browser leaves the page.
       pendingLogin.current ??= userManager
-        .signinRedirect({ state: { returnPath: sanitizeReturnPath(returnPath ?? currentPath()) } })
+        .signinRedirect({
+          state: { returnPath: sanitizeReturnPath(returnPath ?? currentPath()) },
+          ...(idpHint ? { extraQueryParams: { [KC_IDP_HINT_PARAM]: idpHint } } : {}),
+          ...(loginHint ? { login_hint: loginHint } : {}),
+        })
         .catch((cause: unknown) => {
           pendingLogin.current = null;
           update(errorState(asError(cause)));

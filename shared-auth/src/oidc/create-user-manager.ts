@@ -36,6 +36,13 @@ export interface UserManagerConfig {
   clientId: string;
   /** Defaults to the page's origin; the identity provider only accepts registered origins. */
   origin?: string;
+  /**
+   * A path prefix the sign-in's return pages (AUTH_CALLBACK_PATH, SILENT_CALLBACK_PATH) are served
+   * under, e.g. `/lti` for pages that other sites may frame: a page's return pages must allow the
+   * same framing as the page, so those of a framed launch are its own (see callbackPathsOf).
+   * Default: none, the portal's root.
+   */
+  callbackBase?: string;
   /** Extra oidc-client-ts settings (tests pass `metadata` to skip discovery). */
   overrides?: Partial<UserManagerSettings>;
 }
@@ -47,9 +54,18 @@ export const USER_STORAGE_KEY_PREFIX = 'oidc.user:';
 export const userStorageKey = (authority: string, clientId: string) =>
   `${USER_STORAGE_KEY_PREFIX}${authority}:${clientId}`;
 
-function checkConfig({ authority, clientId }: UserManagerConfig): void {
+/** `''` or path segments of letters, digits and `-`, each after a `/`, never ending in one. */
+const CALLBACK_BASE = /^(\/[a-z0-9-]+)*$/;
+
+function checkConfig({ authority, clientId, callbackBase = '' }: UserManagerConfig): void {
   if (!authority) throw new Error('shared-auth: `authority` (the OIDC issuer URL) is required');
   if (!clientId) throw new Error('shared-auth: `clientId` is required');
+  if (!CALLBACK_BASE.test(callbackBase)) throw new Error('shared-auth: `callbackBase` must be a path like /lti');
+}
+
+/** The paths the identity provider returns to (registered redirect URIs) under `callbackBase`. */
+export function callbackPathsOf(callbackBase = ''): { callback: string; silentCallback: string } {
+  return { callback: `${callbackBase}${AUTH_CALLBACK_PATH}`, silentCallback: `${callbackBase}${SILENT_CALLBACK_PATH}` };
 }
 
 export function buildUserManagerSettings(
@@ -57,12 +73,13 @@ export function buildUserManagerSettings(
   { WebStorageStateStore }: Pick<OidcClientModule, 'WebStorageStateStore'>,
 ): UserManagerSettings {
   checkConfig(config);
-  const { authority, clientId, origin = window.location.origin, overrides } = config;
+  const { authority, clientId, origin = window.location.origin, callbackBase, overrides } = config;
+  const { callback, silentCallback } = callbackPathsOf(callbackBase);
   return {
     authority,
     client_id: clientId,
-    redirect_uri: `${origin}${AUTH_CALLBACK_PATH}`,
-    silent_redirect_uri: `${origin}${SILENT_CALLBACK_PATH}`,
+    redirect_uri: `${origin}${callback}`,
+    silent_redirect_uri: `${origin}${silentCallback}`,
     post_logout_redirect_uri: `${origin}${LOGOUT_PATH}`,
     response_type: 'code',
     scope: OIDC_SCOPE,

@@ -31,9 +31,9 @@ export const TEST_USER_MANAGER_CONFIG: UserManagerConfig = {
   },
 };
 
-/** The real oidc-client-ts UserManager with those settings. */
-export function testUserManager(): UserManager {
-  return newOidcUserManager(TEST_USER_MANAGER_CONFIG, oidcClient);
+/** The real oidc-client-ts UserManager with those settings (and `callbackBase`, if given). */
+export function testUserManager(callbackBase?: string): UserManager {
+  return newOidcUserManager({ ...TEST_USER_MANAGER_CONFIG, ...(callbackBase ? { callbackBase } : {}) }, oidcClient);
 }
 
 export interface StoredUserOptions {

@@ -14,7 +14,7 @@ import {
   roundTo,
   type ExposureRating,
 } from './physics';
-import { hashSeed } from './random';
+import { createRandom, hashSeed } from './random';
 import { renderRadiograph, type Radiograph, type RenderOptions, type Side } from './render';
 
 /** What a session captures: X-ray images of a body area, or the parts of a radiation-safety lesson. */
@@ -59,6 +59,31 @@ export interface CaptureOptions {
    * demo seed) may answer from a few pictures rendered once per body area, side and technique.
    */
   render?: (options: RenderOptions) => Radiograph;
+  /** How well the patient was positioned and the field collimated; drawn from the seed if absent. */
+  positioning?: Positioning;
+}
+
+/** What the marking criteria of the portal read besides the technique (contract ImageQuality). */
+export interface Positioning {
+  /** Central ray from the region's centre, mm. */
+  centringErrorMm: number;
+  /** Collimated field over the region (1 = exactly the region, below 1 anatomy is cut off). */
+  collimationRatio: number;
+}
+
+/**
+ * A learner's positioning, with the spread of practice: centring off by |N(0, 8 mm)| (most within
+ * a centimetre, a few beyond two), the field 1 + |N(0, 0.3)| times the region, and about one image
+ * in thirty collimated too tight.
+ */
+export function positioningOf(seed: string): Positioning {
+  const random = createRandom(`${seed}:positioning`);
+  const centringErrorMm = roundTo(Math.abs(random.gaussian()) * 8, 1);
+  const tight = random.next() < 1 / 30;
+  const collimationRatio = tight
+    ? roundTo(random.between(0.85, 0.98), 2)
+    : roundTo(1 + Math.abs(random.gaussian()) * 0.3, 2);
+  return { centringErrorMm, collimationRatio };
 }
 
 /**
@@ -70,9 +95,10 @@ export function captureImage(
   area: BodyArea,
   tube: TubeSettings,
   sequence: number,
-  { render = renderRadiograph }: CaptureOptions = {},
+  { render = renderRadiograph, positioning }: CaptureOptions = {},
 ): Capture {
   const seed = `${session.uuid}:${sequence}`;
+  const placed = positioning ?? positioningOf(seed);
   const side: Side = hashSeed(`${seed}:side`) % 2 === 0 ? 'right' : 'left';
   const radiograph = render({ area, tube, side, seed });
   const deviation = roundTo(deviationIndex(tube, area.defaults, area.softRefCm), 1);
@@ -105,6 +131,7 @@ export function captureImage(
         dapMGyCm2: dap,
         entranceDoseUGy: roundTo(entranceSurfaceDoseUGy(tube, area.thicknessCm), 1),
       },
+      quality: { ...placed, deviationIndex: deviation },
     },
   };
   return { submission, image: radiograph.png, summary: { practiceActivity, tube, dapMGyCm2: dap, deviationIndex: deviation, exposure } };

@@ -10,10 +10,12 @@ export {
   defaultTube,
   exposureScore,
   planFor,
+  positioningOf,
   reportSummary,
   type Capture,
   type CaptureOptions,
   type CaptureSummary,
+  type Positioning,
   type SessionPlan,
 } from './capture';
 export { BODY_AREAS, bodyAreaFor, type BodyArea, type BodyAreaKey } from './body-areas';

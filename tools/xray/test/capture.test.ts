@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { EvidenceSubmission } from '@portal/contract';
-import { captureImage, captureLessonPart, exposureScore, planFor, reportSummary } from '../src/capture';
+import { captureImage, captureLessonPart, exposureScore, planFor, positioningOf, reportSummary } from '../src/capture';
 import { BODY_AREAS } from '../src/body-areas';
 import { LESSONS } from '../src/lesson-doses';
 
@@ -45,4 +45,24 @@ test('the score is the share of images exposed on target', () => {
   const over = captureImage(session, BODY_AREAS.knee, { ...BODY_AREAS.knee.defaults, mAs: 40 }, 1).summary;
   assert.equal(exposureScore([good, good, over, good]), 75);
   assert.equal(exposureScore([]), null);
+});
+
+test('an image carries what the portal marks: centring, collimation and the deviation index', () => {
+  const capture = captureImage(session, BODY_AREAS.knee, { kV: 70, mAs: 8, sidCm: 110 }, 0);
+  const quality = capture.submission.evidenceData.quality;
+  assert.deepEqual(quality, { ...positioningOf(`${session.uuid}:0`), deviationIndex: capture.summary.deviationIndex });
+  const chosen = captureImage(session, BODY_AREAS.knee, BODY_AREAS.knee.defaults, 1, { positioning: { centringErrorMm: 25, collimationRatio: 2 } });
+  assert.equal(chosen.submission.evidenceData.quality?.centringErrorMm, 25);
+  assert.equal(chosen.submission.evidenceData.quality?.collimationRatio, 2);
+});
+
+test('positioning has the spread of practice: mostly good, some borderline, a few poor', () => {
+  const all = Array.from({ length: 600 }, (_, k) => positioningOf(`spread:${k}`));
+  const share = (f: (p: (typeof all)[number]) => boolean) => all.filter(f).length / all.length;
+  assert.deepEqual(positioningOf('same'), positioningOf('same'), 'deterministic');
+  assert.ok(share((p) => p.centringErrorMm <= 10) > 0.7);
+  assert.ok(share((p) => p.centringErrorMm > 10 && p.centringErrorMm <= 20) > 0.1);
+  assert.ok(share((p) => p.centringErrorMm > 20) > 0);
+  assert.ok(share((p) => p.collimationRatio > 1.3) > 0.1);
+  assert.ok(share((p) => p.collimationRatio < 1) > 0);
 });

@@ -1,15 +1,28 @@
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import { cacheLookupCounter } from '../../metrics/api-metrics';
 import type { AuthUser } from '../../repositories/user-repository';
+import type { ChangeNotice } from '../../db/change-notices';
 
 /**
  * How long the auth hook may reuse a user it loaded. Every learner polls whoami and the session
  * status every second, and loading the user with their permissions is the costliest query of
  * either request (~1 ms of PGlite, see api/bench): reusing it for a few seconds takes most of
- * that off the polled routes. A change made by another API process, or straight in SQL, shows
- * within this time; changes through the services show at once (they call `forget`).
+ * that off the polled routes. Changes through this process's services show at once (they call
+ * `forget`); on PostgreSQL, changes by another API process or straight in SQL arrive as change
+ * notices within milliseconds (plugins/app/change-notices.ts), and this time only bounds what a
+ * lost notice could cost.
  */
 export const AUTH_USER_TTL_MS = 5_000;
+/**
+ * A user found older than this share of the time to live is still answered from memory, and
+ * loaded again in the background for the next request. A learner polling every second then never
+ * finds the entry expired, so whoami and the session status never wait for a pool connection
+ * behind slower statements (api/README.md, "Where the time goes"), while no answer is ever
+ * older than the time to live. Late in the time to live, so a poller's user is loaded about as
+ * often as before (every 4–5 s instead of every 5 s), with a second of slack for the load.
+ */
+export const AUTH_USER_REFRESH_SHARE = 0.8;
 /** Bounds memory: at most this many users are held; the least recently used makes room. */
 export const AUTH_USER_CACHE_SIZE = 10_000;
 
@@ -27,12 +40,22 @@ export interface AuthUserCache {
    * reactivation) that its members' next request must see at once. Rare, so all of them.
    */
   forgetAll(): void;
+  /** Drops the members of an organisation (its name or activation changed). */
+  forgetOrganisation(organisationId: number): void;
 }
 
 export function createAuthUserCache(
   load: (sub: string) => Promise<AuthUser | null>,
-  options: { ttlMs?: number; now?: () => number } = {},
+  options: {
+    ttlMs?: number;
+    now?: () => number;
+    /** False while reuse cannot be trusted (change notices not heard): every get loads. */
+    reusable?: () => boolean;
+    /** Hit or miss of each get (the cache metrics). */
+    onLookup?: (hit: boolean) => void;
+  } = {},
 ): AuthUserCache {
+  const reusable = options.reusable ?? (() => true);
   const ttlMs = options.ttlMs ?? AUTH_USER_TTL_MS;
   const cache = new LRUCache<string, AuthUser>({
     max: AUTH_USER_CACHE_SIZE,
@@ -43,18 +66,41 @@ export function createAuthUserCache(
   // Bumped by every forget: a lookup that overlapped a write must not store what it may have
   // read before the write.
   let generation = 0;
+  /** Background loads under way, one per user at most. */
+  const refreshing = new Set<string>();
+
+  /** Loads `sub` and keeps what it found unless a forget came in between. */
+  const loadAndKeep = async (sub: string, reuse: boolean) => {
+    const seen = generation;
+    const user = await load(sub);
+    if (seen !== generation) return user;
+    cache.delete(sub);
+    if (user && ttlMs > 0 && reuse) {
+      Object.freeze(user.permissions);
+      cache.set(sub, Object.freeze(user));
+    }
+    return user;
+  };
+
+  const refreshAhead = (sub: string) => {
+    if (refreshing.has(sub)) return;
+    refreshing.add(sub);
+    // A failed refresh leaves the entry to expire; the next request then loads and sees the error.
+    loadAndKeep(sub, true)
+      .catch(() => undefined)
+      .finally(() => refreshing.delete(sub));
+  };
+
   return {
     async get(sub) {
-      const hit = cache.get(sub);
-      if (hit) return hit;
-      const seen = generation;
-      const user = await load(sub);
-      cache.delete(sub);
-      if (user && ttlMs > 0 && seen === generation) {
-        Object.freeze(user.permissions);
-        cache.set(sub, Object.freeze(user));
+      const reuse = reusable();
+      const hit = reuse ? cache.get(sub) : undefined;
+      options.onLookup?.(hit !== undefined);
+      if (hit) {
+        if (cache.getRemainingTTL(sub) < ttlMs * (1 - AUTH_USER_REFRESH_SHARE)) refreshAhead(sub);
+        return hit;
       }
-      return user;
+      return loadAndKeep(sub, reuse);
     },
     // Entries are keyed by the token's sub, which is not the user's id for accounts made through
     // the identity provider's admin API; a write to a user drops every entry that is that user.
@@ -67,7 +113,19 @@ export function createAuthUserCache(
       generation++;
       cache.clear();
     },
+    forgetOrganisation(organisationId) {
+      generation++;
+      for (const [key, user] of cache.entries()) {
+        if (user.organisationId === organisationId) cache.delete(key);
+      }
+    },
   };
+}
+
+/** What another process's change means for the users held here. */
+function forgetNoticed(cache: AuthUserCache, notice: ChangeNotice) {
+  if (notice.kind === 'user') cache.forget(notice.id);
+  else if (notice.kind === 'organisation') cache.forgetOrganisation(notice.id);
 }
 
 declare module 'fastify' {
@@ -79,12 +137,16 @@ declare module 'fastify' {
 
 export const authUserCachePlugin = fp(
   async (app) => {
-    app.decorate(
-      'authUsers',
-      createAuthUserCache((sub) => app.repos.users.findAuthUser(sub), {
-        now: () => app.clock.now().getTime(),
-      }),
-    );
+    const cache = createAuthUserCache((sub) => app.repos.users.findAuthUser(sub), {
+      now: () => app.clock.now().getTime(),
+      reusable: () => app.changeNotices.live,
+      onLookup: cacheLookupCounter(app.metrics, 'auth_user'),
+    });
+    app.changeNotices.subscribe({
+      onNotice: (notice) => forgetNoticed(cache, notice),
+      flush: () => cache.forgetAll(),
+    });
+    app.decorate('authUsers', cache);
   },
-  { name: 'auth-user-cache', dependencies: ['repositories', 'clock'] },
+  { name: 'auth-user-cache', dependencies: ['repositories', 'clock', 'change-notices'] },
 );

@@ -20,6 +20,7 @@ import {
 import { ApiError, forbidden, unauthorized } from '../../lib/http-errors';
 import { isGlobalAdmin } from '../../lib/object-access';
 import type { AuthUser } from '../../repositories/user-repository';
+import { cacheLookupCounter } from '../../metrics/api-metrics';
 import { accessOf } from './access';
 
 declare module 'fastify' {
@@ -144,6 +145,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       perf: { now },
       ttlResolution: 0,
     });
+    const tokenLookup = cacheLookupCounter(app.metrics, 'access_token');
     const remember = (token: string, claims: AccessClaims) => {
       const ttl = Math.floor(Math.min(claims.exp * 1000 - now(), ACCEPTED_TOKEN_TTL_MS));
       // A ttl of 0 would mean "for ever" to the cache; a token that close to `exp` is not kept.
@@ -186,6 +188,7 @@ export const authPlugin = fp<AuthPluginOptions>(
 
       let claims: AccessClaims;
       const known = accepted.get(token);
+      tokenLookup(known !== undefined);
       if (known) {
         claims = known;
       } else {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { createDb } from '../../db/create-db';
 import type { Db } from '../../db/driver';
 import { migrate } from '../../db/migrate';
+import { timedDb } from '../../metrics/timed-db';
 import { seedDemoData } from '../../demo/seed-demo-data';
 import { seedReferenceData } from '../../reference/seed-reference-data';
 
@@ -26,7 +27,8 @@ export const dbPlugin = fp<DbPluginOptions>(
     if (applied.length > 0) app.log.info({ applied, kind: db.kind }, 'database migrated');
     await seedReferenceData(db);
     if (app.config.seedDemo) await seedDemoData(db);
-    app.decorate('db', db);
+    // Statements are timed for /metrics from here on; migrations and seeds above are not.
+    app.decorate('db', timedDb(db, app.metrics));
   },
-  { name: 'db', dependencies: ['config'] },
+  { name: 'db', dependencies: ['config', 'metrics'] },
 );

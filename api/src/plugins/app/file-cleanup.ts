@@ -10,6 +10,7 @@ import { scheduleJob } from '../../jobs/schedule-job';
 export const fileCleanupPlugin = fp(
   async (app) => {
     scheduleJob(app, {
+      name: 'file_cleanup',
       everyMs: app.config.fileCleanupCheckMs,
       runWhenReady: true,
       run: async (now) => {

@@ -10,6 +10,7 @@ import { scheduleJob } from '../../jobs/schedule-job';
 export const licenseExpiryPlugin = fp(
   async (app) => {
     scheduleJob(app, {
+      name: 'license_expiry',
       everyMs: app.config.licenseExpiryCheckMs,
       runWhenReady: true,
       run: async (now) => {

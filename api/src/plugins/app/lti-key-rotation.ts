@@ -10,6 +10,7 @@ import { scheduleJob } from '../../jobs/schedule-job';
 export const ltiKeyRotationPlugin = fp(
   async (app) => {
     scheduleJob(app, {
+      name: 'lti_key_rotation',
       everyMs: app.config.ltiKeyRotationCheckMs,
       runWhenReady: true,
       run: async (now) => {

@@ -10,6 +10,7 @@ import { runDailyRosterSync } from '../../services/lti/roster-sync-daily';
 export const ltiRosterSyncPlugin = fp(
   async (app) => {
     scheduleJob(app, {
+      name: 'lti_roster_sync',
       everyMs: app.config.ltiRosterSyncCheckMs,
       runWhenReady: true,
       run: async (now) => {

@@ -61,12 +61,14 @@ export const outboxWorkerPlugin = fp(
       await outbound.close();
     });
     const job = scheduleJob(app, {
+      name: 'outbox',
       everyMs: config.outboxPollMs,
       runWhenReady: true,
       // A kick during a run asks for one more round after it, which sees the new items.
       overlap: 'repeat',
       run: async () => {
-        const result = await worker.drain();
+        // A draining instance finishes its round's items but claims no further batch.
+        const result = await worker.drain(() => app.lifecycle.draining);
         if (result.done + result.failed > 0) app.log.info(result, 'outbox round');
       },
       onError: (err) => app.log.error({ err }, 'outbox worker failed'),
@@ -75,6 +77,6 @@ export const outboxWorkerPlugin = fp(
   },
   {
     name: 'outbox-worker',
-    dependencies: ['config', 'clock', 'db', 'auth-user-cache', 'identity-admin'],
+    dependencies: ['config', 'clock', 'db', 'auth-user-cache', 'identity-admin', 'lifecycle', 'metrics'],
   },
 );

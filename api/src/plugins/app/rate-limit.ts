@@ -3,6 +3,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { detailError } from '../../lib/http-errors';
 import { accessOf } from './access';
+import { databaseRateLimitStore } from './rate-limit-store';
 
 /**
  * Which budget a route draws from. The work of a signed-in user (or a simulator's session) is
@@ -102,8 +103,9 @@ const hasCredential = (request: FastifyRequest) =>
  * under the same budget but apart, so that a school's anonymous traffic never locks out its
  * signed-in learners. An address that has spent its refusals is turned away before its next
  * token is even checked, so a flood of bad tokens costs a signature check only until then.
- * `request.ip` is the client's address as the host's proxy reports it (TRUST_PROXY); counters
- * live in this process (with N API processes an address gets up to N times the budget).
+ * `request.ip` is the client's address as the host's proxy reports it (TRUST_PROXY). On
+ * PostgreSQL the counters are in the database (rate-limit-store.ts), so however many API processes
+ * serve, a budget is spent once; PGlite is one process and counts in its memory.
  */
 export const rateLimitPlugin = fp(
   async (app) => {
@@ -123,8 +125,19 @@ export const rateLimitPlugin = fp(
     });
     app.decorate('userRateLimiters', null);
     if (!config.rateLimitEnabled) return;
+    const shared = app.db.kind === 'postgres';
     // No route gets the package's own hook: the checks below decide.
-    await app.register(rateLimit, { global: false });
+    await app.register(rateLimit, {
+      global: false,
+      ...(shared
+        ? {
+            store: databaseRateLimitStore(app.db),
+            // A database that cannot count cannot serve the request either; its own error says
+            // why, rather than a rate limit's.
+            skipOnError: true,
+          }
+        : {}),
+    });
 
     const limiter = (
       name: RateClass | 'refused',
@@ -167,12 +180,16 @@ export const rateLimitPlugin = fp(
       if (!spent.isAllowed && spent.remaining === 0) refuse(reply, spent.max, spent.ttlInSeconds);
     });
 
-    app.addHook('onResponse', async (request, reply) => {
-      if (reply.statusCode !== 401 || isPublic(request) || !hasCredential(request)) return;
-      await refused(request);
+    // Counted before the 401 goes out, not after: with the counters in the database the
+    // address's next request could otherwise be checked before this one is counted.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode === 401 && !isPublic(request) && hasCredential(request)) {
+        await refused(request);
+      }
+      return payload;
     });
   },
-  { name: 'rate-limit', dependencies: ['config', 'access'] },
+  { name: 'rate-limit', dependencies: ['config', 'access', 'db', 'clock'] },
 );
 
 /**

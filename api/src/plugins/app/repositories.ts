@@ -6,6 +6,7 @@ import { createDownloadRepository } from '../../repositories/download-repository
 import { createEmailChangeRepository } from '../../repositories/email-change-repository';
 import { createEntitlementRepository } from '../../repositories/entitlement-repository';
 import { createEvidenceRepository } from '../../repositories/evidence-repository';
+import { createFeedbackRepository } from '../../repositories/feedback-repository';
 import { createFileRepository } from '../../repositories/file-repository';
 import { createHealthRepository } from '../../repositories/health-repository';
 import { createLicenseRepository } from '../../repositories/license-repository';
@@ -39,6 +40,8 @@ function createRepositories(
     audit: createAuditRepository(db),
     simulationDownloads: createSimulationDownloadRepository(db),
     notifications: createNotificationRepository(db),
+    // The signed-in user's own notifications (issue #23 point 3).
+    feedback: createFeedbackRepository(db),
     configurations: createProductConfigurationRepository(db),
     lti: createLtiRepository(db),
     brightspace: createBrightspaceRepository(db),

@@ -23,6 +23,7 @@ export const sessionExpiryPlugin = fp(
       idleSeconds: config.sessionTokenIdleSeconds,
     };
     const job = scheduleJob(app, {
+      name: 'session_close',
       everyMs: config.sessionCloseIntervalMs,
       run: async () => {
         const uuids = await closeExpiredSessions(app, lifetime);

@@ -1,8 +1,12 @@
 import fp from 'fastify-plugin';
+import { cacheLookupCounter } from '../../metrics/api-metrics';
 import {
   createSessionStatusCache,
   type SessionStatusCache,
 } from '../../services/sessions/session-status-cache';
+
+/** Bounds what a lost change notice could cost; changes themselves drop their entries. */
+export const SESSION_STATUS_TTL_MS = 30_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,14 +17,21 @@ declare module 'fastify' {
 
 export const sessionStatusCachePlugin = fp(
   async (app) => {
-    // PGlite is one process, so every status change passes through this cache and it can live
-    // long; on PostgreSQL other API processes may change a status, so it lives under a poll.
-    app.decorate(
-      'sessionStatuses',
-      createSessionStatusCache(app.db.kind === 'postgres' ? 800 : 30_000, () =>
-        app.clock.now().getTime(),
-      ),
+    // Every status change passes through this cache (PGlite: one process) or is announced to it
+    // (PostgreSQL: change notices from the other processes), so it can live long.
+    const cache = createSessionStatusCache(
+      SESSION_STATUS_TTL_MS,
+      () => app.clock.now().getTime(),
+      () => app.changeNotices.live,
+      cacheLookupCounter(app.metrics, 'session_status'),
     );
+    app.changeNotices.subscribe({
+      onNotice: (notice) => {
+        if (notice.kind === 'session') cache.forget([notice.id]);
+      },
+      flush: () => cache.forgetAll(),
+    });
+    app.decorate('sessionStatuses', cache);
   },
-  { name: 'session-status-cache', dependencies: ['db', 'clock'] },
+  { name: 'session-status-cache', dependencies: ['db', 'clock', 'change-notices'] },
 );

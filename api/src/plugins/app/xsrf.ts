@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CSRF_FAILED, XSRF_COOKIE, XSRF_HEADER } from '@portal/contract';
+import { crossSiteCookieAttributes } from '@portal/service-kit';
 import { forbidden } from '../../lib/http-errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
@@ -9,6 +11,22 @@ function sameToken(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * The cookie's SameSite and Secure for the origin the request came to. The portal's /lti/ pages
+ * run inside a learning platform's iframe, a third-party context, where the browser neither sets
+ * nor sends a Lax cookie: every write of an embedded launch would be refused. So None + Secure
+ * where browsers keep it (https, loopback http), as the launch's cookies; Lax on other plain http.
+ * None does not weaken the check: another site's request still cannot read the cookie to echo it.
+ */
+function cookieAttributes(request: FastifyRequest) {
+  try {
+    // request.protocol believes X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
+    return crossSiteCookieAttributes(`${request.protocol}://${request.hostname}`);
+  } catch {
+    return { secure: false, sameSite: 'lax' as const };
+  }
 }
 
 /**
@@ -22,10 +40,8 @@ export const xsrfPlugin = fp(
       if (!cookie) {
         reply.setCookie(XSRF_COOKIE, randomBytes(32).toString('hex'), {
           path: '/',
-          sameSite: 'lax',
           httpOnly: false,
-          // request.protocol believes X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
-          secure: request.protocol === 'https',
+          ...cookieAttributes(request),
         });
       }
       if (SAFE_METHODS.has(request.method) || request.is404) return;

@@ -1,5 +1,6 @@
 import type { LtiErrorCode } from '@portal/contract';
 import type { Db } from '../../db/driver';
+import { requestBrokerLink } from '../../lti/broker/account-link';
 import { recordLaunchCourse } from '../../lti/nrps-course';
 import { linkPlatformUser } from '../../lti/platform-user';
 import { createLtiRepository } from '../../repositories/lti-repository';
@@ -12,6 +13,8 @@ export type RecordedLaunch =
 
 export interface RecordLaunchDeps {
   db: Db;
+  /** With a broker, the launched user's identity account gets linked to it (issue #22 point 1). */
+  config: { ltiBroker: { alias: string } | null };
   outboxWorker: { kick(): void };
   authUsers: { forget(id: string): void };
 }
@@ -24,8 +27,8 @@ class Refused extends Error {
 
 /**
  * Links the platform's user to a portal user and records the launch, in one unit of work: a
- * refusal leaves nothing behind. Once committed, a new account goes to the identity provider
- * (outbox kick) and whoami forgets the user, so its Brightspace check sees this launch at once.
+ * refusal leaves nothing behind. Once committed, a new account (and, with the launch sign-in
+ * broker, its link to it) goes to the identity provider (outbox kick) and whoami forgets the user, so its Brightspace check sees this launch at once.
  */
 export async function recordLtiLaunch(
   deps: RecordLaunchDeps,
@@ -37,7 +40,9 @@ export async function recordLtiLaunch(
       if (!linked.ok) throw new Refused(linked);
       const launchId = await createLtiRepository(uow.q).recordLaunch(launch, linked.userId);
       await recordLaunchCourse(uow.q, launch, launchId, linked.userId);
-      if (linked.created) uow.afterCommit(() => deps.outboxWorker.kick());
+      const alias = deps.config.ltiBroker?.alias;
+      const linking = alias !== undefined && (await requestBrokerLink(uow.q, linked.userId, alias));
+      if (linked.created || linking) uow.afterCommit(() => deps.outboxWorker.kick());
       uow.afterCommit(() => deps.authUsers.forget(linked.userId));
       return { ok: true as const, launchId, userId: linked.userId };
     });

@@ -107,6 +107,8 @@ export function createRosterSyncHandler(options: RosterSyncHandlerOptions): Outb
         clientId: course.client_id,
         deploymentIds: course.deployment_ids,
         organisationId: course.organisation_id,
+        // A member is linked to an existing account by e-mail only as their launch would be.
+        verifiesEmail: course.verifies_email,
       },
       deploymentId: course.deployment_id,
       messageType: 'LtiResourceLinkRequest',

@@ -32,20 +32,36 @@ export interface RosterSyncDeps {
   outboxWorker: { kick(): void };
 }
 
+/** Why an instructor's launch cannot serve: the messages of the feature that asks. */
+export interface InstructorLaunchMessages {
+  launchExpired: string;
+  notInstructor: string;
+}
+
 /**
- * The caller's own launch of at most a day ago, by an instructor or administrator, whose course
- * offers NRPS 2.0. Someone else's launch is as unknown as one that never was (404), as a session
- * start treats it.
+ * The caller's own launch of at most a day ago, by an instructor or administrator. Someone else's
+ * launch is as unknown as one that never was (404), as a session start treats it.
  */
-async function instructorLaunch(q: Queryable, user: AuthUser, launchId: string) {
+export async function ownInstructorLaunch(
+  q: Queryable,
+  user: AuthUser,
+  launchId: string,
+  messages: InstructorLaunchMessages,
+) {
   const row = await createLtiRosterRepository(q).launchCourse(launchId);
   if (!row || row.user_id.toLowerCase() !== user.id.toLowerCase()) throw notFound();
   if (Number(row.age) > LTI_ROSTER_LAUNCH_MAX_AGE_SECONDS) {
-    throw badRequest({ launchId: [LTI_ROSTER_MESSAGES.launchExpired] });
+    throw badRequest({ launchId: [messages.launchExpired] });
   }
   if (portalRoleFor(row.roles) !== 'educator') {
-    throw new ApiError(403, { launchId: [LTI_ROSTER_MESSAGES.notInstructor] });
+    throw new ApiError(403, { launchId: [messages.notInstructor] });
   }
+  return row;
+}
+
+/** The caller's own recent instructor launch whose course offers NRPS 2.0. */
+async function instructorLaunch(q: Queryable, user: AuthUser, launchId: string) {
+  const row = await ownInstructorLaunch(q, user, launchId, LTI_ROSTER_MESSAGES);
   if (row.course_id === null || !membershipsUrlOf(row.nrps_endpoint) || !row.memberships_url) {
     throw badRequest({ launchId: [LTI_ROSTER_MESSAGES.noRosterService] });
   }
@@ -112,15 +128,28 @@ const administers = (user: AuthUser, organisationId: number) =>
   user.permissions.includes('global.update_user') &&
   (isGlobalAdmin(user) || user.organisationId === organisationId);
 
-/** GET /api/v1/lti/roster-sync/{id}: for the instructor who started it or the organisation's administrators. */
+/**
+ * GET /api/v1/lti/roster-sync/{id}: for the instructor who started it, the course's other instructors
+ * of the last day, or the organisation's administrators.
+ */
 export async function rosterSyncOf(
   q: Queryable,
   user: AuthUser,
   id: string,
 ): Promise<LtiRosterSync> {
-  const row = await createLtiRosterRepository(q).sync(id);
-  const mine = row?.requested_by?.toLowerCase() === user.id.toLowerCase();
-  if (!row || !(mine || administers(user, row.organisation_id))) throw notFound();
+  const rosters = createLtiRosterRepository(q);
+  const row = await rosters.sync(id);
+  if (!row) throw notFound();
+  const mine = row.requested_by?.toLowerCase() === user.id.toLowerCase();
+  if (mine || administers(user, row.organisation_id)) return toSync(row);
+  // A second instructor who asks while the first one's sync still runs is answered that sync's id
+  // (one sync per course at a time), so whoever could start a sync of the course may follow it.
+  const roles = await rosters.recentLaunchRoles(
+    row.course_id,
+    user.id,
+    LTI_ROSTER_LAUNCH_MAX_AGE_SECONDS,
+  );
+  if (!roles.some((r) => portalRoleFor(r) === 'educator')) throw notFound();
   return toSync(row);
 }
 

@@ -6,6 +6,8 @@ import {
   type TokenLifetime,
   type Transition,
 } from '../../repositories/session-repository';
+import type { Queryable } from '../../db/driver';
+import { createMarkingRepository } from '../../repositories/marking-repository';
 import { runUnitOfWork } from '../unit-of-work';
 import type { SessionDeps } from './deps';
 
@@ -38,8 +40,10 @@ export function completeSessionByOwner(
 
 /**
  * The simulator finishes the session. A session launched from a learning platform with grade
- * passback and a scored report gets its grade's outbox item in the same transaction (never one
- * without the other), and the outbox worker is kicked once both are committed.
+ * passback and a computed score (its marked images; the simulator's own score is only kept as
+ * `reported_score`) gets its grade's outbox item in the same transaction (never one without the
+ * other): the score when its grades are released automatically, else a pending result until an
+ * educator releases it. The outbox worker is kicked once both are committed.
  */
 export function completeSessionBySimulator(
   deps: SessionDeps & { outboxWorker: { kick(): void } },
@@ -51,11 +55,21 @@ export function completeSessionBySimulator(
     const result = await createSessionRepository(uow.q).completeBySimulator(uuid, reportDetails);
     if (!result.ok) return result;
     const { fromLaunch, ...status } = result.value;
-    if (fromLaunch && reportDetails?.score !== undefined && (await enqueueLtiScore(uow.q, uuid))) {
+    if (fromLaunch && (await enqueueCompletionGrade(uow.q, uuid))) {
       uow.afterCommit(() => deps.outboxWorker.kick());
     }
     return { ok: true, value: status };
   });
+}
+
+/** The grade a completion sends: per the release policy, the score or a pending result. */
+async function enqueueCompletionGrade(tx: Queryable, uuid: string): Promise<boolean> {
+  const marking = createMarkingRepository(tx);
+  const awaitsReview = (await marking.releasePolicy(uuid)) === 'after_review';
+  const queued = await enqueueLtiScore(tx, uuid, awaitsReview ? 'PendingManual' : 'FullyGraded');
+  if (queued && awaitsReview) await marking.markPending(uuid);
+  else if (queued) await marking.markReleased(uuid, null);
+  return queued;
 }
 
 /** Closing twice answers the same; the first close time is kept. */

@@ -13,15 +13,23 @@ export interface SessionStatusCache {
   ): Promise<SessionStatusValue | null>;
   /** Called after every committed status change. */
   forget(uuids: readonly string[]): void;
+  /** Drops every status (change notices may have been missed). */
+  forgetAll(): void;
 }
 
 /**
  * How long a polled status may be answered from memory: `ttlMs` (0: never). Every status change of
- * a use case drops its entries after commit, so with one API process (PGlite is always one) the
- * cache is exact; with several processes on PostgreSQL another process's change shows after at
- * most this. `now`: the cache's time in milliseconds (the app's clock, which tests move).
+ * a use case drops its entries after commit, and on PostgreSQL another process's change arrives
+ * as a change notice (plugins/app/change-notices.ts) that drops it too; `reusable` is false while
+ * those notices cannot be heard, and every read loads then. `now`: the cache's time in
+ * milliseconds (the app's clock, which tests move).
  */
-export function createSessionStatusCache(ttlMs: number, now?: () => number): SessionStatusCache {
+export function createSessionStatusCache(
+  ttlMs: number,
+  now?: () => number,
+  reusable: () => boolean = () => true,
+  onLookup?: (hit: boolean) => void,
+): SessionStatusCache {
   const entries = new LRUCache<string, { key: OwnedSessionKey; status: SessionStatusValue }>({
     max: STATUS_CACHE_MAX,
     // Unused when ttlMs is 0: read() then loads every time.
@@ -29,21 +37,35 @@ export function createSessionStatusCache(ttlMs: number, now?: () => number): Ses
     ...(now ? { perf: { now } } : {}),
     ttlResolution: 0,
   });
+  // Bumped by every forget: a load that overlapped a change (made here or announced by another
+  // process) must not store what it may have read before the change.
+  let generation = 0;
   return {
     async read(key, load) {
-      if (ttlMs <= 0) return load(key);
+      const reuse = ttlMs > 0 && reusable();
+      if (!reuse) return load(key);
       const hit = entries.get(key.uuid);
+      onLookup?.(hit !== undefined);
       if (hit) {
         const same = hit.key.userId === key.userId && hit.key.productId === key.productId;
         // Another learner's (or product's) uuid is "not found", exactly as the query would say.
         return same ? hit.status : null;
       }
+      const seen = generation;
       const status = await load(key);
-      if (status !== null) entries.set(key.uuid, { key: { ...key }, status });
+      if (status !== null && seen === generation) {
+        entries.set(key.uuid, { key: { ...key }, status });
+      }
       return status;
     },
     forget(uuids) {
+      if (uuids.length === 0) return;
+      generation++;
       for (const uuid of uuids) entries.delete(uuid);
+    },
+    forgetAll() {
+      generation++;
+      entries.clear();
     },
   };
 }

@@ -9,6 +9,7 @@ import {
 import type { Storage } from '../../storage/storage';
 import { runUnitOfWork } from '../unit-of-work';
 import type { SessionDeps } from './deps';
+import { markEvidence } from './mark-evidence';
 
 export interface EvidenceImage {
   fileName: string;
@@ -19,7 +20,8 @@ export interface EvidenceImage {
 /**
  * Stores one evidence of the simulator's: the image's bytes first, so a row never points at a
  * missing file, then the rows in one unit of work that checks the session, the evidence limit and
- * the storage quota under locks. The bytes are removed again when the rows are not written.
+ * the storage quota under locks, and marks the image (issue #23). The bytes are removed again
+ * when the rows are not written.
  */
 export async function submitEvidence(
   deps: Pick<SessionDeps, 'db'> & { storage: Storage },
@@ -42,9 +44,14 @@ export async function submitEvidence(
   }
   let result: AddEvidenceResult;
   try {
-    result = await runUnitOfWork(deps.db, (uow) =>
-      createEvidenceRepository(uow.q).add({ ...evidence, image: stored }, limits),
-    );
+    result = await runUnitOfWork(deps.db, async (uow) => {
+      const added = await createEvidenceRepository(uow.q).add(
+        { ...evidence, image: stored },
+        limits,
+      );
+      if (added.ok) await markEvidence(uow.q, evidence.sessionUuid, added.id, evidence.submission);
+      return added;
+    });
   } catch (error) {
     if (stored) await deps.storage.remove(stored.storageKey);
     throw error;

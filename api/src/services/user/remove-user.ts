@@ -24,12 +24,11 @@ export async function removeUser(ctx: ServiceContext, actor: AuthUser, id: strin
     }
     const sub = await users.identitySubOf(user.id);
     if (!(await users.remove(user.id))) throw notFound();
-    // A user from a learning platform without e-mail never had an identity account.
-    if (user.email !== null) {
-      await createOutboxRepository(uow.q).enqueue([
-        deleteAccountItem({ id: user.id, email: user.email, sub }),
-      ]);
-    }
+    // Everyone's account goes, a launched user's without e-mail (`lti-<id>`) too: left behind,
+    // it would keep the broker link of a user who no longer exists.
+    await createOutboxRepository(uow.q).enqueue([
+      deleteAccountItem({ id: user.id, email: user.email, sub }),
+    ]);
     await createAuditRepository(uow.q).record({
       actor,
       action: 'delete',

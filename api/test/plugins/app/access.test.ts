@@ -35,10 +35,24 @@ describe('route permission declarations', () => {
         // The test app has MAIL_DEV_OUTBOX on; without it the route does not exist (next test).
         '/api/dev/outbox.json',
         '/api/docs/openapi.json',
+        // The launch sign-in broker (issue #22 point 1): the identity provider and the browser of
+        // a launch call it; the launch's binding cookie, the client secret and the codes decide.
+        '/api/lti/broker/.well-known/openid-configuration',
+        '/api/lti/broker/auth',
+        '/api/lti/broker/certs',
+        '/api/lti/broker/token',
+        '/api/lti/broker/userinfo',
         // A learning platform and the browser it sends call these without a portal token.
         '/api/lti/deep-link/:launchId/return',
+        // The host's frame-ancestors list of the registered platforms (issue #22 point 2).
+        '/api/lti/frame-origins',
         '/api/lti/jwks',
         '/api/lti/launch',
+        // New-window tickets: the frame key, the ticket and the launch's cookie are the proof.
+        '/api/lti/launch-window/:launchId',
+        '/api/lti/launch-window/:launchId/ticket',
+        '/api/lti/launch-window/redeem',
+        '/api/lti/launch/storage',
         '/api/lti/login',
         // Authorised by the single-use portal token in its URL (dynamic registration).
         '/api/lti/register',
@@ -47,6 +61,9 @@ describe('route permission declarations', () => {
         '/api/v1/email-change/lookup',
         '/api/v1/storage/*',
         '/healthz',
+        // Operations (issue #24): the metrics token is /metrics's credential (404 without one).
+        '/metrics',
+        '/readyz',
       ],
     );
   });

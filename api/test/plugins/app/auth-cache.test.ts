@@ -109,6 +109,66 @@ describe('cached auth users', () => {
     await rename(educator.firstName);
   });
 
+  test('are loaded again in the background late in their time to live, so a poll never waits', async () => {
+    const clock = createManualClock();
+    const users = createUserRepository(t.db);
+    const loads: Promise<unknown>[] = [];
+    const cached = createAuthUserCache(
+      (sub) => {
+        const loading = users.findAuthUser(sub);
+        loads.push(loading);
+        return loading;
+      },
+      { ttlMs: 200, now: () => clock.now().getTime() },
+    );
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
+    await rename('Ada');
+    await clock.advance(150);
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
+    assert.equal(loads.length, 1, 'no load before 80 % of the time to live');
+    await clock.advance(20);
+    // Answered from memory at once; the load for the next request runs beside it, once.
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
+    assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
+    assert.equal(loads.length, 2);
+    await loads[1];
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((await cached.get(educator.sub))?.firstName, 'Ada');
+    // The refreshed entry lives its own time to live: past the first one's end it is still held.
+    await clock.advance(95);
+    assert.equal((await cached.get(educator.sub))?.firstName, 'Ada');
+    assert.equal(loads.length, 2);
+    await rename(educator.firstName);
+  });
+
+  test('a background load that a forget overtook keeps nothing', async () => {
+    const clock = createManualClock();
+    const users = createUserRepository(t.db);
+    let release: () => void = () => undefined;
+    let slow = false;
+    const cached = createAuthUserCache(
+      async (sub) => {
+        const user = await users.findAuthUser(sub);
+        if (slow) await new Promise<void>((resolve) => (release = resolve));
+        return user;
+      },
+      { ttlMs: 200, now: () => clock.now().getTime() },
+    );
+    await cached.get(educator.sub);
+    slow = true;
+    await clock.advance(170);
+    await cached.get(educator.sub); // starts the background load, which reads the old name
+    await rename('Bea');
+    cached.forget(educator.sub);
+    slow = false;
+    // Let the background load reach its wait, then finish it after the forget.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((await cached.get(educator.sub))?.firstName, 'Bea');
+    await rename(educator.firstName);
+  });
+
   test('are shared between requests, so they cannot be changed', async () => {
     const users = createUserRepository(t.db);
     const cached = createAuthUserCache((sub) => users.findAuthUser(sub));

@@ -11,7 +11,10 @@ import {
 } from 'jose';
 import { INVALID_TOKEN, NOT_AUTHENTICATED, USER_NOT_REGISTERED } from '@portal/contract';
 import { buildApp } from '../../../src/app';
-import { AUTH_USER_TTL_MS } from '../../../src/plugins/app/auth-user-cache';
+import {
+  AUTH_USER_REFRESH_SHARE,
+  AUTH_USER_TTL_MS,
+} from '../../../src/plugins/app/auth-user-cache';
 import {
   account,
   authHeader,
@@ -265,10 +268,12 @@ describe('authentication of a deleted user', () => {
     assert.equal((await whoami()).statusCode, 200);
     await t.db.query('delete from users where id = $1', [sub]);
     // The token itself stays in the accepted-token cache; the user must still be looked up. A
-    // deletion straight in SQL shows once the users' own cache has let the user go.
-    await clock.advance(AUTH_USER_TTL_MS - 100);
+    // deletion straight in SQL shows once the users' own cache has let the user go: at the latest
+    // at its time to live, sooner when a request past the refresh point reloaded it meanwhile.
+    const refreshAt = AUTH_USER_TTL_MS * AUTH_USER_REFRESH_SHARE;
+    await clock.advance(refreshAt - 100);
     assert.equal((await whoami()).statusCode, 200, 'still the cached user');
-    await clock.advance(150);
+    await clock.advance(AUTH_USER_TTL_MS - refreshAt + 150);
     const res = await whoami();
     assert.equal(res.statusCode, 403);
     assert.deepEqual(res.json(), { detail: USER_NOT_REGISTERED });

@@ -14,8 +14,11 @@ describe('double-submit XSRF', () => {
   });
   after(() => t.close());
 
+  // A plain-http host that is not loopback: browsers would drop a Secure cookie there.
+  const PLAIN_HTTP_HOST = { host: 'portal.example.test' };
+
   test('any response sets a readable XSRF-TOKEN cookie when the request had none', async () => {
-    const res = await t.app.inject({ url: '/healthz' });
+    const res = await t.app.inject({ url: '/healthz', headers: PLAIN_HTTP_HOST });
     const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
     assert.ok(cookie, 'cookie set');
     assert.match(cookie.value, /^[0-9a-f]{64}$/);
@@ -26,7 +29,9 @@ describe('double-submit XSRF', () => {
 
   test('the cookie is Secure only when the request came over https', async () => {
     const cookieOf = async (app: TestApp['app'], headers: Record<string, string>) =>
-      (await app.inject({ url: '/healthz', headers })).cookies.find((c) => c.name === 'XSRF-TOKEN');
+      (await app.inject({ url: '/healthz', headers: { ...PLAIN_HTTP_HOST, ...headers } })).cookies.find(
+        (c) => c.name === 'XSRF-TOKEN',
+      );
     // No proxy is trusted here: X-Forwarded-Proto from anyone is ignored.
     assert.notEqual((await cookieOf(t.app, {}))?.secure, true);
     assert.notEqual((await cookieOf(t.app, { 'x-forwarded-proto': 'https' }))?.secure, true);
@@ -39,10 +44,29 @@ describe('double-submit XSRF', () => {
       // A proxy outside the trusted list cannot claim https either.
       const far = await proxied.app.inject({
         url: '/healthz',
-        headers: { 'x-forwarded-proto': 'https' },
+        headers: { ...PLAIN_HTTP_HOST, 'x-forwarded-proto': 'https' },
         remoteAddress: '203.0.113.5',
       });
       assert.notEqual(far.cookies.find((c) => c.name === 'XSRF-TOKEN')?.secure, true);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  test('the cookie is SameSite=None; Secure where browsers keep it, so the launch pages can write inside a platform iframe', async () => {
+    const cookieOf = async (app: TestApp['app'], headers: Record<string, string>) =>
+      (await app.inject({ url: '/healthz', headers })).cookies.find((c) => c.name === 'XSRF-TOKEN');
+    for (const host of ['localhost:8080', '127.0.0.1:3000', '[::1]:8080']) {
+      const cookie = await cookieOf(t.app, { host });
+      assert.equal(cookie?.sameSite, 'None', host);
+      assert.equal(cookie?.secure, true, host);
+    }
+    const proxied = await buildTestApp({ trustProxy: ['loopback'] });
+    try {
+      const cookie = await cookieOf(proxied.app, { ...PLAIN_HTTP_HOST, 'x-forwarded-proto': 'https' });
+      assert.equal(cookie?.sameSite, 'None');
+      assert.equal(cookie?.secure, true);
+      assert.equal((await cookieOf(proxied.app, PLAIN_HTTP_HOST))?.sameSite, 'Lax');
     } finally {
       await proxied.close();
     }

@@ -117,8 +117,8 @@ describe('LTI launch: linking the platform user to a portal user', () => {
     assert.deepEqual(await countsOf(email), { users: 1, outbox: 1 });
   });
 
-  test('no e-mail and no names: a user anyway, with a seat, without an identity account', async () => {
-    const outboxBefore = await one<{ n: number }>('select count(*)::int as n from outbox');
+  test('no e-mail and no names: a user anyway, with a seat, and an identity account without e-mail', async () => {
+    const outboxBefore = await one<{ n: number }>('select coalesce(max(id), 0)::int as n from outbox');
     const to = await ltiLaunch(t.app, unverified, { sub: 'cert-learner-1', ...anonymous });
     assert.equal(to.pathname, '/lti/launch', to.toString());
     const userId = await userOfLaunch(to);
@@ -143,7 +143,18 @@ describe('LTI launch: linking the platform user to a portal user', () => {
       role: 'learner',
       seats: 1,
     });
-    assert.deepEqual(await one('select count(*)::int as n from outbox'), outboxBefore);
+    // Its identity account (issue #22 point 1: a launch is a sign-in) is created without e-mail
+    // (username lti-<id>) and without a password to set; no invitation goes out.
+    const queued = await t.db.query<{ kind: string; payload: Record<string, unknown> }>(
+      'select kind, payload from outbox where id > $1 order by id',
+      [outboxBefore?.n ?? 0],
+    );
+    assert.deepEqual(
+      queued.rows.map((r) => r.kind),
+      ['identity.create_user'],
+    );
+    assert.equal(queued.rows[0]?.payload.email, null);
+    assert.equal(queued.rows[0]?.payload.launched, true);
     const audit = await one<{ actor_email: string; after: Record<string, unknown> }>(
       `select actor_email, after from audit_log
         where entity_type = 'user' and entity_id = $1 and action = 'create'`,

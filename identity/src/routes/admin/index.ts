@@ -6,6 +6,7 @@ import { acceptJson } from './body';
 import { type AdminRole, authorize, type Caller, createAuthenticator } from './caller';
 import { AdminError, answerAdminError } from './errors';
 import { executeActionsEmail } from './execute-actions-email';
+import { addFederatedIdentity, listFederatedIdentities, removeFederatedIdentity } from './federated-identity';
 import { representation } from './representation';
 import { matcher } from './search';
 import { type AdminRequest, createUser, existingUser, listUsers, searchQuery, updateUser, type UserParams } from './users';
@@ -29,8 +30,8 @@ declare module 'fastify' {
 
 /**
  * The subset of Keycloak's Admin REST API the portal uses, as @keycloak/keycloak-admin-client 26
- * calls it: users (create, find, count, get, update, delete, logout) and the execute-actions
- * e-mail. Callers present an access token of this realm holding realm-management's view-users
+ * calls it: users (create, find, count, get, update, delete, logout), their federated identity links and
+ * the execute-actions e-mail. Callers present an access token of this realm holding realm-management's view-users
  * (reads) or manage-users (writes): in practice the `portal-api` service client's
  * client-credentials token. Anything else is 401 (no or bad token) or 403 (no such role), before
  * a body is read or a method refused (405).
@@ -82,6 +83,13 @@ export async function adminRoutes(app: FastifyInstance, context: IdentityContext
   });
   resource(`${usersPath}/:id/execute-actions-email`, {
     PUT: asAdmin((request, reply) => executeActionsEmail(context, request, reply)),
+  });
+  resource(`${usersPath}/:id/federated-identity`, {
+    GET: asAdmin(async (request) => listFederatedIdentities(context, request)),
+  });
+  resource(`${usersPath}/:id/federated-identity/:provider`, {
+    POST: asAdmin(async (request, reply) => addFederatedIdentity(context, request, reply)),
+    DELETE: asAdmin(async (request, reply) => removeFederatedIdentity(context, request, reply)),
   });
   resource(`${usersPath}/:id/logout`, {
     POST: async (request, reply) => {

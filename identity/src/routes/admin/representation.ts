@@ -39,6 +39,23 @@ function optionalEmail(rep: Record<string, unknown>): string | undefined {
   return email;
 }
 
+// Keycloak's username characters, without '@': a username that is no e-mail can never take the
+// place of someone's address (the e-mail is the username of everyone who has one).
+const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/i;
+
+/**
+ * The username of an account created without e-mail. Without either, the e-mail is named as
+ * missing: it is what every account but a launched learner's is made with.
+ */
+export function usernameOf(rep: unknown): string {
+  const value = isObject(rep) ? rep.username : undefined;
+  if (value === undefined || value === null || value === '') throw fieldError('email', 'error-user-attribute-required');
+  if (typeof value !== 'string' || value.length > NAME_MAX_LENGTH || !USERNAME_PATTERN.test(value)) {
+    throw fieldError('username', 'error-invalid-value', value);
+  }
+  return value.toLowerCase();
+}
+
 function optionalRequiredActions(rep: Record<string, unknown>): string[] | undefined {
   const value = rep.requiredActions;
   if (value === undefined || value === null) return undefined;
@@ -97,7 +114,7 @@ export function representation(user: UserRecord, brief = false) {
     username: user.username,
     ...(user.firstName ? { firstName: user.firstName } : {}),
     ...(user.lastName ? { lastName: user.lastName } : {}),
-    email: user.email,
+    ...(user.email ? { email: user.email } : {}),
     emailVerified: user.emailVerified,
     ...(!brief && Object.keys(user.attributes).length > 0 ? { attributes: user.attributes } : {}),
     createdTimestamp: user.createdTimestamp,

@@ -5,8 +5,8 @@ import { type NewUser, normalizeEmail, UPDATE_PASSWORD, UserConflictError, type 
 import type { IdentityContext } from '../../context';
 import { jsonOf } from './body';
 import type { Caller } from './caller';
-import { AdminError, fieldError, notFound } from './errors';
-import { isObject, readRepresentation, representation } from './representation';
+import { AdminError, notFound } from './errors';
+import { isObject, readRepresentation, representation, usernameOf } from './representation';
 import { matcher, nonNegativeInteger, type SearchQuery } from './search';
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -50,9 +50,10 @@ async function withPassword(users: UserStore, input: NewUser, credentials: unkno
     | undefined;
   if (!password) return input;
   if (typeof password.value !== 'string') throw new AdminError(400, { errorMessage: 'Password value missing' });
-  const problems = checkPassword({ password: password.value, email: input.email, username: input.email });
+  const username = input.email || (input.username ?? '');
+  const problems = checkPassword({ password: password.value, email: input.email, username });
   if (problems.password) throw new AdminError(400, { errorMessage: `Invalid password: ${problems.password}` });
-  if (users.findByEmail(input.email)) throw new UserConflictError('username');
+  if (input.email && users.findByEmail(input.email)) throw new UserConflictError('username');
   const passwordHash = await users.hashPassword(password.value);
   const requiredActions =
     password.temporary === true ? [...new Set([...(input.requiredActions ?? []), UPDATE_PASSWORD])] : input.requiredActions;
@@ -62,9 +63,14 @@ async function withPassword(users: UserStore, input: NewUser, credentials: unkno
 export async function createUser({ users, logger, issuer, adminPath }: IdentityContext, request: AdminRequest, reply: FastifyReply) {
   const body = jsonOf(request);
   const patch = readRepresentation(body);
-  // The realm uses the e-mail as username, so Keycloak asks for the e-mail (not a username).
-  if (!patch.email) throw fieldError('email', 'error-user-attribute-required');
-  const input = await withPassword(users, { ...patch, email: patch.email }, (body as Record<string, unknown>).credentials);
+  // The e-mail is the username when there is one (sign-in by e-mail); an account without one (a
+  // launched learner's) names its own username, as Keycloak with registrationEmailAsUsername off.
+  const username = patch.email ? undefined : usernameOf(body);
+  const input = await withPassword(
+    users,
+    { ...patch, email: patch.email ?? '', ...(username ? { username } : {}) },
+    (body as Record<string, unknown>).credentials,
+  );
   const user = users.create(input);
   logger.info({ sub: user.id, by: request.caller.clientId }, 'user created');
   return reply.code(201).header('Location', `${new URL(issuer).origin}${adminPath}/users/${user.id}`).send();

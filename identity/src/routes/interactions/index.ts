@@ -11,6 +11,7 @@ import { finishConsent } from './consent';
 import { interactionFor, type InteractionDetails } from './details';
 import { finishDeviceConfirm, showDeviceConfirm } from './device-confirm';
 import { UPDATE_PASSWORD_PROMPT } from './kc-action';
+import { brokeredSignIn } from './brokered-sign-in';
 import { showSignIn, submitSignIn } from './sign-in';
 import { showUpdatePassword, submitUpdatePassword } from './update-password';
 
@@ -69,6 +70,7 @@ export async function interactionRoutes(app: FastifyInstance, context: IdentityC
     if (details.prompt.name === 'consent') return finishConsent(context, request, reply, details);
     if (details.prompt.name === DEVICE_PROMPT) return showDeviceConfirm(context, reply, details, locale);
     if (details.prompt.name === UPDATE_PASSWORD_PROMPT) return showUpdatePassword(context, request, reply, details);
+    if (await brokeredSignIn(context, request, reply, details, locale)) return reply;
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
     return showSignIn(context, reply, details.uid, locale, { email: loginHint });
   });

@@ -53,6 +53,7 @@ export async function submitSignIn(
     // Refused before the password is hashed: a locked account or a capped address costs the
     // provider nothing, so a flood of guesses cannot take its CPU from everyone else.
     logger.warn({ interaction: uid, address, limit: attempt.reason }, 'sign-in refused: too many failed attempts');
+    context.metrics.signIns.inc({ outcome: attempt.reason === 'account' ? 'locked' : 'capped' });
     const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
     const error = attempt.reason === 'account' ? text.accountLocked(minutes) : text.tooManyAttempts(minutes);
     return showSignIn(context, reply, uid, locale, { email, error }, 429, { 'Retry-After': String(attempt.retryAfterSeconds) });
@@ -62,6 +63,7 @@ export async function submitSignIn(
   const account = await users.verifyCredentials(email, password);
   if (!account) {
     attempt.failed();
+    context.metrics.signIns.inc({ outcome: 'invalid_credentials' });
     logger.info({ interaction: uid, address }, 'sign-in refused: invalid credentials');
     return showSignIn(context, reply, uid, locale, { email, error: text.invalidCredentials });
   }
@@ -69,6 +71,7 @@ export async function submitSignIn(
   // clears a user's failures on success). The address keeps its earlier failures: otherwise an
   // attacker with any account of their own could sign in now and then to keep guessing others'.
   attempt.succeeded();
+  context.metrics.signIns.inc({ outcome: 'succeeded' });
   logger.info({ interaction: uid, sub: account.id }, 'user signed in');
   const { req, res } = handOver(request, reply, securityHeaders);
   await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });

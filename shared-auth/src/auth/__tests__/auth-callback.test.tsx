@@ -114,6 +114,47 @@ it('redeems the code at /auth/callback and returns to the path carried in the lo
   expect((await manager.getUser())?.refresh_token).toBe('fresh-refresh-token');
 });
 
+it('redeems the code under its callbackBase (a launch framed by a learning platform)', async () => {
+  const tokenRequests: URLSearchParams[] = [];
+  server.use(
+    http.post(TOKEN_ENDPOINT, async ({ request }) => {
+      tokenRequests.push(new URLSearchParams(await request.text()));
+      return HttpResponse.json({
+        access_token: 'framed-access-token',
+        token_type: 'Bearer',
+        expires_in: 300,
+        id_token: idToken(),
+        scope: 'openid profile email',
+      });
+    }),
+    http.get(WHOAMI_URL, () => HttpResponse.json(currentUserFixture())),
+  );
+  const manager = testUserManager('/lti');
+  const request = await new OidcClient(manager.settings).createSigninRequest({
+    request_type: 'si:r',
+    state: { returnPath: '/lti/report/7' },
+  });
+  window.history.replaceState(null, '', `/lti/auth/callback?code=the-code&state=${request.state.id}`);
+
+  render(
+    <AuthProvider authority={AUTHORITY} clientId={CLIENT_ID} callbackBase="/lti" apiBaseUrl="" userManager={manager}>
+      <BrowserRouter>
+        <Routes>
+          <Route element={gate}>
+            <Route path="/lti/report/:reportId" element={<Report />} />
+          </Route>
+          <Route path="*" element={gate} />
+        </Routes>
+      </BrowserRouter>
+    </AuthProvider>,
+  );
+
+  expect(await screen.findByRole('heading', { name: 'Report 7' })).toBeInTheDocument();
+  expect(tokenRequests[0]?.get('code')).toBe('the-code');
+  // The token request names the redirect URI the sign-in went out with, as the provider checks.
+  expect(tokenRequests[0]?.get('redirect_uri')).toBe(`${window.location.origin}/lti/auth/callback`);
+});
+
 it('treats a callback it cannot redeem as a login error', async () => {
   const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   window.history.replaceState(null, '', `${AUTH_CALLBACK_PATH}?code=the-code&state=unknown-state`);

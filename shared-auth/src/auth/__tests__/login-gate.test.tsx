@@ -276,3 +276,34 @@ it('reloads the signed-in user through useAuth().reloadUser, and keeps them when
   expect(screen.getByText('matched')).toBeInTheDocument();
   expect(auth?.status).toBe('authenticated');
 });
+
+it('starts the sign-in with kc_idp_hint and login_hint when asked (an LTI launch signs in by the launch)', async () => {
+  const { manager, signinRedirect } = stubNavigation();
+  noSsoSession(manager);
+  function BrokeredLogin() {
+    const { status, login } = useAuth();
+    return (
+      <button
+        type="button"
+        disabled={status !== 'unauthenticated'}
+        onClick={() => void login('/lti/launch?launchId=l-1', { idpHint: 'lti', loginHint: 'l-1' })}
+      >
+        Sign in by launch
+      </button>
+    );
+  }
+  render(
+    <AuthProvider authority={AUTHORITY} clientId={CLIENT_ID} apiBaseUrl="" userManager={manager}>
+      <BrokeredLogin />
+    </AuthProvider>,
+  );
+  const button = await screen.findByRole('button', { name: 'Sign in by launch' });
+  await waitFor(() => expect(button).toBeEnabled());
+  act(() => button.click());
+  await waitFor(() => expect(signinRedirect).toHaveBeenCalledTimes(1));
+  expect(signinRedirect).toHaveBeenCalledWith({
+    state: { returnPath: '/lti/launch?launchId=l-1' },
+    extraQueryParams: { kc_idp_hint: 'lti' },
+    login_hint: 'l-1',
+  });
+});

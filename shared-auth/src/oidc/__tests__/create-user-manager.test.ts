@@ -1,6 +1,6 @@
 import * as oidcClient from 'oidc-client-ts';
 import { http, HttpResponse } from 'msw';
-import { createUserManager } from '../create-user-manager';
+import { buildUserManagerSettings, createUserManager } from '../create-user-manager';
 import { createTokenManager } from '../token-manager';
 import { setupMswServer } from '../../test-utils/msw-server';
 import {
@@ -21,6 +21,24 @@ const CONFIG = TEST_USER_MANAGER_CONFIG;
 const countedLoader = () => jest.fn(async () => oidcClient);
 
 beforeEach(() => localStorage.clear());
+
+describe('where the identity provider returns to', () => {
+  it('is the portal root by default', () => {
+    const settings = buildUserManagerSettings(CONFIG, oidcClient);
+    expect(settings.redirect_uri).toBe(`${window.location.origin}/auth/callback`);
+    expect(settings.silent_redirect_uri).toBe(`${window.location.origin}/silent-check-sso.html`);
+  });
+
+  it('is under callbackBase for pages framed elsewhere (a launch in a learning platform)', () => {
+    const settings = buildUserManagerSettings({ ...CONFIG, callbackBase: '/lti' }, oidcClient);
+    expect(settings.redirect_uri).toBe(`${window.location.origin}/lti/auth/callback`);
+    expect(settings.silent_redirect_uri).toBe(`${window.location.origin}/lti/silent-check-sso.html`);
+  });
+
+  it.each(['lti', '/lti/', '/../x', '//evil.example', '/lti?x=1'])('refuses the callbackBase %s', (callbackBase) => {
+    expect(() => createUserManager({ ...CONFIG, callbackBase })).toThrow('`callbackBase` must be a path like /lti');
+  });
+});
 
 describe('before the library loads', () => {
   it('reads the user oidc-client-ts stored, with the same token, profile and expiry', async () => {

@@ -5,16 +5,32 @@ import {
   FieldErrors,
   LTI_MESSAGES,
   LTI_SHOWN_REASONS,
+  LtiFrameOrigins,
   LtiJwks,
   type LtiErrorCode,
 } from '@portal/contract';
-import { badRequest } from '../../../lib/http-errors';
+import { badRequest, detailError } from '../../../lib/http-errors';
 import { createOutboundClient, outboundPolicyFor } from '../../../lib/outbound-http';
+import {
+  getStatePage,
+  putStatePage,
+  STORAGE_TARGET_PATTERN,
+  type StoragePage,
+} from '../../../lti/client-storage-pages';
+import { dropFrameOptionsOfPages } from '../../../lti/framed-pages';
+import { registeredFrameOrigins } from '../../../lti/frame-origins';
+import { setLaunchBrowserCookie } from '../../../lti/launch-browser-cookie';
+import { launchCookieOptions } from '../../../lti/launch-cookie-options';
+import { launchPagePath } from '../../../lti/launch-page-location';
 import { createPlatformKeys } from '../../../lti/platform-keys';
 import { createToolKeys } from '../../../lti/tool-keys';
 import { STATE_PATTERN, validateLaunch, type LaunchStores } from '../../../lti/validate-launch';
+import { createLtiLaunchBrowserRepository } from '../../../repositories/lti-launch-browser-repository';
 import { LOGIN_STATE_TTL_SECONDS } from '../../../repositories/lti-repository';
 import { recordLtiLaunch } from '../../../services/lti/record-launch';
+import { acceptFormBodies } from '../../../lib/form-body';
+import { bindBrokerSignIn } from '../../../lti/broker/bind-sign-in';
+import { pageLanguage } from './register';
 
 const tags = ['lti'];
 
@@ -31,6 +47,8 @@ const LoginParams = Type.Object({
   lti_message_hint: Param(4000),
   client_id: Param(255),
   lti_deployment_id: Param(255),
+  /** LTI Client Side postMessages: the platform's storage frame (`_parent` or a frame name). */
+  lti_storage_target: Param(64),
 });
 type LoginParams = Static<typeof LoginParams>;
 
@@ -40,8 +58,26 @@ const LaunchForm = Type.Object({
   state: Param(200),
 });
 
+/** The launch's second step (postMessage storage): the page posts what the platform kept. */
+const LaunchStorageCheck = Type.Object({
+  id_token: Type.String({ minLength: 1, maxLength: FORM_BODY_LIMIT }),
+  state: Type.String({ pattern: STATE_PATTERN.source }),
+  stored_state: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
+});
+const LaunchStorageAnswer = Type.Object({ location: Type.String() });
+
+/** An HTML page of the LTI flow, framed only by its platform; X-Frame-Options cannot say that. */
+function sendPage(reply: FastifyReply, page: StoragePage) {
+  return reply
+    .header('content-security-policy', page.csp)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(page.html);
+}
+
 /** Cookie naming the state this browser started; per state, so parallel logins do not clash. */
 const stateCookieName = (state: string) => `lti_state_${state.slice(0, 16)}`;
+const STATE_COOKIE_PATH = '/api/lti';
 
 /** `https://host/path?x` → `https://host`; null when not an http(s) URL. */
 function originOf(url: string): string | null {
@@ -64,6 +100,7 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await toolKeys.ensure();
   const { portalUrl } = app.config;
   const launchUrl = `${portalUrl}/api/lti/launch`;
+  const launchBrowsers = createLtiLaunchBrowserRepository(app.db);
 
   const outbound = createOutboundClient({ policy: outboundPolicyFor(portalUrl) });
   app.addHook('onClose', () => outbound.close());
@@ -73,18 +110,11 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     keys: createPlatformKeys(outbound, (id) => lti.jwksUrlOf(id)),
   };
 
+  // The pages run in the platform's frame; their own CSP says who may frame them.
+  app.addHook('onSend', dropFrameOptionsOfPages);
+
   // Platforms post forms (application/x-www-form-urlencoded); only these routes read them.
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-    (_request, body, done) => {
-      const fields: Record<string, string> = {};
-      for (const [k, v] of new URLSearchParams(body as string)) {
-        if (!Object.hasOwn(fields, k) && k !== '__proto__') fields[k] = v;
-      }
-      done(null, fields);
-    },
-  );
+  acceptFormBodies(app, FORM_BODY_LIMIT);
 
   async function login(params: LoginParams, request: FastifyRequest, reply: FastifyReply) {
     const platform = await lti.forLogin(params.iss, params.client_id);
@@ -98,7 +128,11 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ) {
       throw badRequest({ lti_deployment_id: ['This deployment is not registered.'] });
     }
-    const { state, nonce } = await lti.createLoginState(platform.id);
+    const storageTarget = params.lti_storage_target;
+    if (storageTarget !== undefined && !STORAGE_TARGET_PATTERN.test(storageTarget)) {
+      throw badRequest({ lti_storage_target: [LTI_MESSAGES.storageTarget] });
+    }
+    const { state, nonce } = await lti.createLoginState(platform.id, storageTarget ?? null);
     const target = new URL(platform.authLoginUrl);
     const auth: Record<string, string> = {
       scope: 'openid',
@@ -118,16 +152,23 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // The 1EdTech guidance binds the state to the browser with a cookie. It comes back on the
     // platform's cross-site form post only as SameSite=None, which browsers take only Secure;
     // over plain http, or where third-party cookies are blocked (the tool in an iframe), it is
-    // missing and the single-use state alone stands (see validateLaunch).
-    const secure = request.protocol === 'https';
-    reply.setCookie(stateCookieName(state), state, {
-      path: '/api/lti',
-      httpOnly: true,
-      secure,
-      sameSite: secure ? 'none' : 'lax',
-      maxAge: LOGIN_STATE_TTL_SECONDS,
-    });
-    return reply.redirect(target.toString(), 302);
+    // missing: then the state kept in the platform's storage frame stands in for it, where the
+    // platform offered one, else the single-use state alone (see validateLaunch).
+    reply.setCookie(
+      stateCookieName(state),
+      state,
+      launchCookieOptions(portalUrl, {
+        path: STATE_COOKIE_PATH,
+        maxAgeSeconds: LOGIN_STATE_TTL_SECONDS,
+      }),
+    );
+    if (storageTarget === undefined) return reply.redirect(target.toString(), 302);
+    const lang = pageLanguage(request.headers['accept-language']);
+    const page = putStatePage(
+      { lang, platform, portalUrl },
+      { target: storageTarget, state, next: target.toString() },
+    );
+    return sendPage(reply, page);
   }
 
   const loginSchema = {
@@ -154,14 +195,55 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => login(request.body, request, reply),
   );
 
-  const toError = (reply: FastifyReply, error: LtiErrorCode, reason?: string) => {
+  const errorLocation = (error: LtiErrorCode, reason?: string) => {
     const query = new URLSearchParams({ error });
     // Only reasons the error page explains travel; the others are for the log.
     if (reason !== undefined && (LTI_SHOWN_REASONS as readonly string[]).includes(reason)) {
       query.set('reason', reason);
     }
-    return reply.redirect(`${portalUrl}/lti/error?${query}`, 302);
+    return `${portalUrl}/lti/error?${query}`;
   };
+
+  /**
+   * Validates and records the launch; answers where the browser goes on: the launch page, the
+   * deep linking picker, or the error page. A resource link launch binds this browser (cookie).
+   */
+  async function finishLaunch(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: { idToken: unknown; state: unknown; stateCookie: string | undefined },
+  ): Promise<string> {
+    const result = await validateLaunch(input, stores, {
+      skewSeconds: app.config.ltiClockLeewaySeconds,
+    });
+    if (!result.ok) {
+      app.metrics.ltiLaunches.inc({ outcome: 'refused', code: result.error });
+      request.log.warn({ lti: result }, 'LTI launch refused');
+      return errorLocation(result.error);
+    }
+    const launch = result.launch;
+    const outcome = await recordLtiLaunch(app, launch);
+    if (!outcome.ok) {
+      app.metrics.ltiLaunches.inc({ outcome: 'refused', code: outcome.error });
+      request.log.warn({ lti: outcome, iss: launch.platform.issuer }, 'LTI launch refused');
+      return errorLocation(outcome.error, outcome.reason);
+    }
+    app.metrics.ltiLaunches.inc({ outcome: 'accepted', code: '' });
+    // This browser may sign in by this launch (the broker's binding, issue #22 point 1).
+    const idp = await bindBrokerSignIn(app, reply, outcome.launchId);
+    if (launch.messageType === 'LtiDeepLinkingRequest') {
+      // The instructor's picker (issue #10 point 5) reads the recorded deep-linking settings.
+      const query = new URLSearchParams({ launchId: outcome.launchId });
+      if (idp !== undefined) query.set('idp', idp);
+      return `${portalUrl}/lti/deep-link?${query}`;
+    }
+    // This browser is bound to the launch (its cookie); the launch page gets a key of its own
+    // to ask for an "Open in a new window" ticket when its frame cannot keep that cookie.
+    const binding = await launchBrowsers.bind(outcome.launchId);
+    setLaunchBrowserCookie(reply, portalUrl, binding.cookie);
+    const page = launchPagePath(outcome.launchId, launch.custom, { frameKey: binding.frameKey, idp });
+    return `${portalUrl}${page}`;
+  }
 
   app.post(
     '/launch',
@@ -181,32 +263,83 @@ const ltiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Only states of our own making name a cookie (anything else is no valid cookie name).
       const ours = typeof state === 'string' && STATE_PATTERN.test(state);
       const stateCookie = ours ? request.cookies[stateCookieName(state)] : undefined;
-      const result = await validateLaunch({ idToken, state, stateCookie }, stores, {
-        skewSeconds: app.config.ltiClockLeewaySeconds,
-      });
-      if (ours) reply.clearCookie(stateCookieName(state), { path: '/api/lti' });
-      if (!result.ok) {
-        request.log.warn({ lti: result }, 'LTI launch refused');
-        return toError(reply, result.error);
+      if (ours) {
+        reply.clearCookie(
+          stateCookieName(state),
+          launchCookieOptions(portalUrl, { path: STATE_COOKIE_PATH }),
+        );
       }
-      const launch = result.launch;
-      const outcome = await recordLtiLaunch(app, launch);
-      if (!outcome.ok) {
-        request.log.warn({ lti: outcome, iss: launch.platform.issuer }, 'LTI launch refused');
-        return toError(reply, outcome.error, outcome.reason);
+      if (ours && stateCookie === undefined && typeof idToken === 'string') {
+        // No cookie came back (a frame with third-party cookies blocked): where the login kept
+        // the state in the platform's storage frame, a page reads it back first (second step).
+        const pending = await lti.pendingLogin(state);
+        const platform = pending?.storageTarget ? await lti.find(pending.platformId) : null;
+        if (pending?.storageTarget && platform) {
+          const lang = pageLanguage(request.headers['accept-language']);
+          const page = getStatePage(
+            { lang, platform, portalUrl },
+            { target: pending.storageTarget, state, idToken, verify: `${launchUrl}/storage` },
+          );
+          return sendPage(reply, page);
+        }
       }
-      const query = new URLSearchParams({ launchId: outcome.launchId });
-      if (launch.messageType === 'LtiDeepLinkingRequest') {
-        // The instructor's picker (issue #10 point 5) reads the recorded deep-linking settings.
-        return reply.redirect(`${portalUrl}/lti/deep-link?${query}`, 302);
+      const location = await finishLaunch(request, reply, { idToken, state, stateCookie });
+      return reply.redirect(location, 302);
+    },
+  );
+
+  app.post(
+    '/launch/storage',
+    {
+      // Same origin only: a JSON body, which no cross-site page can send without a CORS
+      // preflight the API never grants; the frame may have no XSRF cookie (third-party blocked).
+      config: { public: true, xsrf: false },
+      // This plugin parses forms too (the platform's posts): here they are refused outright.
+      preValidation: async (request) => {
+        if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
+          throw detailError(415, 'The body must be application/json.');
+        }
+      },
+      schema: {
+        tags,
+        summary: "The launch's second step: the state read back from the platform's storage frame",
+        body: LaunchStorageCheck,
+        response: { 200: LaunchStorageAnswer, 400: FieldErrors },
+      },
+    },
+    async (request, reply) => {
+      const { id_token: idToken, state, stored_state: stored } = request.body;
+      const pending = await lti.pendingLogin(state);
+      if (!pending?.storageTarget || stored !== state) {
+        // Refused for good: the state is spent like any other refused launch's.
+        await lti.consumeState(state);
+        request.log.warn({ lti: { reason: 'state_storage' } }, 'LTI launch refused');
+        return { location: errorLocation('INVALID_STATE') };
       }
-      // The launch parameters of docs/requirements.md#data, plus the mode when the link names one (the launch screen
-      // otherwise starts the LTI default mode).
-      for (const name of ['configuration', 'protocol', 'productId', 'mode'] as const) {
-        const value = launch.custom[name];
-        if (value !== undefined) query.set(name, value);
-      }
-      return reply.redirect(`${portalUrl}/lti/launch?${query}`, 302);
+      // The state the platform's storage kept for this browser stands where the cookie would.
+      return {
+        location: await finishLaunch(request, reply, { idToken, state, stateCookie: stored }),
+      };
+    },
+  );
+
+  app.get(
+    '/frame-origins',
+    {
+      // Public: the same list is in the frame-ancestors header of every /lti/ page the host serves.
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Origins that may frame the LTI pages (the registered platforms), for the host',
+        response: { 200: LtiFrameOrigins, 304: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const current = await registeredFrameOrigins(app.db, portalUrl);
+      const etag = `"${current.version}"`;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      return current;
     },
   );
 

@@ -6,6 +6,7 @@ import { useRuntimeConfig } from '../../../config/runtime-config';
 import { deviceLoginHref, brightspaceHomeHref, paths } from '../../../config/paths';
 import { preloadOnIntent } from '../../../federation/use-remote-preload';
 import { LOGOUT_INTENT_STATE } from '../../../features/logout/lib/logout-intent';
+import { NotificationsButton } from '../../../features/notifications/components/notifications-button';
 import { ChangePasswordButton } from './change-password-button';
 
 export const SIDEBAR_WIDTH = '260px';
@@ -102,6 +103,7 @@ export const Sidebar = forwardRef<HTMLElement, SidebarProps>(function Sidebar({ 
     <Panel id={id} ref={ref} $open={open} aria-label={t('layout.sidebar')}>
       <Logo to={paths.simulation.getHref()}>{productName}</Logo>
       <Welcome>{t('layout.welcome', { firstName: user.firstName, lastName: user.lastName })}</Welcome>
+      <NotificationsButton />
 
       <nav aria-label={t('layout.mainNavigation')}>
         <NavList>

@@ -63,9 +63,11 @@ describe('RouteErrorView', () => {
     walk(createAppRoutes());
 
     expect(ltiRoutes.map((r) => r.path).sort()).toEqual([
+      '/lti/auth/callback',
       '/lti/deep-link',
       '/lti/error',
       '/lti/launch',
+      '/lti/open',
       '/lti/report/*',
       '/lti/simulation/*',
     ]);

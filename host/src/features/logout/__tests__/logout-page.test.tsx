@@ -9,6 +9,7 @@ import { whoami } from '../../../testing/handlers';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 import { LogoutPage, NO_BRIGHTSPACE_MESSAGE } from '../components/logout-page';
+import { logoutAndContinueState, markContinuation } from '../../../lib/logout-continuation';
 import { LOGOUT_INTENT_STATE, markLogoutPending } from '../lib/logout-intent';
 
 const server = setupTestServer();
@@ -31,6 +32,7 @@ function renderLogout({
     [
       { path: '/logout', element: <LogoutPage assign={assign} /> },
       { path: '/', element: <h1>Home</h1> },
+      { path: '/lti/launch', element: <h1>Launch page</h1> },
     ],
     { initialEntries: [{ pathname: '/logout', state }] },
   );
@@ -43,6 +45,45 @@ function renderLogout({
 }
 
 describe('Logout route', () => {
+  describe('sign out and continue (the LTI mismatch screen)', () => {
+    const LAUNCH = '/lti/launch?launchId=abc&idp=lti';
+
+    it('signs out at once and keeps where to continue for the return', async () => {
+      const { userManager } = renderLogout({ signedIn: true, state: logoutAndContinueState(LAUNCH) });
+
+      await waitFor(() => expect(userManager.signoutRedirect).toHaveBeenCalledTimes(1));
+      expect(window.sessionStorage.getItem('portal.logout-continue')).toBe(LAUNCH);
+    });
+
+    it('back from the identity provider, continues to the launch page instead of Brightspace', async () => {
+      markLogoutPending();
+      markContinuation(LAUNCH);
+      const { assign, router } = renderLogout({ signedIn: false, brightspaceHost: 'https://lms.example' });
+
+      expect(await screen.findByRole('heading', { name: 'Launch page' })).toBeInTheDocument();
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(LAUNCH);
+      expect(assign).not.toHaveBeenCalled();
+      expect(window.sessionStorage.getItem('portal.logout-continue')).toBeNull();
+    });
+
+    it('continues nowhere but an allowed page', async () => {
+      const { userManager } = renderLogout({ signedIn: true, state: logoutAndContinueState('https://evil.test/lti/launch') });
+
+      await waitFor(() => expect(userManager.signoutRedirect).toHaveBeenCalledTimes(1));
+      expect(window.sessionStorage.getItem('portal.logout-continue')).toBeNull();
+    });
+
+    it('drops a continuation that is not our own sign-out coming back', async () => {
+      markContinuation(LAUNCH);
+      const { assign, router } = renderLogout({ signedIn: false, brightspaceHost: 'https://lms.example' });
+
+      expect(await screen.findByRole('heading', { name: 'Log out?' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/logout');
+      expect(assign).not.toHaveBeenCalled();
+      expect(window.sessionStorage.getItem('portal.logout-continue')).toBeNull();
+    });
+  });
+
   it("signs out at once when reached from the portal's own menu", async () => {
     const { user, userManager } = renderApp({ server, route: '/support' });
 

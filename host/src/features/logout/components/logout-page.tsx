@@ -5,6 +5,7 @@ import styled from 'styled-components';
 import { CenteredPage } from '../../../components/centered-page';
 import { useRuntimeConfig } from '../../../config/runtime-config';
 import { brightspaceLogoutHref, paths } from '../../../config/paths';
+import { continuationOf, markContinuation, takeContinuation } from '../../../lib/logout-continuation';
 import { hasLogoutIntent, markLogoutPending, takeLogoutPending } from '../lib/logout-intent';
 
 export const NO_BRIGHTSPACE_MESSAGE = 'No Brightspace address provided';
@@ -36,6 +37,8 @@ export function LogoutPage({ assign = (url: string) => window.location.assign(ur
 
   const signOut = () => {
     markLogoutPending();
+    const continueTo = continuationOf(location.state);
+    if (continueTo) markContinuation(continueTo);
     void logout();
   };
   const leave = () => {
@@ -53,11 +56,14 @@ export function LogoutPage({ assign = (url: string) => window.location.assign(ur
     if (status === 'authenticated') {
       if (hasLogoutIntent(location.state)) signOut();
       else setStep({ kind: 'confirm', what: 'portal' });
-    } else if (takeLogoutPending() || !brightspaceHost) {
-      // Our own sign-out coming back, or nothing left to sign out of: no one to ask.
-      leave();
     } else {
-      setStep({ kind: 'confirm', what: 'brightspace' });
+      const ours = takeLogoutPending();
+      const continueTo = takeContinuation();
+      // "Sign out and continue" (the LTI mismatch screen) goes on where it asked to, not to Brightspace.
+      if (ours && continueTo) navigate(continueTo, { replace: true });
+      // Our own sign-out coming back, or nothing left to sign out of: no one to ask.
+      else if (ours || !brightspaceHost) leave();
+      else setStep({ kind: 'confirm', what: 'brightspace' });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- decided once, on the first settled auth state
   }, [status]);

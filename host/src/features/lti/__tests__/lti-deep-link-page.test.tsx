@@ -126,6 +126,53 @@ describe('LTI deep linking picker', () => {
     expect(userManager.signinRedirect).toHaveBeenCalledWith({ state: { returnPath: route } });
   });
 
+  describe('signing in by the request (kc_idp_hint), as a launch does', () => {
+    afterEach(() => sessionStorage.clear());
+
+    it('starts the brokered sign-in at once with the request as login_hint, without a Log in button', async () => {
+      const brokered = `${route}&idp=lti`;
+      const { userManager } = renderApp({ server, route: brokered, user: null });
+
+      await waitFor(() =>
+        expect(userManager.signinRedirect).toHaveBeenCalledWith({
+          state: { returnPath: brokered },
+          extraQueryParams: { kc_idp_hint: 'lti' },
+          login_hint: LAUNCH_ID,
+        }),
+      );
+      expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
+      expect(screen.getByText('Signing you in through your learning platform…')).toBeInTheDocument();
+    });
+
+    it('back still signed out, says it did not work and offers the password sign-in (en, de)', async () => {
+      sessionStorage.setItem(`lti-launch-sign-in:${LAUNCH_ID}`, '1');
+      const brokered = `${route}&idp=lti`;
+      const { user, userManager, unmount } = renderApp({ server, route: brokered, user: null });
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Signing you in through your learning platform did not work.',
+      );
+      await user.click(screen.getByRole('button', { name: 'Log in' }));
+      expect(userManager.signinRedirect).toHaveBeenCalledTimes(1);
+      expect(userManager.signinRedirect).toHaveBeenCalledWith({ state: { returnPath: brokered } });
+      unmount();
+
+      await i18next.changeLanguage('de');
+      renderApp({ server, route: brokered, user: null });
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Die Anmeldung über Ihre Lernplattform hat nicht funktioniert.',
+      );
+    });
+
+    it('never signs in by an invalid launchId, even with a hint', async () => {
+      const { userManager } = renderApp({ server, route: '/lti/deep-link?launchId=nope&idp=lti', user: null });
+      expect(
+        await screen.findByRole('heading', { name: 'The selection could not be opened' }),
+      ).toBeInTheDocument();
+      expect(userManager.signinRedirect).not.toHaveBeenCalled();
+    });
+  });
+
   it('explains why a request cannot be answered (already answered)', async () => {
     serve({
       request: () =>

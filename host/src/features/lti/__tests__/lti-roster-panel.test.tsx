@@ -5,18 +5,13 @@ import { http, HttpResponse } from 'msw';
 import type { FieldErrors, LtiRosterSummary, LtiRosterSync } from '@portal/contract';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
-import { currentUser } from '../../../testing/fixtures';
+import { instructor, instructorLaunchRoute, INSTRUCTOR_LAUNCH_ID } from '../../../testing/lti-instructor';
+import { courseGradeRelease, launchOwner } from '../../../testing/handlers';
 
 const server = setupTestServer();
-const LAUNCH_ID = '7d3f6c1e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
+const LAUNCH_ID = INSTRUCTOR_LAUNCH_ID;
 const SYNC_ID = '0b9e8d7c-6a5b-4c3d-8e2f-1a0b9c8d7e6f';
-const route = `/lti/launch?launchId=${LAUNCH_ID}&productId=1`;
-const instructor = (language = 'en') =>
-  currentUser({
-    roleName: 'educator',
-    language,
-    permissions: ['global.access_sims', 'global.view_org_reports'],
-  });
+const route = instructorLaunchRoute;
 
 const SUMMARY: LtiRosterSummary = {
   courseTitle: 'Demo course',
@@ -71,6 +66,15 @@ afterEach(async () => {
 });
 
 describe('LTI launch page: the course roster panel', () => {
+  // The instructor's own launch (the mismatch check passes).
+  // Its course offers no grade release choice here (lti-grade-release-panel.test.tsx has that).
+  beforeEach(() =>
+    server.use(
+      launchOwner({ mine: true, launchedAs: { name: 'Ed Educator' } }),
+      courseGradeRelease({ status: 400 }),
+    ),
+  );
+
   it('an instructor syncs by keyboard and sees what changed, who was refused and why; axe-clean', async () => {
     let learners = 12;
     const started = serve({

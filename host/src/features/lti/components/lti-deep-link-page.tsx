@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { isUuid } from '@portal/contract';
 import styled from 'styled-components';
 import type {
   FieldErrors,
@@ -22,6 +23,7 @@ import {
 } from '@portal/shared-ui';
 import { SelectField } from '@portal/shared-ui/widgets';
 import { CenteredPage } from '../../../components/centered-page';
+import { useLaunchSignIn } from '../hooks/use-launch-sign-in';
 import {
   deepLinkReturnAction,
   useAnswerDeepLink,
@@ -29,7 +31,6 @@ import {
   useDeepLinkRequest,
 } from '../api/deep-link';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The shared-ui message the fields already translate (errorMessage.*). */
 const REQUIRED = 'This field is required.';
 
@@ -88,7 +89,9 @@ function firstMessage(body: unknown): string | null {
 /**
  * The instructor's picker for an LtiDeepLinkingRequest (issue #10 point 5): product, a leaf of its
  * category tree, mode; "Add to course" signs the answer and the browser carries it back to the
- * learning platform. Signed-out users sign in and come back to the same URL, as on /lti/launch.
+ * learning platform. A signed-out instructor is signed in by the request itself, as on
+ * /lti/launch (the API's `idp`, issue #22); without it, or when that did not work, by the password,
+ * back to the same URL.
  */
 export function LtiDeepLinkPage() {
   const { t } = useTranslation();
@@ -97,19 +100,26 @@ export function LtiDeepLinkPage() {
   const { pathname, search } = useLocation();
   const { status, login } = useAuth();
   const launchId = params.get('launchId');
+  const validLaunchId = launchId !== null && isUuid(launchId) ? launchId : null;
+  const returnPath = `${pathname}${search}`;
+  const signIn = useLaunchSignIn(validLaunchId, params.get('idp'), returnPath);
 
-  if (!launchId || !UUID.test(launchId) || status === 'error') return <DeepLinkFailed />;
+  if (!validLaunchId || status === 'error') return <DeepLinkFailed />;
+  if (status === 'unauthenticated' && signIn.starting) {
+    return <PageSpinner label={t('lti.signingIn')} />;
+  }
   if (status === 'unauthenticated') {
     return (
       <CenteredPage>
         <h1>{t('lti.loginHeading')}</h1>
+        {signIn.failed && <p role="alert">{t('lti.signInByLaunchFailed')}</p>}
         <p>{t('ltiDeepLink.loginMessage')}</p>
-        <Button onClick={() => void login(`${pathname}${search}`)}>{t('lti.loginButton')}</Button>
+        <Button onClick={() => void login(returnPath)}>{t('lti.loginButton')}</Button>
       </CenteredPage>
     );
   }
   if (status !== 'authenticated') return <PageSpinner />;
-  return <DeepLinkLoader launchId={launchId} />;
+  return <DeepLinkLoader launchId={validLaunchId} />;
 }
 
 function DeepLinkFailed({ reason }: { reason?: string | null }) {

@@ -1,32 +1,9 @@
 import { useEffect, useId, useState } from 'react';
-import styled from 'styled-components';
 import type { LtiRosterSummary, LtiRosterSync } from '@portal/contract';
 import { Button, useFormatDate, useTranslation } from '@portal/shared-ui';
 import { useRosterSync } from '../api/get-roster-sync';
 import { useStartRosterSync } from '../api/start-roster-sync';
-
-const Panel = styled.section`
-  margin: ${({ theme }) => `${theme.space.lg} 0`};
-  padding: ${({ theme }) => theme.space.md};
-  background: ${({ theme }) => theme.colors.surfaceMuted};
-  border-radius: ${({ theme }) => theme.radii.sm};
-  text-align: left;
-
-  h2 {
-    font-size: ${({ theme }) => theme.fontSizes.md};
-    margin: 0 0 ${({ theme }) => theme.space.xs};
-  }
-
-  p,
-  ul {
-    margin: ${({ theme }) => `0 0 ${theme.space.sm}`};
-  }
-`;
-
-const ErrorText = styled.p`
-  color: ${({ theme }) => theme.colors.errorText};
-  font-weight: ${({ theme }) => theme.fontWeights.medium};
-`;
+import { InstructorPanel as Panel, PanelErrorText as ErrorText } from './instructor-panel';
 
 /** The refusal reasons the API gives (contract: LtiRosterRefusal); others show as they are. */
 const REASONS = [

@@ -33,6 +33,8 @@ const platform = (overrides: Partial<LtiPlatform> = {}): LtiPlatform => ({
   organisationId: 1,
   organisationName: 'Demo Hospital',
   verifiesEmail: false,
+  frameOrigins: [],
+  tokenAudience: null,
   createdAt: '2026-11-20T09:30:00Z',
   ...overrides,
 });
@@ -196,6 +198,8 @@ describe('adding, changing and deleting a platform', () => {
           deploymentIds: ['a', 'b', 'c'],
           organisationId: 1,
           verifiesEmail: false,
+          frameOrigins: [],
+          tokenAudience: null,
         },
       },
     ]);
@@ -218,6 +222,43 @@ describe('adding, changing and deleting a platform', () => {
 
     expect(await screen.findByText('Learning platform saved')).toBeInTheDocument();
     expect(sent).toEqual([{ method: 'PUT', body: expect.objectContaining({ verifiesEmail: true, clientId: 'portal-client' }) }]);
+  });
+
+  it('names framing origins and a token audience; a wrong origin is named under the field', async () => {
+    const { sent } = servePlatforms();
+    const { user, container } = renderRemote({ server, path: '/admin/organisation/1/lti/5', permissions: ALL_ADMIN_PERMISSIONS });
+
+    const origins = await screen.findByLabelText(/^Framing origins/);
+    expect(origins).toHaveAccessibleDescription(/https:\/\/school\.instructure\.com for hosted Canvas/);
+    screen.getByRole('checkbox', { name: 'Platform verifies e-mail addresses' }).focus();
+    await user.keyboard('{Tab}');
+    expect(origins).toHaveFocus();
+    await user.keyboard('https://school.instructure.com/courses/1, http://canvas.demo.test');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(origins).toHaveAccessibleDescription(
+        /https:\/\/school\.instructure\.com\/courses\/1 is not an origin.*http:\/\/canvas\.demo\.test must use https:\/\//,
+      ),
+    );
+    expect(sent).toEqual([]);
+    await expectNoViolations(container);
+
+    await user.clear(origins);
+    await user.type(origins, 'https://school.instructure.com https://other.instructure.com:8443/');
+    await user.tab();
+    expect(screen.getByLabelText(/^Token audience/)).toHaveFocus();
+    await user.keyboard('https://api.brightspace.com/auth/token');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Learning platform saved')).toBeInTheDocument();
+    expect(sent).toEqual([
+      {
+        method: 'PUT',
+        body: expect.objectContaining({
+          frameOrigins: ['https://school.instructure.com', 'https://other.instructure.com:8443/'],
+          tokenAudience: 'https://api.brightspace.com/auth/token',
+        }),
+      },
+    ]);
   });
 
   it('shows the server’s field errors under their fields', async () => {
@@ -257,6 +298,8 @@ describe('in German', () => {
 
     expect(await screen.findByRole('link', { name: 'Lernplattform' })).toBeInTheDocument();
     await user.type(await screen.findByLabelText(/^Aussteller/), 'https://moodle.demo.test');
+    expect(screen.getByLabelText(/^Einbettende Ursprünge/)).toHaveAccessibleDescription(/für gehostetes Canvas/);
+    expect(screen.getByLabelText(/^Token-Zielgruppe/)).toHaveAccessibleDescription(/Leer: die Access-Token-URL/);
     await user.type(screen.getByLabelText(/^Client-ID/), 'c');
     await user.type(screen.getByLabelText(/^Authentifizierungs-URL/), 'https://moodle.demo.test/auth');
     await user.type(screen.getByLabelText(/^Zugriffstoken-URL/), 'https://moodle.demo.test/token');

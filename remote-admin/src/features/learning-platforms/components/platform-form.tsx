@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import { LTI_URL_MAX_LENGTH, type LtiPlatform, type LtiPlatformInput } from '@portal/contract';
+import {
+  LTI_FRAME_ORIGINS_MAX,
+  LTI_URL_MAX_LENGTH,
+  parseFrameOrigin,
+  type LtiPlatform,
+  type LtiPlatformInput,
+} from '@portal/contract';
 import type { ApiResult } from '@portal/shared-auth';
 import { useTranslation } from '@portal/shared-ui';
 import { CheckboxField, Form, maxLength, TextField } from '@portal/shared-ui/forms';
@@ -17,7 +23,16 @@ export interface PlatformFormValues {
   /** Comma-separated, as typed. */
   deploymentIds: string;
   verifiesEmail: boolean;
+  /** Separated by commas, spaces or lines, as typed. */
+  frameOrigins: string;
+  tokenAudience: string;
 }
+
+const listOf = (typed: string, separator: RegExp) =>
+  typed
+    .split(separator)
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
 
 const toFormValues = (platform?: LtiPlatform): PlatformFormValues => ({
   issuer: platform?.issuer ?? '',
@@ -27,6 +42,8 @@ const toFormValues = (platform?: LtiPlatform): PlatformFormValues => ({
   jwksUrl: platform?.jwksUrl ?? '',
   deploymentIds: platform?.deploymentIds.join(', ') ?? '',
   verifiesEmail: platform?.verifiesEmail ?? false,
+  frameOrigins: platform?.frameOrigins.join(', ') ?? '',
+  tokenAudience: platform?.tokenAudience ?? '',
 });
 
 const toInput = (values: PlatformFormValues, organisationId: number): LtiPlatformInput => ({
@@ -35,13 +52,26 @@ const toInput = (values: PlatformFormValues, organisationId: number): LtiPlatfor
   authLoginUrl: values.authLoginUrl.trim(),
   accessTokenUrl: values.accessTokenUrl.trim(),
   jwksUrl: values.jwksUrl.trim(),
-  deploymentIds: values.deploymentIds
-    .split(',')
-    .map((d) => d.trim())
-    .filter((d) => d !== ''),
+  deploymentIds: listOf(values.deploymentIds, /,/),
   organisationId,
   verifiesEmail: values.verifiesEmail,
+  frameOrigins: listOf(values.frameOrigins, /[,\s]+/),
+  tokenAudience: values.tokenAudience.trim() || null,
 });
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** Every wrong origin named at once, as the API names them; the same rule (contract). */
+const frameOriginsRule = (t: Translate) => (typed: string | undefined) => {
+  const origins = listOf(typed ?? '', /[,\s]+/);
+  if (origins.length > LTI_FRAME_ORIGINS_MAX) return t('lti.frameOrigin.tooMany', { max: LTI_FRAME_ORIGINS_MAX });
+  const problems = origins.flatMap((origin) => {
+    const parsed = parseFrameOrigin(origin);
+    return 'problem' in parsed ? [t(`lti.frameOrigin.${parsed.problem}`, { origin })] : [];
+  });
+  return problems.length > 0 ? problems.join(' ') : undefined;
+};
+
 
 const urlMax = maxLength(LTI_URL_MAX_LENGTH);
 const idMax = maxLength(255);
@@ -68,6 +98,8 @@ export function PlatformForm({ organisationId, platform, save, onCreated }: Plat
     jwksUrl: t('lti.platformJwksUrl'),
     deploymentIds: t('lti.deploymentIds'),
     verifiesEmail: t('lti.verifiesEmail'),
+    frameOrigins: t('lti.frameOrigins'),
+    tokenAudience: t('lti.tokenAudience'),
     organisationId: t('lti.organisation'),
   };
 
@@ -94,6 +126,13 @@ export function PlatformForm({ organisationId, platform, save, onCreated }: Plat
             <TextField name="jwksUrl" label={labels.jwksUrl} required validate={urlMax} />
             <TextField name="deploymentIds" label={labels.deploymentIds} help={t('lti.deploymentIdsHelp')} />
             <CheckboxField name="verifiesEmail" label={labels.verifiesEmail} help={t('lti.verifiesEmailHelp')} />
+            <TextField
+              name="frameOrigins"
+              label={labels.frameOrigins}
+              validate={frameOriginsRule(t)}
+              help={t('lti.frameOriginsHelp')}
+            />
+            <TextField name="tokenAudience" label={labels.tokenAudience} validate={urlMax} help={t('lti.tokenAudienceHelp')} />
           </FormFieldset>
           <SaveActions cancelTo={paths.learningPlatforms.getHref(base, organisationId)} submitting={submitting} isNew={isNew} />
         </form>

@@ -55,6 +55,8 @@ describe('new organisation', () => {
     await user.selectOptions(screen.getByLabelText(/^Default language/), 'Deutsch');
     await user.selectOptions(screen.getByLabelText(/^Radiation unit system/), 'SI');
     await user.selectOptions(screen.getByLabelText(/^Measurement standard/), 'Metric');
+    // Grades of its courses wait for an educator's review (issue #23).
+    await user.selectOptions(screen.getByLabelText(/^When grades go to the learning platform/), 'After an educator has reviewed the report');
     await user.click(screen.getByRole('button', { name: 'Create' }));
 
     expect(await screen.findByRole('status')).toHaveTextContent('Organisation New Clinic added successfully');
@@ -71,6 +73,7 @@ describe('new organisation', () => {
         defaultLanguage: 302,
         radiationUnitSystem: 401,
         measurementStandard: 501,
+        gradeRelease: 'after_review',
       },
     ]);
   });

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { ADMIN_TEXT_MAX_LENGTH, type Organisation, type OrganisationInput } from '@portal/contract';
+import {
+  ADMIN_TEXT_MAX_LENGTH,
+  GRADE_RELEASE_POLICIES,
+  type GradeReleasePolicy,
+  type Organisation,
+  type OrganisationInput,
+} from '@portal/contract';
 import { usePermissions, type ApiResult } from '@portal/shared-auth';
 import { ErrorBanner, PageSpinner, useTranslation } from '@portal/shared-ui';
 import { CheckboxField, Form, maxLength, SelectField, TextField } from '@portal/shared-ui/forms';
@@ -23,6 +29,7 @@ export interface OrganisationFormValues {
   defaultLanguage: string;
   radiationUnitSystem: string;
   measurementStandard: string;
+  gradeRelease: GradeReleasePolicy;
 }
 
 const LOOKUP_FIELDS = [
@@ -44,6 +51,7 @@ export const toFormValues = (organisation?: Organisation): OrganisationFormValue
   defaultLanguage: organisation?.defaultLanguage ? String(organisation.defaultLanguage) : '',
   radiationUnitSystem: organisation?.radiationUnitSystem ? String(organisation.radiationUnitSystem) : '',
   measurementStandard: organisation?.measurementStandard ? String(organisation.measurementStandard) : '',
+  gradeRelease: organisation?.gradeRelease ?? 'automatic',
 });
 
 const optional = (text: string) => (text.trim() === '' ? null : text.trim());
@@ -60,6 +68,7 @@ function toInput(values: OrganisationFormValues, withActive: boolean): Organisat
     defaultLanguage: Number(values.defaultLanguage),
     radiationUnitSystem: Number(values.radiationUnitSystem),
     measurementStandard: Number(values.measurementStandard),
+    gradeRelease: values.gradeRelease,
   };
 }
 
@@ -109,6 +118,7 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
     defaultLanguage: t('organisation.defaultLanguage'),
     radiationUnitSystem: t('organisation.radiationUnitSystem'),
     measurementStandard: t('organisation.measurementStandard'),
+    gradeRelease: t('organisation.gradeRelease'),
   };
 
   const lookupSelect = (name: (typeof LOOKUP_FIELDS)[number][0]) => (
@@ -156,6 +166,16 @@ export function OrganisationForm({ organisation, save, onCreated, readOnly = fal
                 {lookupSelect('defaultLanguage')}
                 {lookupSelect('radiationUnitSystem')}
                 {lookupSelect('measurementStandard')}
+                <SelectField
+                  name="gradeRelease"
+                  label={labels.gradeRelease}
+                  help={t('organisation.gradeReleaseHelp')}
+                  required
+                  options={GRADE_RELEASE_POLICIES.map((policy) => ({
+                    value: policy,
+                    label: t(`organisation.gradeReleasePolicy.${policy}`),
+                  }))}
+                />
                 {mayActivate && <CheckboxField name="isActive" label={labels.isActive} />}
               </div>
             </Columns>

@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths';
 import { useConfiguration } from '../api/get-configuration';
 import { useUpdateConfiguration } from '../api/update-configuration';
 import { ConfigurationForm } from './configuration-form';
+import { MarkingSchemeSection } from './marking-scheme-section';
 
 /** /admin/product/{id}/configuration/{configurationId}: edit, staying with "Product configuration saved". */
 export function EditConfigurationPage() {
@@ -41,6 +42,7 @@ function EditConfiguration({ configurationId }: { configurationId: number }) {
         configuration={data}
         save={update}
       />
+      <MarkingSchemeSection productId={product.id} configurationId={data.id} />
     </>
   );
 }

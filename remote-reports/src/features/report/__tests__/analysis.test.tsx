@@ -174,8 +174,16 @@ describe('analysing an image', () => {
     await user.type(within(image).getByRole('textbox', { name: /Reason/ }), 'Fine.');
     await user.click(within(image).getByRole('button', { name: 'Save' }));
 
+    // The action route re-renders the report: query the article afresh on every try. A 503 is
+    // retried (1 s, 2 s…) before the page gives up, so the message comes after a few seconds.
+    await waitFor(
+      () =>
+        expect(within(screen.getByRole('article', { name: 'Image 1: Knee AP' })).getByRole('alert')).toHaveTextContent(
+          'The analysis could not be saved. Please try again.',
+        ),
+      { timeout: 15_000 },
+    );
     image = await openImage();
-    expect(await within(image).findByRole('alert')).toHaveTextContent('The analysis could not be saved. Please try again.');
     expect(within(image).getByRole('textbox', { name: /Reason/ })).toHaveValue('Fine.');
   });
 

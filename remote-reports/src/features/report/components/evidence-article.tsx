@@ -5,6 +5,9 @@ import type { Evidence, LookupItem } from '@portal/contract';
 import { formatNumber } from '../../../lib/format';
 import { READOUTS, wordsOf } from '../readouts';
 import { AnalysisSection } from './analysis-section';
+import { ImageMarksTable } from './image-marks';
+import { ImageFeedbackSection } from './image-feedback-section';
+import { useSaveFeedback } from '../api/save-feedback';
 
 const Article = styled.article`
   margin: ${({ theme }) => `0 0 ${theme.space.lg}`};
@@ -113,6 +116,8 @@ export interface EvidenceArticleProps {
   /** Signed URL of the image; undefined while it is being fetched, null when it failed. */
   imageUrl: string | null | undefined;
   isOwner: boolean;
+  /** An educator of the learner's organisation: comments and overrides marks (issue #23). */
+  canGiveFeedback: boolean;
   statuses: readonly LookupItem[] | undefined;
   editing: boolean;
   onEdit: () => void;
@@ -120,8 +125,11 @@ export interface EvidenceArticleProps {
 }
 
 /** One captured image with its settings, doses and analysis (docs/requirements.md#data). */
-export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: EvidenceArticleProps) {
+export function EvidenceArticle({ number, evidence, imageUrl, canGiveFeedback, ...analysis }: EvidenceArticleProps) {
   const { t, i18n } = useTranslation('reports');
+  const { saveImage, saveReport } = useSaveFeedback(analysis.reportId);
+  const errorsOf = (result: Awaited<ReturnType<typeof saveImage>>) =>
+    result.isSuccess ? undefined : (result.error ?? {});
   const headingId = useId();
   const readoutEntries = useReadoutEntries();
   const num = (value: number) => formatNumber(value, i18n.language);
@@ -167,6 +175,22 @@ export function EvidenceArticle({ number, evidence, imageUrl, ...analysis }: Evi
           />
         </Readouts>
       </Body>
+      {evidence.marks && (
+        <ImageMarksTable
+          marks={evidence.marks}
+          overrides={evidence.overrides}
+          onOverride={
+            canGiveFeedback
+              ? async (criterion, mark, reason) =>
+                  errorsOf(await saveReport({ overrides: [{ evidenceId: evidence.id, criterion, mark, reason }] }))
+              : undefined
+          }
+        />
+      )}
+      <ImageFeedbackSection
+        evidence={evidence}
+        onSave={canGiveFeedback ? async (comment) => errorsOf(await saveImage(evidence.id, { comment })) : undefined}
+      />
       <AnalysisSection evidence={evidence} {...analysis} />
     </Article>
   );

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import styled from 'styled-components';
-import type { Evidence, Report } from '@portal/contract';
+import { isUuid, type Evidence, type Report } from '@portal/contract';
 import { NotFoundError } from '@portal/shared-auth';
 import {
   NotFoundView,
@@ -20,10 +20,11 @@ import { useReportImages } from '../api/get-report-images';
 import { pageOfEvidence, paginateEvidence } from '../lib/evidence-pages';
 import type { ReportLocationState } from './analysis-route';
 import { EvidenceArticle } from './evidence-article';
+import { GradeSection } from './grade-section';
+import { ReportFeedbackSection } from './report-feedback-section';
 import { LessonView } from './lesson-view';
 import { ReportBreadcrumbs } from './report-breadcrumbs';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const Summary = styled.dl`
   display: grid;
@@ -62,7 +63,7 @@ const Loading = styled.div`
 /** /report/{reportId}: one report with its images, lessons and analysis (docs/requirements.md#main-area, #data, #analysis). */
 export function ReportPage() {
   const { reportId = '' } = useParams();
-  const valid = UUID.test(reportId);
+  const valid = isUuid(reportId);
   const { data: report, error, mutate } = useReport(valid ? reportId : null);
 
   if (!valid) return <NotFoundView />;
@@ -124,6 +125,7 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
       evidence={evidence}
       imageUrl={imageUrl(evidence)}
       isOwner={report.isOwner}
+      canGiveFeedback={report.canGiveFeedback}
       statuses={statuses}
       editing={editingId === evidence.id}
       onEdit={() => setEditingId(evidence.id)}
@@ -158,7 +160,7 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
           <Summary>
             {details.score !== undefined && (
               <>
-                <dt>{t('report.score')}</dt>
+                <dt>{t('report.reportedScore')}</dt>
                 <dd>{t('report.scoreValue', { score: formatNumber(details.score, i18n.language) })}</dd>
               </>
             )}
@@ -176,6 +178,9 @@ function ReportView({ reportId, report }: { reportId: string; report: Report }) 
           </Summary>
         </Details>
       )}
+
+      <GradeSection report={report} />
+      <ReportFeedbackSection report={report} />
 
       {pages.length > 1 && (
         <p role="status">{t('report.evidencePage', { page: current, total: pages.length })}</p>

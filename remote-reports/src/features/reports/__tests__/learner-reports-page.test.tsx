@@ -113,6 +113,15 @@ describe('learner reports', () => {
     await waitFor(() => expect(queries.map((q) => q.get('page'))).toEqual(['1', '2', '4', '1']));
   });
 
+  it('opens already searched when the link names a learner (insight\'s "Reports of …")', async () => {
+    const { queries } = serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow({ user: 'Ada Apprentice' })]));
+    renderRemote({ server, path: '/report/learner?filter=Ada+Apprentice', permissions: EDUCATOR });
+
+    expect(await screen.findByText('Ada Apprentice', {}, GRID_WAIT)).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('Ada Apprentice');
+    expect(queries.map((q) => q.get('filter'))).toEqual(['Ada Apprentice']);
+  });
+
   it('shows a skeleton while loading, then "No records found"', async () => {
     serveReportList(server, '/api/v1/report/learner', async () => {
       await delay(50);

@@ -1,33 +1,28 @@
 import { lazy, Suspense } from 'react';
-import styled from 'styled-components';
 import { RequirePermission } from '@portal/shared-auth';
-import { NotFoundView, TableSkeleton, usePageTitle, useTranslation } from '@portal/shared-ui';
+import { NotFoundView, TableSkeleton, usePageTitle, useSearchParams, useTranslation } from '@portal/shared-ui';
 import { Pagination, usePagedListState, useResetOnInvalidPage } from '@portal/shared-ui/widgets';
 import { DEFAULT_REPORT_ORDERING } from '../../../config/constants';
 import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';
 import { useLearnerReports } from '../api/get-learner-reports';
 import { useReportColumns } from './report-columns';
 import { ReportListSearch } from './report-list-search';
-import { ReportTabs } from './report-tabs';
+import { ReportTabs } from '../../../components/report-tabs';
+import { Notice } from '../../../components/notice';
 
 // ag-grid is the largest library of this remote; only this screen pays for it.
 const LearnerReportsGrid = lazy(async () => ({
   default: (await import('./learner-reports-grid')).LearnerReportsGrid,
 }));
 
-const Notice = styled.p<{ $error?: boolean }>`
-  padding: ${({ theme }) => theme.space.xl};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radii.md};
-  background: ${({ theme }) => theme.colors.surface};
-  text-align: center;
-  color: ${({ theme, $error }) => ($error ? theme.colors.errorText : theme.colors.textMuted)};
-`;
-
 function LearnerReportsList() {
   const { t } = useTranslation('reports');
+  // A link may open the list searched already (the insight screen's "Reports of …").
+  const [searchParams] = useSearchParams();
+  const initialFilter = searchParams.get('filter') ?? '';
   const { params, setPage, setOrdering, setFilter } = usePagedListState({
     ordering: DEFAULT_REPORT_ORDERING,
+    filter: initialFilter,
   });
   const { data, error, isLoading } = useLearnerReports(params);
   const resetting = useResetOnInvalidPage(error, params.page, setPage);
@@ -58,7 +53,7 @@ function LearnerReportsList() {
 
   return (
     <>
-      <ReportListSearch onChange={setFilter} />
+      <ReportListSearch onChange={setFilter} defaultValue={initialFilter} />
       {content}
       {data && !error && (
         <Pagination page={params.page} totalPages={data.totalPages} onPageChange={setPage} />

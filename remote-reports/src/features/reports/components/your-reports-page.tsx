@@ -9,7 +9,7 @@ import { DEFAULT_REPORT_ORDERING } from '../../../config/constants';
 import { useReports } from '../api/get-reports';
 import { useReportColumns } from './report-columns';
 import { ReportListSearch } from './report-list-search';
-import { ReportTabs } from './report-tabs';
+import { ReportTabs } from '../../../components/report-tabs';
 
 /** /report: the signed-in user's own reports. */
 export function YourReportsPage() {

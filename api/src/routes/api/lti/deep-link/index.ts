@@ -3,9 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { FieldErrors, LTI_DEEP_LINK_MESSAGES, LtiDeepLinkParams } from '@portal/contract';
 import { createDeepLinking } from '../../../../lti/deep-linking';
+import { dropFrameOptionsOfPages } from '../../../../lti/framed-pages';
+import { registeredFrameOrigins } from '../../../../lti/frame-origins';
 import { createToolKeys } from '../../../../lti/tool-keys';
 import { badRequest } from '../../../../lib/http-errors';
 import { escapeHtml } from '../../../../lib/escape-html';
+import { acceptFormBodies } from '../../../../lib/form-body';
 
 /** A deep linking response JWT is a few kB; far more is not one. */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -54,17 +57,10 @@ export function formActionSource(returnUrl: string): string {
 const ltiDeepLinkReturnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const deepLinking = createDeepLinking(app.db, createToolKeys(app.db), app.config.portalUrl);
 
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-    (_request, body, done) => {
-      const fields: Record<string, string> = {};
-      for (const [k, v] of new URLSearchParams(body as string)) {
-        if (!Object.hasOwn(fields, k) && k !== '__proto__') fields[k] = v;
-      }
-      done(null, fields);
-    },
-  );
+  // The pages run in the platform's frame; their own CSP says who may frame them.
+  app.addHook('onSend', dropFrameOptionsOfPages);
+
+  acceptFormBodies(app, FORM_BODY_LIMIT);
 
   app.post(
     '/:launchId/return',
@@ -86,6 +82,8 @@ const ltiDeepLinkReturnRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!returnUrl) throw badRequest({ JWT: [LTI_DEEP_LINK_MESSAGES.invalidResponse] });
       const lang = language === 'de' ? 'de' : 'en';
       const text = TEXT[lang];
+      // The picker may run in the platform's frame (an embedded launch), and so does this page.
+      const { origins: frameAncestors } = await registeredFrameOrigins(app.db, app.config.portalUrl);
       return reply
         .header(
           'content-security-policy',
@@ -94,7 +92,7 @@ const ltiDeepLinkReturnRoutes: FastifyPluginAsyncTypebox = async (app) => {
             `script-src ${SUBMIT_SCRIPT_HASH}`,
             `form-action ${formActionSource(returnUrl)}`,
             "base-uri 'none'",
-            "frame-ancestors 'none'",
+            `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
           ].join('; '),
         )
         .header('cache-control', 'no-store')

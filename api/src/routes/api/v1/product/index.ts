@@ -10,6 +10,7 @@ import { errorResponses } from '../../../../lib/route-schemas';
 import { currentUser } from '../../../../plugins/app/auth';
 import { productConfigurationRoutes } from './configuration';
 import { productConfigurationSchemaRoutes } from './configuration-schema';
+import { productMarkingSchemeRoutes } from './marking-scheme';
 import { productSessionRoutes } from './session';
 import { productSimulationDownloadRoutes } from './simulation-download';
 
@@ -70,6 +71,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(productSessionRoutes);
   await app.register(productConfigurationRoutes);
   await app.register(productConfigurationSchemaRoutes);
+  await app.register(productMarkingSchemeRoutes);
   await app.register(productSimulationDownloadRoutes);
 };
 

@@ -392,6 +392,10 @@ describe('LTI Deep Linking 2.0', () => {
       );
       assert.deepEqual(directives['form-action'], ['https://lms.test/deep-link/return']);
       assert.deepEqual(directives['default-src'], ["'none'"]);
+      // The picker may be in the platform's frame (an embedded launch): the registered platforms may frame it.
+      assert.ok(directives['frame-ancestors']!.includes('https://lms.test'), csp);
+      assert.ok(!directives['frame-ancestors']!.includes("'none'"), csp);
+      assert.equal(res.headers['x-frame-options'], undefined);
       assert.equal(directives['script-src']!.length, 1);
       assert.match(directives['script-src']![0]!, /^'sha256-[A-Za-z0-9+/=]+'$/);
       const html = res.body;

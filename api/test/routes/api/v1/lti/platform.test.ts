@@ -1,6 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LTI_MESSAGES, type LtiPlatform, type PagedResult } from '@portal/contract';
+import {
+  LTI_FRAME_ORIGIN_MESSAGES,
+  LTI_MESSAGES,
+  type LtiFrameOrigins,
+  type LtiPlatform,
+  type PagedResult,
+} from '@portal/contract';
 import { account, authHeader, buildTestApp, xsrfHeaders, type TestApp } from '../../../../helper';
 import { platformInput } from './lti-security-fixtures';
 
@@ -47,6 +53,8 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
         organisationId: demo,
         organisationName: 'Demo Hospital',
         verifiesEmail: true,
+        frameOrigins: [],
+        tokenAudience: null,
       },
     );
 
@@ -140,6 +148,70 @@ describe('/api/v1/lti/platform (registration by global administrators)', () => {
     });
     assert.equal(badUrl.statusCode, 400);
     assert.ok(badUrl.json<Record<string, unknown>>().jwksUrl, badUrl.body);
+  });
+
+  test('framing origins: origins only (https, http on localhost), once each, at most 20, in frame-origins', async () => {
+    const frameOrigins = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/lti/frame-origins' })).json<LtiFrameOrigins>();
+    const before = await frameOrigins();
+    const created = await call(
+      'POST',
+      '/api/v1/lti/platform',
+      platformInput(demo, {
+        frameOrigins: [' https://School.Instructure.com/ ', 'https://school.instructure.com', 'http://localhost:8100'],
+      }),
+    );
+    assert.equal(created.statusCode, 201, created.body);
+    const platform = created.json<LtiPlatform>();
+    assert.deepEqual(platform.frameOrigins, ['https://school.instructure.com', 'http://localhost:8100']);
+    const after = await frameOrigins();
+    assert.notEqual(after.version, before.version, 'the ETag changes with the list');
+    assert.ok(after.origins.includes('https://school.instructure.com'), JSON.stringify(after));
+
+    const wrong = await call('PUT', `/api/v1/lti/platform/${platform.id}`, {
+      ...platformInput(demo),
+      frameOrigins: ['https://school.instructure.com/courses/1', 'http://canvas.example.edu', 'ftp://x.test', 'school'],
+    });
+    assert.equal(wrong.statusCode, 400);
+    assert.deepEqual(wrong.json(), {
+      frameOrigins: [
+        `https://school.instructure.com/courses/1: ${LTI_FRAME_ORIGIN_MESSAGES.notOrigin}`,
+        `http://canvas.example.edu: ${LTI_FRAME_ORIGIN_MESSAGES.insecure}`,
+        `ftp://x.test: ${LTI_FRAME_ORIGIN_MESSAGES.notOrigin}`,
+        `school: ${LTI_FRAME_ORIGIN_MESSAGES.notOrigin}`,
+      ],
+    });
+    const tooMany = await call('PUT', `/api/v1/lti/platform/${platform.id}`, {
+      ...platformInput(demo),
+      frameOrigins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.edu`),
+    });
+    assert.equal(tooMany.statusCode, 400);
+    assert.ok(tooMany.json<Record<string, unknown>>().frameOrigins, tooMany.body);
+
+    // PUT replaces: without the field the registration names none, and the list shrinks again.
+    const cleared = await call('PUT', `/api/v1/lti/platform/${platform.id}`, platformInput(demo));
+    assert.equal(cleared.statusCode, 200, cleared.body);
+    assert.deepEqual(cleared.json<LtiPlatform>().frameOrigins, []);
+    assert.equal((await frameOrigins()).version, before.version);
+  });
+
+  test('token audience: an http(s) URL or none ("" and null are none)', async () => {
+    const aud = 'https://api.brightspace.com/auth/token';
+    const created = await call('POST', '/api/v1/lti/platform', platformInput(demo, { tokenAudience: aud }));
+    assert.equal(created.statusCode, 201, created.body);
+    const { id, tokenAudience } = created.json<LtiPlatform>();
+    assert.equal(tokenAudience, aud);
+    for (const none of ['', null]) {
+      const res = await call('PUT', `/api/v1/lti/platform/${id}`, platformInput(demo, { tokenAudience: none }));
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json<LtiPlatform>().tokenAudience, null);
+    }
+    const bad = await call('PUT', `/api/v1/lti/platform/${id}`, {
+      ...platformInput(demo),
+      tokenAudience: 'javascript:alert(1)',
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.ok(bad.json<Record<string, unknown>>().tokenAudience, bad.body);
   });
 
   test('organisation administrators are refused', async () => {

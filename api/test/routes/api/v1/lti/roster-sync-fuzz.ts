@@ -7,7 +7,7 @@ import { fuzzer, type Fuzzer } from '../../../../security/suite-shapes';
 import { rosterLaunch, rosterPlatform } from './roster-sync-fixtures';
 
 /**
- * The roster sync's write route for the fuzz suite (api/test/security): a fresh NRPS launch of
+ * The roster sync's and the course grade release's write routes for the fuzz suite (api/test/security): a fresh NRPS launch of
  * the Demo Hospital educator's, ids that are nearly right or anything, bodies of any shape,
  * sometimes as a learner or the organisation's admin (who may not use the educator's launch).
  */
@@ -33,7 +33,41 @@ async function launchIdOf(t: { app: App; db: Queryable }, ref: unknown) {
   return rosterLaunch(t.app, await platform());
 }
 
+const gradeRelease = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('automatic', 'after_review', null) },
+  json,
+);
+
 export const rosterSyncFuzzers: Record<string, Fuzzer> = {
+  // The course's grade release: the same launches, a choice that is right or anything.
+  'PUT /api/v1/lti/course-grade-release': fuzzer({
+    input: fc.record({
+      as: actor,
+      launch: launchRef,
+      gradeRelease,
+      extra: fc.option(fc.dictionary(hostile, json, { maxKeys: 2 })),
+      raw: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, hostile),
+    }),
+    async request(t, input) {
+      const payload =
+        input.raw ??
+        JSON.stringify({
+          launchId: await launchIdOf(t.t, input.launch),
+          gradeRelease: input.gradeRelease,
+          ...input.extra,
+        });
+      return {
+        method: 'PUT',
+        url: '/api/v1/lti/course-grade-release',
+        headers: {
+          ...(await authHeader(input.as)),
+          ...xsrfHeaders(),
+          'content-type': 'application/json',
+        },
+        body: Buffer.from(payload),
+      };
+    },
+  }),
   'POST /api/v1/lti/roster-sync': fuzzer({
     input: fc.record({
       as: actor,

@@ -110,6 +110,59 @@ export function xrayEvidence(overrides: Partial<EvidenceSubmission> = {}): Evide
   };
 }
 
+/**
+ * A knee image from a simulator that measures what the portal marks (issue #23). The demo knee
+ * scheme (api/src/demo/marking-schemes.ts: weights centring 20, collimation 15, kV 10, mAs 10,
+ * dose 20, exposure index 15, repeats 10) marks it 100 % as it is; each override below costs
+ * what its preset says.
+ */
+export function markedKnee(
+  over: {
+    centringErrorMm?: number;
+    collimationRatio?: number;
+    deviationIndex?: number;
+    dapMGyCm2?: number;
+  } = {},
+  practiceActivity = 'Knee AP (left)',
+): EvidenceSubmission {
+  return {
+    practiceActivity,
+    evidenceData: {
+      meta: { type: 'xray_image' },
+      settings: { bodyArea: 'knee', projection: 'AP', side: 'left' },
+      console: {},
+      tube: { kV: 65, mAs: 5, sidCm: 110 },
+      dose: { dapMGyCm2: over.dapMGyCm2 ?? 55 },
+      quality: {
+        centringErrorMm: over.centringErrorMm ?? 4,
+        collimationRatio: over.collimationRatio ?? 1.1,
+        deviationIndex: over.deviationIndex ?? 0.3,
+      },
+    },
+  };
+}
+/** Marked 90 %: centred 15 mm off (half of centring's 20). */
+export const KNEE_90 = markedKnee({ centringErrorMm: 15 });
+/** Marked 80 %: a dose far above the reference level (none of dose's 20). */
+export const KNEE_80 = markedKnee({ dapMGyCm2: 500 });
+/** Marked 75 %: centred 15 mm off (−10) and overexposed, deviation index +4 (−15). */
+export const KNEE_75 = markedKnee({ centringErrorMm: 15, deviationIndex: 4 });
+
+/** Submits these images to the joined session, answering their ids. */
+export async function submitImages(
+  t: TestApp,
+  token: string,
+  images: readonly EvidenceSubmission[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const image of images) {
+    const res = await submitEvidence(t, token, [dataPart(image), imagePart()]);
+    assert.equal(res.statusCode, 201, res.body);
+    ids.push(res.json<{ id: number }>().id);
+  }
+  return ids;
+}
+
 export function lessonEvidence(partIndex = 0): EvidenceSubmission {
   return {
     practiceActivity: 'Distance and time',

@@ -5,6 +5,7 @@ import { USER_ADMIN_MESSAGES, type BulkUserResult, type InvitationResult } from 
 import {
   IdentityCallError,
   type AccountFields,
+  type FederatedIdentityLink,
   type IdentityAdmin,
 } from '../../../../../src/identity/identity-admin';
 import { identityAccountKinds } from '../../../../../src/identity/account-handlers';
@@ -23,7 +24,7 @@ import {
   uploaded,
 } from './user-admin-fixtures';
 
-type Method = 'findByEmail' | 'create' | 'sendInvitation' | 'update' | 'remove';
+type Method = 'findByEmail' | 'create' | 'sendInvitation' | 'update' | 'remove' | 'linkFederatedIdentity';
 
 /**
  * An identity provider in memory that counts what it did and fails on request: a failure either
@@ -59,6 +60,10 @@ class FakeIdentity implements IdentityAdmin {
       return null;
     });
   }
+  findByUsername(username: string) {
+    // Every account of these tests has an e-mail, which is its username.
+    return this.findByEmail(username);
+  }
   create(fields: AccountFields) {
     return this.step('create', () => {
       this.creates++;
@@ -91,6 +96,19 @@ class FakeIdentity implements IdentityAdmin {
     return this.step('remove', () => {
       this.changes.push(`remove ${this.accounts.get(id)?.email}`);
       return this.accounts.delete(id);
+    });
+  }
+  /** Federated identity links: account id → provider alias → identity. */
+  links = new Map<string, Map<string, string>>();
+  linkFederatedIdentity(id: string, link: FederatedIdentityLink) {
+    return this.step('linkFederatedIdentity', () => {
+      if (!this.accounts.has(id)) return 'not_found' as const;
+      const links = this.links.get(id) ?? new Map<string, string>();
+      const existing = links.get(link.identityProvider);
+      if (existing !== undefined) return existing === link.userId ? ('linked' as const) : ('conflict' as const);
+      links.set(link.identityProvider, link.userId);
+      this.links.set(id, links);
+      return 'linked' as const;
     });
   }
 }

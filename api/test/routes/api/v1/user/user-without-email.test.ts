@@ -9,7 +9,7 @@ import { headers, orgAdmin, orgId, roleId } from './user-admin-fixtures';
 /**
  * A user a learning platform created without e-mail (issue #22 point 3) in the user
  * administration: listed with the platform's user id, edited without an address, invited only
- * once they have one, deleted without an identity account to remove.
+ * once they have one, deleted with their identity account (`lti-<id>`, which a launch gives them).
  */
 describe('users without e-mail in the user administration', () => {
   let t: TestApp;
@@ -125,12 +125,17 @@ describe('users without e-mail in the user administration', () => {
     assert.deepEqual(items.rows, [{ kind: IDENTITY_KINDS.create, email: 'bo.lee@school.test' }]);
   });
 
-  test('deleting one queues no identity deletion', async () => {
+  test('deleting one queues the deletion of their identity account (lti-<id>)', async () => {
     const id = await platformUser('moodle-user-80');
     const removed = await call('DELETE', `/api/v1/user/${id}`);
     assert.equal(removed.statusCode, 204, removed.body);
-    const outbox = await t.db.query('select 1 from outbox where key = $1', [`user:${id}`]);
-    assert.equal(outbox.rowCount, 0);
+    // The account itself goes in api/test/lti/launch-sign-in.test.ts, with the identity provider.
+    const outbox = await t.db.query<{ kind: string; user_id: string; email: string | null }>(
+      `select kind, payload->>'userId' as user_id, payload->>'email' as email
+         from outbox where key = $1`,
+      [`user:${id}`],
+    );
+    assert.deepEqual(outbox.rows, [{ kind: IDENTITY_KINDS.remove, user_id: id, email: null }]);
     const audit = await t.db.query(
       `select 1 from audit_log where entity_type = 'user' and entity_id = $1 and action = 'delete'`,
       [id],

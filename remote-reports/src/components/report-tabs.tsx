@@ -1,13 +1,15 @@
 import { NavLink, useTranslation } from '@portal/shared-ui';
 import styled from 'styled-components';
 import { usePermissions } from '@portal/shared-auth';
-import { LEARNER_REPORTS_PERMISSIONS } from '../../../config/permissions';
-import { useReportsBase } from '../../../components/reports-base';
-import { paths } from '../../../config/paths';
+import { INSIGHT_PERMISSIONS, LEARNER_REPORTS_PERMISSIONS, OWN_REPORTS_PERMISSIONS } from '../config/permissions';
+import { useReportsBase } from './reports-base';
+import { paths } from '../config/paths';
 
 const Tabs = styled.ul`
   display: flex;
-  gap: ${({ theme }) => theme.space.sm};
+  /* Four tabs are wider than a 320 px phone: they wrap instead of widening the page. */
+  flex-wrap: wrap;
+  column-gap: ${({ theme }) => theme.space.sm};
   margin: ${({ theme }) => `0 0 ${theme.space.lg}`};
   padding: 0;
   list-style: none;
@@ -27,7 +29,7 @@ const Tabs = styled.ul`
   }
 `;
 
-/** Your reports, and learner reports for those who may see them. */
+/** Your reports and progress, and learner reports and insight for those who may see them. */
 export function ReportTabs() {
   const { t } = useTranslation('reports');
   const can = usePermissions();
@@ -43,6 +45,16 @@ export function ReportTabs() {
         {can(LEARNER_REPORTS_PERMISSIONS) && (
           <li>
             <NavLink to={paths.learnerReports.getHref(base)}>{t('learnerReports')}</NavLink>
+          </li>
+        )}
+        {can(INSIGHT_PERMISSIONS) && (
+          <li>
+            <NavLink to={paths.insight.getHref(base)}>{t('insightTab')}</NavLink>
+          </li>
+        )}
+        {can(OWN_REPORTS_PERMISSIONS) && (
+          <li>
+            <NavLink to={paths.progress.getHref(base)}>{t('progressTab')}</NavLink>
           </li>
         )}
       </Tabs>

@@ -1,0 +1,183 @@
+import { request } from 'node:http';
+
+/**
+ * Where an API instance's time went over the measured window, from its own /metrics (issue #24
+ * point 5): event-loop delay (prom-client's `monitorEventLoopDelay`, restarted at every read),
+ * CPU and garbage collection, the server-side time of each route (from the request's arrival in
+ * Fastify to its answer, so the rest of the client's latency is the wait for the event loop and
+ * the socket) and the database statements' time by kind (pool wait included: `pg`'s pool.query
+ * waits for a connection first).
+ */
+
+/** One read of /metrics: series name + labels → value. */
+export interface Scrape {
+  /** `process_start_time_seconds`: tells two instances behind one port apart. */
+  instance: number;
+  values: Map<string, number>;
+}
+
+export interface WindowFigures {
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Cores' worth of CPU the instance used (1 = one core busy all the time). */
+  cpuCores: number;
+  /** Share of the window spent in garbage collection. */
+  gcShare: number;
+  /** Mean server-side time per route, for the routes that matter here. */
+  routes: Array<{ route: string; perSecond: number; meanMs: number }>;
+  statements: Array<{ statement: string; perSecond: number; meanMs: number }>;
+}
+
+const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/;
+
+export function parseMetrics(text: string): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = LINE.exec(line);
+    if (!match) continue;
+    // Labels without `service="api"`, so two reads compare whatever the label order.
+    const labels = (match[2] ?? '').replace(/,?service="api"/, '').replace(/^\{,/, '{');
+    values.set(`${match[1]}${labels === '{}' ? '' : labels}`, Number(match[3]));
+  }
+  return values;
+}
+
+function get(port: number, token: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/metrics',
+        headers: { authorization: `Bearer ${token}`, connection: 'close' },
+        timeout: 10_000,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve(res.statusCode === 200 ? body : null));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(null));
+    req.end();
+  });
+}
+
+/**
+ * Reads /metrics; with `sameAs`, reads again (a new connection goes to the next instance of the
+ * cluster) until the answer comes from that instance, so the two reads can be subtracted.
+ */
+export async function scrapeApi(
+  port: number,
+  token: string,
+  sameAs?: Scrape,
+): Promise<Scrape | null> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const text = await get(port, token);
+    if (text === null) return null;
+    const values = parseMetrics(text);
+    const scrape = { instance: values.get('process_start_time_seconds') ?? 0, values };
+    if (!sameAs || scrape.instance === sameAs.instance) return scrape;
+  }
+  return null;
+}
+
+/**
+ * Waits until `count` different instances have answered /metrics (a new connection goes to the
+ * next instance of the cluster), so the load does not start while the later ones still start up
+ * and burn the CPU it measures. False on timeout.
+ */
+export async function waitForInstances(
+  port: number,
+  token: string,
+  count: number,
+  timeoutMs: number,
+): Promise<boolean> {
+  const seen = new Set<number>();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const scrape = await scrapeApi(port, token);
+    if (scrape) seen.add(scrape.instance);
+    if (seen.size >= count) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+function deltas(start: Scrape, end: Scrape, prefix: string, suffix: string) {
+  const out = new Map<string, number>();
+  for (const [key, value] of end.values) {
+    if (!key.startsWith(prefix) || !key.slice(prefix.length).startsWith(suffix)) continue;
+    out.set(key.slice(prefix.length + suffix.length), value - (start.values.get(key) ?? 0));
+  }
+  return out;
+}
+
+function label(labels: string, name: string): string {
+  return new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? '';
+}
+
+/** Mean time and rate per label set of a histogram, busiest first. */
+function histogramMeans(start: Scrape, end: Scrape, name: string, seconds: number) {
+  const sums = deltas(start, end, name, '_sum');
+  const counts = deltas(start, end, name, '_count');
+  return [...counts]
+    .filter(([, count]) => count > 0)
+    .map(([labels, count]) => ({
+      labels,
+      perSecond: count / seconds,
+      meanMs: ((sums.get(labels) ?? 0) / count) * 1000,
+    }))
+    .sort((a, b) => b.perSecond - a.perSecond);
+}
+
+export function windowFigures(start: Scrape, end: Scrape, seconds: number): WindowFigures {
+  const v = (name: string) => end.values.get(name) ?? 0;
+  const change = (name: string) => v(name) - (start.values.get(name) ?? 0);
+  return {
+    eventLoopDelayMs: {
+      p50: v('nodejs_eventloop_lag_p50_seconds') * 1000,
+      p99: v('nodejs_eventloop_lag_p99_seconds') * 1000,
+      max: v('nodejs_eventloop_lag_max_seconds') * 1000,
+    },
+    cpuCores: change('process_cpu_seconds_total') / seconds,
+    gcShare:
+      [...deltas(start, end, 'nodejs_gc_duration_seconds', '_sum').values()].reduce(
+        (a, b) => a + b,
+        0,
+      ) / seconds,
+    routes: histogramMeans(start, end, 'http_request_duration_seconds', seconds)
+      .slice(0, 6)
+      .map((r) => ({
+        route: `${label(r.labels, 'method')} ${label(r.labels, 'route')} ${label(r.labels, 'status_code')}`,
+        perSecond: r.perSecond,
+        meanMs: r.meanMs,
+      })),
+    statements: histogramMeans(start, end, 'db_query_duration_seconds', seconds)
+      .slice(0, 6)
+      .map((r) => ({
+        statement: label(r.labels, 'statement'),
+        perSecond: r.perSecond,
+        meanMs: r.meanMs,
+      })),
+  };
+}
+
+export function windowText(w: WindowFigures, instances: number): string {
+  const f = (n: number) => n.toFixed(n < 10 ? 2 : 1);
+  return [
+    `inside ${instances > 1 ? `one of the ${instances} API instances` : 'the API'} over the window (its /metrics): ` +
+      `event-loop delay p50 ${f(w.eventLoopDelayMs.p50)} / p99 ${f(w.eventLoopDelayMs.p99)} / ` +
+      `max ${f(w.eventLoopDelayMs.max)} ms; CPU ${w.cpuCores.toFixed(2)} cores; ` +
+      `GC ${(w.gcShare * 100).toFixed(1)} % of the time`,
+    ...w.routes.map(
+      (r) =>
+        `  route ${r.route}: ${r.perSecond.toFixed(0)}/s, mean ${f(r.meanMs)} ms arrival → answer`,
+    ),
+    ...w.statements.map(
+      (s) =>
+        `  statement ${s.statement}: ${s.perSecond.toFixed(0)}/s, mean ${f(s.meanMs)} ms (pool wait included)`,
+    ),
+  ].join('\n');
+}

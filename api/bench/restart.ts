@@ -1,0 +1,330 @@
+/**
+ * Rolling restart benchmark (issue #24 point 2): two API instances on one PostgreSQL behind a
+ * round-robin proxy that, like a load balancer, sends requests only to instances whose /readyz
+ * answers 200. N learners open a session each, poll its status every second and submit evidence
+ * through the simulator's session token; meanwhile the instances are restarted one by one
+ * (SIGTERM, wait for the exit, start, wait until ready). Prints the requests, the failures (must
+ * be 0), evidence submitted against evidence stored (must match) and p50/p99 overall and during
+ * the restarts.
+ *
+ *   pnpm --filter @portal/api bench:restart
+ *   pnpm --filter @portal/api bench:restart -- --learners 200 --database-url postgres://…/portal_bench_restart
+ *
+ * The proxy retries a request on another instance only when its connection was refused (nothing
+ * was sent), as load balancers do; any other error or 5xx counts as a failure.
+ */
+import http from 'node:http';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { HttpTarget, UnexpectedResponse } from './lib/http-client';
+import { BenchIdentity } from './lib/identity';
+import { benchImagePng } from './lib/png';
+import { prepareDatabase } from './lib/prepare-database';
+import { freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { HeadlessSimulator, Learner, type OpenSession, type ScenarioContext } from './lib/scenario';
+import { percentile, Recorder } from './lib/stats';
+
+const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const API_START_TIMEOUT_MS = 180_000;
+/** How often the proxy probes each instance's /readyz, and how long an answer may take. */
+const PROBE_MS = 500;
+const PROBE_TIMEOUT_MS = 2000;
+/** Consecutive failed probes that take an instance out of rotation (one success puts it back). */
+const UNHEALTHY_THRESHOLD = 3;
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+function options() {
+  const { values } = parseArgs({
+    // `pnpm bench:restart -- --learners 100` hands the script its `--` too.
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: {
+      learners: { type: 'string', default: '500' },
+      duration: { type: 'string', default: '90' },
+      'evidence-every': { type: 'string', default: '10' },
+      'database-url': {
+        type: 'string',
+        default: 'postgres://portal:portal@127.0.0.1:5432/portal_bench_restart',
+      },
+    },
+  });
+  const whole = (name: string, text: string) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name}: expected a whole number above 0, not ${text}`);
+    return value;
+  };
+  return {
+    learners: whole('learners', values.learners),
+    durationMs: whole('duration', values.duration) * 1000,
+    evidenceEveryMs: whole('evidence-every', values['evidence-every']) * 1000,
+    databaseUrl: values['database-url'],
+  };
+}
+
+/** Every request's latency (from when it was due) and whether it fell into a restart. */
+class RestartRecorder extends Recorder {
+  readonly samples: Array<{ at: number; ms: number; failed: boolean }> = [];
+  readonly failures: string[] = [];
+  override record(route: string, scheduledAt: number, sentAt: number, endedAt: number, error?: string) {
+    this.samples.push({ at: scheduledAt, ms: endedAt - Math.min(scheduledAt, sentAt), failed: error !== undefined });
+    if (error !== undefined && this.failures.length < 10) this.failures.push(`${route}: ${error}`);
+  }
+}
+
+interface Instance {
+  name: string;
+  port: number;
+  child: Child | null;
+  ready: boolean;
+  failedProbes: number;
+  probing: boolean;
+  agent: http.Agent;
+}
+
+/** The load balancer: round robin over ready instances; a refused connection tries the next. */
+async function startProxy(instances: Instance[]) {
+  let next = 0;
+  const failOpen = { count: 0 };
+  // As a load balancer's health check: a slow answer on a loaded machine is not a verdict, a few
+  // failures in a row are.
+  const verdict = (instance: Instance, ok: boolean) => {
+    instance.probing = false;
+    instance.failedProbes = ok ? 0 : instance.failedProbes + 1;
+    if (ok) instance.ready = true;
+    else if (instance.failedProbes >= UNHEALTHY_THRESHOLD) instance.ready = false;
+  };
+  const probe = setInterval(() => {
+    for (const instance of instances) {
+      if (instance.probing) continue;
+      instance.probing = true;
+      const req = http.get({ host: '127.0.0.1', port: instance.port, path: '/readyz', timeout: PROBE_TIMEOUT_MS }, (res) => {
+        res.resume();
+        verdict(instance, res.statusCode === 200);
+      });
+      req.on('error', () => verdict(instance, false));
+      req.on('timeout', () => req.destroy());
+    }
+  }, PROBE_MS);
+  const forward = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, tried: Set<Instance>) => {
+    const untried = instances.filter((i) => !tried.has(i));
+    let ready = untried.filter((i) => i.ready);
+    // No instance passes its probe (an overloaded machine answers /readyz late): like a load
+    // balancer's fail-open ("panic") mode, try them all rather than refuse everyone.
+    if (ready.length === 0) {
+      ready = untried;
+      if (ready.length > 0) failOpen.count++;
+    }
+    if (ready.length === 0) {
+      res.writeHead(503).end('no ready instance');
+      return;
+    }
+    const instance = ready[next++ % ready.length]!;
+    tried.add(instance);
+    const upstream = http.request(
+      { host: '127.0.0.1', port: instance.port, method: req.method, path: req.url, headers: req.headers, agent: instance.agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED' && !res.headersSent) {
+        instance.ready = false;
+        forward(req, body, res, tried);
+      } else if (!res.headersSent) {
+        res.writeHead(502).end(`upstream ${instance.name}: ${error.message}`);
+      } else res.destroy(error);
+    });
+    upstream.end(body);
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => forward(req, Buffer.concat(chunks), res, new Set()));
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    failOpen,
+    port: (server.address() as { port: number }).port,
+    close: () => {
+      clearInterval(probe);
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleepUntil = (at: number) => sleep(Math.max(0, at - performance.now()));
+
+async function main() {
+  const { learners, durationMs, evidenceEveryMs, databaseUrl } = options();
+  const dir = await mkdtemp(join(tmpdir(), 'bench-restart-'));
+  const children: Child[] = [];
+  const identity = await BenchIdentity.start();
+  try {
+    log(`Preparing ${databaseUrl} with ${learners} seated learners…`);
+    const prepared = await prepareDatabase(
+      { kind: 'postgres', url: databaseUrl },
+      { population: 2 * learners, organisations: 2, reports: 0, evidencePerReport: 0, seated: learners },
+    );
+    const start = async (instance: Instance) => {
+      const child = spawnTs(instance.name, 'src/server.ts', {
+        cwd: API_ROOT,
+        env: {
+          ...process.env,
+          API_PORT: String(instance.port),
+          API_HOST: '127.0.0.1',
+          DATABASE_URL: databaseUrl,
+          // One shared folder and signing key, as docs/deploy.md asks of several copies.
+          STORAGE_DIR: join(dir, 'files'),
+          STORAGE_SIGNING_SECRET: 'bench-restart-signing-secret-0123456789',
+          OIDC_ISSUER: identity.issuer,
+          OIDC_CLIENT_ID: 'frontend',
+          SEED_DEMO: 'true',
+          // Longer than the proxy's threshold × interval (+ a slow probe): it has stopped sending
+          // before the port closes.
+          SHUTDOWN_DRAIN_SECONDS: '5',
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+        },
+      });
+      children.push(child);
+      instance.child = child;
+      await waitHealthy(child, instance.port, '/readyz', API_START_TIMEOUT_MS);
+    };
+    const instances: Instance[] = [];
+    for (const name of ['api-a', 'api-b']) {
+      instances.push({
+        name,
+        port: await freePort(),
+        child: null,
+        ready: false,
+        failedProbes: 0,
+        probing: false,
+        agent: new http.Agent({ keepAlive: true }),
+      });
+    }
+    await Promise.all(instances.map(start));
+    const proxy = await startProxy(instances);
+    await sleep(PROBE_MS * 2);
+    log(`Instances on :${instances.map((i) => i.port).join(', :')}; proxy on :${proxy.port}.`);
+
+    const database = new pg.Client({ connectionString: databaseUrl });
+    await database.connect();
+    const storedEvidence = async () => Number((await database.query('select count(*) as n from evidence')).rows[0].n);
+    const evidenceBefore = await storedEvidence();
+
+    const bearers = await Promise.all(
+      prepared.learners.slice(0, learners).map(async (u) => `Bearer ${await identity.token(u.id, u.email, 3600)}`),
+    );
+    const rampMs = 15_000;
+    const begin = performance.now() + 500;
+    const stopAt = begin + rampMs + durationMs;
+    const recorder = new RestartRecorder(begin, stopAt);
+    const target = new HttpTarget('127.0.0.1', proxy.port, recorder, Math.min(learners * 2, 1024));
+    const ctx: ScenarioContext = {
+      api: target,
+      bare: target,
+      stopAt,
+      sessionMs: durationMs,
+      thinkMs: 0,
+      evidencePerSession: 0,
+      image: benchImagePng(),
+      reportsAvailable: false,
+      abandoned: { count: 0 },
+    };
+    let submitted = 0;
+    let unanswered = 0;
+    const swallow = (error: unknown) => {
+      if (!(error instanceof UnexpectedResponse)) throw error;
+    };
+    log(`${learners} learners open a session over ${rampMs / 1000} s, then poll every second and submit evidence every ${evidenceEveryMs / 1000} s for ${durationMs / 1000} s…`);
+    const runs = bearers.map(async (bearer, i) => {
+      const learner = new Learner(ctx, bearer, () => (i + 0.5) / bearers.length);
+      await sleepUntil(begin + (rampMs * i) / bearers.length);
+      let session: OpenSession | null = null;
+      while (!session && performance.now() < stopAt) {
+        session = await learner.createSession(performance.now()).catch((error: unknown) => (swallow(error), null));
+        if (!session) await sleep(2000);
+      }
+      if (!session) return;
+      const simulator = new HeadlessSimulator(ctx, session.token);
+      await simulator.join(performance.now()).catch(swallow);
+      const pending: Promise<unknown>[] = [];
+      let index = 0;
+      for (let due = session.openedAt + 1000; due < stopAt; due += 1000) {
+        await sleepUntil(due);
+        pending.push(learner.status(session, due).catch(swallow));
+        if ((due - session.openedAt) % evidenceEveryMs < 1000) {
+          const n = index++;
+          pending.push(
+            simulator.submit(n, due).then(
+              () => submitted++,
+              (error: unknown) => {
+                // A submission that timed out may still have been stored; counted apart.
+                if (error instanceof UnexpectedResponse && error.status === 0) unanswered++;
+                swallow(error);
+              },
+            ),
+          );
+        }
+      }
+      await Promise.all(pending);
+    });
+
+    // The rolling restart, once every learner polls: each instance in turn.
+    const restarts: Array<{ from: number; to: number }> = [];
+    const restarting = (async () => {
+      await sleepUntil(begin + rampMs + 10_000);
+      for (const instance of instances) {
+        const from = performance.now();
+        const exited = new Promise<number | null>((resolve) => instance.child!.process.once('exit', (code) => resolve(code)));
+        instance.child!.process.kill('SIGTERM');
+        const code = await exited;
+        log(`${instance.name} stopped (exit ${code}) after ${((performance.now() - from) / 1000).toFixed(1)} s; starting it again…`);
+        await start(instance);
+        // Back in the proxy's rotation at its next probe.
+        await sleep(PROBE_MS * 2);
+        // Ready before the next copy is stopped, as a rolling update waits.
+        restarts.push({ from, to: performance.now() });
+        log(`${instance.name} ready again ${((performance.now() - from) / 1000).toFixed(1)} s after its SIGTERM.`);
+      }
+    })();
+    await Promise.all([...runs, restarting]);
+    // Evidence acknowledged with 201 must be stored; give nothing time to disappear or appear.
+    const stored = (await storedEvidence()) - evidenceBefore;
+    await database.end();
+    proxy.close();
+
+    const all = recorder.samples;
+    const during = all.filter((s) => restarts.some((r) => s.at >= r.from && s.at <= r.to));
+    const stats = (samples: typeof all) => {
+      const sorted = Float64Array.from(samples.map((s) => s.ms)).sort();
+      return `${samples.length} requests, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`;
+    };
+    const failed = all.filter((s) => s.failed).length;
+    console.log(`\nRolling restart of 2 API instances on PostgreSQL, ${learners} learners, ${availableParallelism()} cores, load ${loadavg()[0]?.toFixed(2)}`);
+    console.log(`  overall:         ${stats(all)}`);
+    console.log(`  during restarts: ${stats(during)} (${restarts.map((r) => `${((r.to - r.from) / 1000).toFixed(1)} s`).join(' + ')})`);
+    console.log(`  failed requests: ${failed}${failed > 0 ? ` — e.g. ${recorder.failures.join('; ')}` : ''}`);
+    console.log(`  routed with no instance passing its probe (fail-open): ${proxy.failOpen.count}`);
+    console.log(`  evidence:        ${submitted} acknowledged (201), ${stored} stored, ${unanswered} without an answer (client timeout)`);
+    const ok = failed === 0 && submitted === stored;
+    console.log(ok ? 'PASS: no failed request, no lost evidence' : 'MISS');
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await Promise.all(children.map((child) => stop(child)));
+    await identity.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,53 @@
+import { createMetrics } from '@portal/service-kit';
+
+/** Query durations: a poll's query takes well under a millisecond, a report list's tens. */
+const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * Every series the API reports on /metrics (docs/deploy.md, "Health and metrics"), besides the
+ * request histogram and Node's defaults from service-kit. Label values come from fixed sets
+ * (route templates, statement kinds, outbox kinds, job names, LTI error codes), never from input.
+ */
+export function createApiMetrics() {
+  const metrics = createMetrics('api');
+  return {
+    ...metrics,
+    dbQueryDuration: metrics.histogram({
+      name: 'db_query_duration_seconds',
+      help: 'Database statements by driver (pglite, postgres) and statement kind',
+      labelNames: ['driver', 'statement'],
+      buckets: QUERY_BUCKETS,
+    }),
+    jobRuns: metrics.counter({
+      name: 'job_runs_total',
+      help: 'Runs of the API’s timers (outbox rounds, daily jobs, session close), by job',
+      labelNames: ['job'],
+    }),
+    jobFailures: metrics.counter({
+      name: 'job_failures_total',
+      help: 'Runs that failed, by job',
+      labelNames: ['job'],
+    }),
+    ltiLaunches: metrics.counter({
+      name: 'lti_launches_total',
+      help: 'LTI launches, accepted or refused, by outcome and refusal code',
+      labelNames: ['outcome', 'code'],
+    }),
+    cacheLookups: metrics.counter({
+      name: 'cache_lookups_total',
+      help: 'Look-ups of the in-process caches (auth_user, access_token, session_status), by result (hit, miss)',
+      labelNames: ['cache', 'result'],
+    }),
+  };
+}
+
+export type ApiMetrics = ReturnType<typeof createApiMetrics>;
+
+/** Where a cache reports its look-ups; `hit` false = it had to load. */
+export type CacheLookup = (hit: boolean) => void;
+
+export function cacheLookupCounter(metrics: ApiMetrics, cache: string): CacheLookup {
+  const hit = metrics.cacheLookups.labels(cache, 'hit');
+  const miss = metrics.cacheLookups.labels(cache, 'miss');
+  return (found) => (found ? hit : miss).inc();
+}

@@ -1,0 +1,88 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMetrics, windowFigures, type Scrape } from '../../bench/lib/api-window';
+import { judgeRelative, multipleOfBare, routeTable } from '../../bench/lib/results';
+import { ROUTES } from '../../bench/lib/scenario';
+import type { RouteStats } from '../../bench/lib/stats';
+
+const stats = (route: string, p99: number, errors = 0): RouteStats => ({
+  route,
+  requests: 1000,
+  throughput: 1000,
+  p50: p99 / 4,
+  p95: p99 / 2,
+  p99,
+  max: p99 * 2,
+  errors,
+  errorSamples: [],
+});
+
+/** bench:api's issue #24 targets: the polled routes judged against the bare route of the same run. */
+describe('bench: p99 as a multiple of the bare route', () => {
+  test('whoami and status pass at or under 2 × the bare p99 and miss above it', () => {
+    const routes = [stats(ROUTES.bare, 10), stats(ROUTES.whoami, 20), stats(ROUTES.status, 20.5)];
+    const [whoami, status] = judgeRelative(routes);
+    assert.equal(whoami?.verdict, 'PASS');
+    assert.equal(whoami?.multiple, 2);
+    assert.equal(status?.verdict, 'MISS');
+    assert.equal(status?.multiple, 2.05);
+  });
+
+  test('errors of the route or of the bare route make it a miss; no bare route, not measured', () => {
+    const withErrors = judgeRelative([stats(ROUTES.bare, 10, 3), stats(ROUTES.whoami, 5)]);
+    assert.equal(withErrors[0]?.verdict, 'MISS');
+    assert.equal(withErrors[0]?.why, '3 errors');
+    const withoutBare = judgeRelative([stats(ROUTES.whoami, 5)]);
+    assert.equal(withoutBare[0]?.verdict, 'NOT MEASURED');
+    assert.equal(multipleOfBare(stats(ROUTES.whoami, 5), []), null);
+  });
+
+  test('the load table prints the multiple per route', () => {
+    const table = routeTable([stats(ROUTES.bare, 8), stats(ROUTES.whoami, 12)], [], true);
+    assert.match(table, /p99 × bare/);
+    assert.match(table, /whoami .* 1\.50×$/m);
+  });
+});
+
+describe('bench: the API window from two reads of /metrics', () => {
+  const read = (text: string): Scrape => {
+    const values = parseMetrics(text);
+    return { instance: values.get('process_start_time_seconds') ?? 0, values };
+  };
+
+  test('subtracts the histograms and reads the event-loop delay of the second read', () => {
+    const start = read(
+      [
+        '# HELP process_cpu_seconds_total x',
+        'process_start_time_seconds{service="api"} 1700000000',
+        'process_cpu_seconds_total{service="api"} 10',
+        'nodejs_gc_duration_seconds_sum{kind="minor",service="api"} 1',
+        'db_query_duration_seconds_sum{driver="postgres",statement="select",service="api"} 2',
+        'db_query_duration_seconds_count{driver="postgres",statement="select",service="api"} 1000',
+        'http_request_duration_seconds_sum{method="GET",route="/api/v1/user/whoami",status_code="200",service="api"} 1',
+        'http_request_duration_seconds_count{method="GET",route="/api/v1/user/whoami",status_code="200",service="api"} 500',
+      ].join('\n'),
+    );
+    const end = read(
+      [
+        'process_start_time_seconds{service="api"} 1700000000',
+        'process_cpu_seconds_total{service="api"} 25',
+        'nodejs_eventloop_lag_p50_seconds{service="api"} 0.0105',
+        'nodejs_eventloop_lag_p99_seconds{service="api"} 0.03',
+        'nodejs_eventloop_lag_max_seconds{service="api"} 0.09',
+        'nodejs_gc_duration_seconds_sum{kind="minor",service="api"} 2.5',
+        'db_query_duration_seconds_sum{driver="postgres",statement="select",service="api"} 5',
+        'db_query_duration_seconds_count{driver="postgres",statement="select",service="api"} 2000',
+        'http_request_duration_seconds_sum{method="GET",route="/api/v1/user/whoami",status_code="200",service="api"} 3',
+        'http_request_duration_seconds_count{method="GET",route="/api/v1/user/whoami",status_code="200",service="api"} 1500',
+      ].join('\n'),
+    );
+    const w = windowFigures(start, end, 30);
+    assert.deepEqual(w.eventLoopDelayMs, { p50: 10.5, p99: 30, max: 90 });
+    assert.equal(w.cpuCores, 0.5);
+    assert.equal(w.gcShare, 0.05);
+    assert.deepEqual(w.statements, [{ statement: 'select', perSecond: 1000 / 30, meanMs: 3 }]);
+    assert.equal(w.routes[0]?.route, 'GET /api/v1/user/whoami 200');
+    assert.equal(w.routes[0]?.meanMs, 2);
+  });
+});

@@ -1,0 +1,91 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { CHANGE_CHANNEL, parseChangeNotice, type ChangeNotice } from '../../src/db/change-notices';
+import { account, createMigratedTestDatabase, type TestDatabase } from '../helper';
+import { seedDemoData } from '../../src/demo/seed-demo-data';
+import { seedReferenceData } from '../../src/reference/seed-reference-data';
+import { NEEDS_POSTGRES } from './two-instances';
+
+test('notice payloads: known kinds only, ids as the caches key them', () => {
+  assert.deepEqual(parseChangeNotice('{"k":"user","id":"u-1"}'), { kind: 'user', id: 'u-1' });
+  assert.deepEqual(parseChangeNotice('{"k":"organisation","id":"12"}'), { kind: 'organisation', id: 12 });
+  assert.deepEqual(parseChangeNotice('{"k":"session","id":"s"}'), { kind: 'session', id: 's' });
+  assert.deepEqual(parseChangeNotice('{"k":"all"}'), { kind: 'all' });
+  for (const payload of ['', 'x', '{"k":"user"}', '{"k":"organisation","id":"x"}', '{"k":"other","id":"1"}', undefined]) {
+    assert.equal(parseChangeNotice(payload), null, String(payload));
+  }
+});
+
+/** Migration 0030's triggers, heard on a connection of the test's own. */
+describe('change notices from the database', { skip: NEEDS_POSTGRES }, () => {
+  let database: TestDatabase;
+  let listener: pg.Client;
+  const heard: ChangeNotice[] = [];
+  const learner = account('learner', 'Demo Hospital');
+
+  /** What arrives within a moment after `write`. */
+  const noticesOf = async (write: () => Promise<unknown>) => {
+    heard.length = 0;
+    await write();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return [...heard];
+  };
+
+  before(async () => {
+    database = await createMigratedTestDatabase();
+    await seedReferenceData(database.db);
+    await seedDemoData(database.db);
+    listener = database.db.dedicatedClient!();
+    await listener.connect();
+    listener.on('notification', (m) => {
+      if (m.channel !== CHANGE_CHANNEL) return;
+      const notice = parseChangeNotice(m.payload);
+      if (notice) heard.push(notice);
+    });
+    await listener.query(`listen ${CHANGE_CHANNEL}`);
+  });
+  after(async () => {
+    await listener?.end();
+    await database?.db.close();
+    await database?.dispose();
+  });
+
+  test('a committed change is announced once; a rolled-back one never', async () => {
+    assert.deepEqual(
+      await noticesOf(() => database.db.query(`update users set language = 'de' where id = $1`, [learner.sub])),
+      [{ kind: 'user', id: learner.sub }],
+    );
+    const rolledBack = await noticesOf(() =>
+      database.db
+        .transaction(async (tx) => {
+          await tx.query(`update users set language = 'en' where id = $1`, [learner.sub]);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined),
+    );
+    assert.deepEqual(rolledBack, []);
+    // A write that changes nothing the caches hold says nothing.
+    assert.deepEqual(
+      await noticesOf(() => database.db.query(`update organisations set city = 'Elsewhere' where name = 'Demo Hospital'`)),
+      [],
+    );
+  });
+
+  test('a transaction changing many rows announces 200 and then "everything"', async () => {
+    const ids = Array.from({ length: 250 }, () => randomUUID());
+    await database.db.query(
+      `insert into users (id, email, first_name, last_name, role_id)
+       select id, id || '@bulk.test', 'Bulk', 'User', (select id from roles where name = 'learner')
+         from unnest($1::uuid[]) as id`,
+      [ids],
+    );
+    const notices = await noticesOf(() =>
+      database.db.query(`update users set last_name = 'Renamed' where email like '%@bulk.test'`),
+    );
+    assert.equal(notices.length, 201);
+    assert.equal(notices.filter((n) => n.kind === 'user').length, 200);
+    assert.deepEqual(notices.at(-1), { kind: 'all' });
+  });
+});
