@@ -646,6 +646,31 @@ async function adminIds(ctx: Ctx, ref: string, kind: 'organisation' | 'license')
   return id;
 }
 
+/**
+ * The PUT runs rename the two organisations (to 'Demo Hospital' too: the valid body's name), and the
+ * fixtures of later routes find them by name — a registration made for "Demo Hospital" once went
+ * to Other College, and every launch of the Demo Hospital learner was refused. Each route starts
+ * with the seeded names.
+ */
+async function restoreOrganisationNames(ctx: Ctx) {
+  const ids = [
+    await adminIds(ctx, '@demo', 'organisation'),
+    await adminIds(ctx, '@other', 'organisation'),
+  ];
+  // Names are unique: whoever holds a seeded name (a POST run may have taken a freed one) and
+  // the two themselves step aside first.
+  await ctx.t.db.query(
+    `update organisations set name = name || ' #' || id
+      where lower(name) in ('demo hospital', 'other college') or id in ($1::integer, $2::integer)`,
+    ids,
+  );
+  await ctx.t.db.query(
+    `update organisations set name = case id when $1::integer then 'Demo Hospital' else 'Other College' end
+      where id in ($1::integer, $2::integer)`,
+    ids,
+  );
+}
+
 const adminFuzzers: Record<string, Fuzzer> = {
   'POST /api/v1/organisation': fuzzer({
     input: fc.record({ as: adminActor, query, payload: organisationBody(validOrganisation) }),
@@ -1528,6 +1553,7 @@ describe('fuzzing the write routes', () => {
           ...(SEED !== undefined ? { seed: SEED } : {}),
         },
       );
+      await restoreOrganisationNames(ctx);
       const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
       tc.diagnostic(`${route}: ${summary.join(' ')} in ${Date.now() - started} ms`);
     });

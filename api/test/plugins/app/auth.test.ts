@@ -269,10 +269,14 @@ describe('authentication of a deleted user', () => {
     await t.db.query('delete from users where id = $1', [sub]);
     // The token itself stays in the accepted-token cache; the user must still be looked up. A
     // deletion straight in SQL shows once the users' own cache has let the user go: at the latest
-    // at its time to live, sooner when a request past the refresh point reloaded it meanwhile.
+    // at its time to live, sooner when a request past the refresh point reloaded it meanwhile. On
+    // PostgreSQL the users' change notice (0030) may drop it sooner still, whenever it arrives, so
+    // only PGlite pins the cached answer before the refresh point.
     const refreshAt = AUTH_USER_TTL_MS * AUTH_USER_REFRESH_SHARE;
     await clock.advance(refreshAt - 100);
-    assert.equal((await whoami()).statusCode, 200, 'still the cached user');
+    if (!process.env.TEST_DATABASE_URL) {
+      assert.equal((await whoami()).statusCode, 200, 'still the cached user');
+    }
     await clock.advance(AUTH_USER_TTL_MS - refreshAt + 150);
     const res = await whoami();
     assert.equal(res.statusCode, 403);

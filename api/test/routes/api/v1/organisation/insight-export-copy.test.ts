@@ -274,10 +274,18 @@ describe('insight export through COPY', () => {
     const before = new Set((await copies()).map((c) => c.pid));
     const stream = await insightCopyStream(t.db, day('2026-07-01'));
     const reader = stream[Symbol.asyncIterator]();
-    await reader.next();
-    const mine = (await copies()).map((c) => c.pid).filter((pid) => !before.has(pid));
-    assert.ok(mine.length >= 1, 'the COPY runs');
-    stream.destroy();
+    let mine: number[] = [];
+    try {
+      await reader.next();
+      // The statistics view may show the backend a moment after its first rows arrived.
+      await until('the COPY runs', async () => {
+        mine = (await copies()).map((c) => c.pid).filter((pid) => !before.has(pid));
+        return mine.length >= 1;
+      });
+    } finally {
+      // Never leave the export holding a connection: the files after this one share the process.
+      stream.destroy();
+    }
     // Its connection is dropped, so its backend ends.
     await until('the COPY has ended', async () => (await alive(mine)).length === 0);
     await until('the pool has no busy connection', async () => {
