@@ -86,7 +86,6 @@ export async function serveRegistrationPlatform(): Promise<RegistrationPlatform>
     if (req.method === 'POST' && req.url === '/register') {
       const text = await readBody(req);
       const { status, body, delayMs = 0 } = platform.registrationAnswer;
-      if (delayMs) await wait(delayMs);
       const authorization = req.headers.authorization;
       let parsed: Record<string, unknown> = {};
       try {
@@ -94,7 +93,9 @@ export async function serveRegistrationPlatform(): Promise<RegistrationPlatform>
       } catch {
         // Recorded as empty; the assertions see it.
       }
+      // Recorded as it arrives: a late answer (delayMs) must not land in the next test's list.
       platform.registrations.push({ authorization, body: parsed });
+      if (delayMs) await wait(delayMs);
       if (authorization !== `Bearer ${registrationToken}`) {
         res.writeHead(401, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'invalid_token' }));
