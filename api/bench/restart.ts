@@ -75,10 +75,14 @@ function options() {
 /** Every request's latency (from when it was due) and whether it fell into a restart. */
 class RestartRecorder extends Recorder {
   readonly samples: Array<{ at: number; ms: number; failed: boolean }> = [];
-  readonly failures: string[] = [];
+  /** Failures by route and kind (a status and its text, or the client's error), ports left out. */
+  readonly failures = new Map<string, number>();
   override record(route: string, scheduledAt: number, sentAt: number, endedAt: number, error?: string) {
     this.samples.push({ at: scheduledAt, ms: endedAt - Math.min(scheduledAt, sentAt), failed: error !== undefined });
-    if (error !== undefined && this.failures.length < 10) this.failures.push(`${route}: ${error}`);
+    if (error !== undefined) {
+      const kind = `${route}: ${error.replace(/127\.0\.0\.1:\d+/g, '…').slice(0, 100)}`;
+      this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
+    }
   }
 }
 
@@ -239,10 +243,14 @@ async function main() {
     console.log(`\nRolling restart of 2 API instances on PostgreSQL, ${learners} learners, ${availableParallelism()} cores, load ${loadavg()[0]?.toFixed(2)}`);
     console.log(`  overall:         ${stats(all)}`);
     console.log(`  during restarts: ${stats(during)} (${restarts.map((r) => `${((r.to - r.from) / 1000).toFixed(1)} s`).join(' + ')})`);
-    console.log(`  failed requests: ${failed}${failed > 0 ? ` — e.g. ${recorder.failures.join('; ')}` : ''}`);
+    console.log(`  failed requests: ${failed}`);
+    for (const [kind, count] of [...recorder.failures].sort((x, y) => y[1] - x[1])) console.log(`    ${count} × ${kind}`);
     console.log(`  routed with no instance passing its probe (fail-open): ${proxy.failOpen.count}`);
     console.log(`  resent to another instance after a connect that failed before sending: ${proxy.retried.count}`);
-    console.log(`  evidence:        ${submitted} acknowledged (201), ${stored} stored, ${unanswered} without an answer (client timeout)`);
+    console.log(
+      `  evidence:        ${submitted} acknowledged (201), ${stored} stored, ${unanswered} without an answer (client timeout); ` +
+        `lost (acknowledged, not stored): ${Math.max(0, submitted - stored)}`,
+    );
     const ok = failed === 0 && submitted === stored;
     console.log(ok ? 'PASS: no failed request, no lost evidence' : 'MISS');
     process.exitCode = ok ? 0 : 1;
