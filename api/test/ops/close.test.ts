@@ -25,12 +25,15 @@ test('a request whose head arrives while the server closes is served, then the c
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = new URL(address);
+    const accepted = new Promise<net.Socket>((resolve) => t.app.server.once('connection', resolve));
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     const answer = readAll(socket);
-    // The request has begun (the connection is not idle, so the close does not drop it) ...
+    // The request has begun: the server has read (and parsed) its first line, so the close
+    // does not take the connection for an idle one ...
     socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const serverSide = await accepted;
+    while (serverSide.bytesRead === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 
     t.app.lifecycle.drain();
     const closed = t.app.close();
@@ -40,8 +43,8 @@ test('a request whose head arrives while the server closes is served, then the c
       new Promise((resolve, reject) => net.connect(Number(port), '127.0.0.1').on('connect', resolve).on('error', reject)),
       { code: 'ECONNREFUSED' },
     );
-    // ... and the rest of its head arrives now.
-    socket.end('Accept: application/json\r\n\r\n');
+    // ... and the rest of its head arrives now (no half-close: the server is to end the connection).
+    socket.write('Accept: application/json\r\n\r\n');
     const response = await answer;
     assert.match(response, /^HTTP\/1\.1 200 /);
     assert.match(response, /\r\nconnection: close\r\n/i);
