@@ -10,11 +10,13 @@
  *   pnpm --filter @portal/api bench:restart
  *   pnpm --filter @portal/api bench:restart -- --learners 200 --database-url postgres://…/portal_bench_restart
  *
- * The proxy retries a request on another instance only when its connection was refused (nothing
- * was sent), as load balancers do; any other error or 5xx counts as a failure.
+ * The proxy retries a request on another instance only when its connection failed before the
+ * request was sent (refused, or reset before the connect completed), as load balancers do, even for
+ * a POST; any error after a byte of the request went out, and any 5xx, counts as a failure. The
+ * instance being stopped leaves the rotation as its SIGTERM is sent, as an orchestrator takes a
+ * pod out of a service's endpoints: the proxy's fail-open mode never picks it either.
  */
 import http from 'node:http';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +24,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { HttpTarget, UnexpectedResponse } from './lib/http-client';
+import { PROBE_MS, startBalancer, type BalancedInstance } from './lib/balancer';
+import { HttpTarget, REQUEST_TIMEOUT_MS, UnexpectedResponse } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { benchImagePng } from './lib/png';
 import { prepareDatabase } from './lib/prepare-database';
@@ -32,11 +35,14 @@ import { percentile, Recorder } from './lib/stats';
 
 const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API_START_TIMEOUT_MS = 180_000;
-/** How often the proxy probes each instance's /readyz, and how long an answer may take. */
-const PROBE_MS = 500;
-const PROBE_TIMEOUT_MS = 2000;
-/** Consecutive failed probes that take an instance out of rotation (one success puts it back). */
-const UNHEALTHY_THRESHOLD = 3;
+/**
+ * The instances' stop: unready but serving this long after the SIGTERM (longer than the probes'
+ * threshold × interval + a slow probe, for a load balancer that only probes), then the grace for
+ * the requests in flight, which outlasts the client's own timeout: an upload the instance stores
+ * is answered before the instance exits, unless the client has given up on it first.
+ */
+const DRAIN_SECONDS = 5;
+const GRACE_SECONDS = DRAIN_SECONDS + Math.ceil(REQUEST_TIMEOUT_MS / 1000) + 5;
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
 function options() {
@@ -69,96 +75,15 @@ function options() {
 /** Every request's latency (from when it was due) and whether it fell into a restart. */
 class RestartRecorder extends Recorder {
   readonly samples: Array<{ at: number; ms: number; failed: boolean }> = [];
-  readonly failures: string[] = [];
+  /** Failures by route and kind (a status and its text, or the client's error), ports left out. */
+  readonly failures = new Map<string, number>();
   override record(route: string, scheduledAt: number, sentAt: number, endedAt: number, error?: string) {
     this.samples.push({ at: scheduledAt, ms: endedAt - Math.min(scheduledAt, sentAt), failed: error !== undefined });
-    if (error !== undefined && this.failures.length < 10) this.failures.push(`${route}: ${error}`);
+    if (error !== undefined) {
+      const kind = `${route}: ${error.replace(/127\.0\.0\.1:\d+/g, '…').slice(0, 100)}`;
+      this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
+    }
   }
-}
-
-interface Instance {
-  name: string;
-  port: number;
-  child: Child | null;
-  ready: boolean;
-  failedProbes: number;
-  probing: boolean;
-  agent: http.Agent;
-}
-
-/** The load balancer: round robin over ready instances; a refused connection tries the next. */
-async function startProxy(instances: Instance[]) {
-  let next = 0;
-  const failOpen = { count: 0 };
-  // As a load balancer's health check: a slow answer on a loaded machine is not a verdict, a few
-  // failures in a row are.
-  const verdict = (instance: Instance, ok: boolean) => {
-    instance.probing = false;
-    instance.failedProbes = ok ? 0 : instance.failedProbes + 1;
-    if (ok) instance.ready = true;
-    else if (instance.failedProbes >= UNHEALTHY_THRESHOLD) instance.ready = false;
-  };
-  const probe = setInterval(() => {
-    for (const instance of instances) {
-      if (instance.probing) continue;
-      instance.probing = true;
-      const req = http.get({ host: '127.0.0.1', port: instance.port, path: '/readyz', timeout: PROBE_TIMEOUT_MS }, (res) => {
-        res.resume();
-        verdict(instance, res.statusCode === 200);
-      });
-      req.on('error', () => verdict(instance, false));
-      req.on('timeout', () => req.destroy());
-    }
-  }, PROBE_MS);
-  const forward = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, tried: Set<Instance>) => {
-    const untried = instances.filter((i) => !tried.has(i));
-    let ready = untried.filter((i) => i.ready);
-    // No instance passes its probe (an overloaded machine answers /readyz late): like a load
-    // balancer's fail-open ("panic") mode, try them all rather than refuse everyone.
-    if (ready.length === 0) {
-      ready = untried;
-      if (ready.length > 0) failOpen.count++;
-    }
-    if (ready.length === 0) {
-      res.writeHead(503).end('no ready instance');
-      return;
-    }
-    const instance = ready[next++ % ready.length]!;
-    tried.add(instance);
-    const upstream = http.request(
-      { host: '127.0.0.1', port: instance.port, method: req.method, path: req.url, headers: req.headers, agent: instance.agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED' && !res.headersSent) {
-        instance.ready = false;
-        forward(req, body, res, tried);
-      } else if (!res.headersSent) {
-        res.writeHead(502).end(`upstream ${instance.name}: ${error.message}`);
-      } else res.destroy(error);
-    });
-    upstream.end(body);
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => forward(req, Buffer.concat(chunks), res, new Set()));
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    failOpen,
-    port: (server.address() as { port: number }).port,
-    close: () => {
-      clearInterval(probe);
-      server.closeAllConnections();
-      server.close();
-    },
-  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -175,7 +100,7 @@ async function main() {
       { kind: 'postgres', url: databaseUrl },
       { population: 2 * learners, organisations: 2, reports: 0, evidencePerReport: 0, seated: learners },
     );
-    const start = async (instance: Instance) => {
+    const start = async (instance: BalancedInstance) => {
       const child = spawnTs(instance.name, 'src/server.ts', {
         cwd: API_ROOT,
         env: {
@@ -189,9 +114,8 @@ async function main() {
           OIDC_ISSUER: identity.issuer,
           OIDC_CLIENT_ID: 'frontend',
           SEED_DEMO: 'true',
-          // Longer than the proxy's threshold × interval (+ a slow probe): it has stopped sending
-          // before the port closes.
-          SHUTDOWN_DRAIN_SECONDS: '5',
+          SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS),
+          SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
           LOG_LEVEL: 'warn',
           NODE_ENV: 'production',
         },
@@ -200,7 +124,7 @@ async function main() {
       instance.child = child;
       await waitHealthy(child, instance.port, '/readyz', API_START_TIMEOUT_MS);
     };
-    const instances: Instance[] = [];
+    const instances: BalancedInstance[] = [];
     for (const name of ['api-a', 'api-b']) {
       instances.push({
         name,
@@ -209,11 +133,12 @@ async function main() {
         ready: false,
         failedProbes: 0,
         probing: false,
+        draining: false,
         agent: new http.Agent({ keepAlive: true }),
       });
     }
     await Promise.all(instances.map(start));
-    const proxy = await startProxy(instances);
+    const proxy = await startBalancer(instances);
     await sleep(PROBE_MS * 2);
     log(`Instances on :${instances.map((i) => i.port).join(', :')}; proxy on :${proxy.port}.`);
 
@@ -287,10 +212,14 @@ async function main() {
       for (const instance of instances) {
         const from = performance.now();
         const exited = new Promise<number | null>((resolve) => instance.child!.process.once('exit', (code) => resolve(code)));
+        // Deregistered as it is stopped (Kubernetes removes a pod from its endpoints in parallel
+        // with the SIGTERM); requests already sent to it finish there.
+        instance.draining = true;
         instance.child!.process.kill('SIGTERM');
         const code = await exited;
         log(`${instance.name} stopped (exit ${code}) after ${((performance.now() - from) / 1000).toFixed(1)} s; starting it again…`);
         await start(instance);
+        instance.draining = false;
         // Back in the proxy's rotation at its next probe.
         await sleep(PROBE_MS * 2);
         // Ready before the next copy is stopped, as a rolling update waits.
@@ -314,9 +243,14 @@ async function main() {
     console.log(`\nRolling restart of 2 API instances on PostgreSQL, ${learners} learners, ${availableParallelism()} cores, load ${loadavg()[0]?.toFixed(2)}`);
     console.log(`  overall:         ${stats(all)}`);
     console.log(`  during restarts: ${stats(during)} (${restarts.map((r) => `${((r.to - r.from) / 1000).toFixed(1)} s`).join(' + ')})`);
-    console.log(`  failed requests: ${failed}${failed > 0 ? ` — e.g. ${recorder.failures.join('; ')}` : ''}`);
+    console.log(`  failed requests: ${failed}`);
+    for (const [kind, count] of [...recorder.failures].sort((x, y) => y[1] - x[1])) console.log(`    ${count} × ${kind}`);
     console.log(`  routed with no instance passing its probe (fail-open): ${proxy.failOpen.count}`);
-    console.log(`  evidence:        ${submitted} acknowledged (201), ${stored} stored, ${unanswered} without an answer (client timeout)`);
+    console.log(`  resent to another instance after a connect that failed before sending: ${proxy.retried.count}`);
+    console.log(
+      `  evidence:        ${submitted} acknowledged (201), ${stored} stored, ${unanswered} without an answer (client timeout); ` +
+        `lost (acknowledged, not stored): ${Math.max(0, submitted - stored)}`,
+    );
     const ok = failed === 0 && submitted === stored;
     console.log(ok ? 'PASS: no failed request, no lost evidence' : 'MISS');
     process.exitCode = ok ? 0 : 1;

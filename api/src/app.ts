@@ -87,6 +87,11 @@ export async function buildApp(options: BuildAppOptions) {
     // Opening PGlite (WASM) and migrating takes a few seconds, several times that on a busy
     // 2-core machine; fastify's 10 s default then kills a start that would have succeeded.
     pluginTimeout: 60_000,
+    // A request whose head arrives while the server closes (its connection was accepted just
+    // before the listener closed, or its head was still on the way) is served, with
+    // `Connection: close`, instead of Fastify's 503: it reached this copy, and a load balancer
+    // may not resend a POST elsewhere. The close still waits for it, within SHUTDOWN_GRACE_SECONDS.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(requestLogPlugin);

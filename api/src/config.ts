@@ -294,6 +294,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid environment:\n  API_INSTANCES: ${raw.API_INSTANCES} instances need DATABASE_URL (PostgreSQL); the embedded database (PGlite) serves one process`,
     );
   }
+  // The grace runs from the SIGTERM: a drain delay as long would end every stop in exit 1, with
+  // the requests in flight cut off.
+  if (raw.SHUTDOWN_DRAIN_SECONDS >= raw.SHUTDOWN_GRACE_SECONDS) {
+    throw new ConfigError(
+      `Invalid environment:\n  SHUTDOWN_DRAIN_SECONDS: ${raw.SHUTDOWN_DRAIN_SECONDS} must be less than SHUTDOWN_GRACE_SECONDS (${raw.SHUTDOWN_GRACE_SECONDS}), which counts from the SIGTERM and must leave time for the requests in flight`,
+    );
+  }
   return {
     port: raw.API_PORT,
     host: raw.API_HOST,

@@ -13,12 +13,18 @@ import { pino, type Logger } from 'pino';
  * before it ever listened (a start that fails, e.g. an unreachable database) stops them all.
  * SIGTERM or SIGINT asks every instance to stop (a message, not a second signal: an instance that
  * got the terminal's SIGINT itself would take a second one as "exit at once") and ends with them.
+ * The message names the signal: on SIGTERM (an orchestrator's stop) every instance turns unready
+ * and keeps serving for SHUTDOWN_DRAIN_SECONDS before the port closes, as a single process does.
+ *
+ * An instance stopped on its own (`kill -TERM <its pid>`) drains the same way and exits 0; it is
+ * then replaced without counting as a crash, so SIGTERM to each instance in turn is a rolling
+ * restart of one start onto the code now on disk (docs/deploy.md says what connections see).
  */
 
 /** A crash loop: more replacements than this within RESTART_WINDOW_MS stops everything. */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
-const SHUTDOWN_MESSAGE = 'portal-api:shutdown';
+const SHUTDOWN_MESSAGE = 'portal-api:shutdown:';
 
 export interface SuperviseOptions {
   instances: number;
@@ -34,12 +40,15 @@ export function superviseInstances(options: SuperviseOptions, log: Logger = pino
   const listening = new WeakSet<Worker>();
   const restarts: number[] = [];
   let stopping = false;
+  let stopMessage = SHUTDOWN_MESSAGE;
   let exitCode = 0;
 
   const fork = () => {
     const worker = cluster.fork(env);
     worker.once('listening', () => {
       listening.add(worker);
+      // One that was starting when the stop came had no ear for it yet: tell it again.
+      if (stopping && worker.isConnected()) worker.send(stopMessage);
       const running = Object.keys(cluster.workers ?? {}).length;
       log.info({ instance: worker.id, pid: worker.process.pid, running }, 'API instance listening');
       if (!stopping && running < options.instances) fork();
@@ -47,12 +56,13 @@ export function superviseInstances(options: SuperviseOptions, log: Logger = pino
     return worker;
   };
 
-  const stopAll = (code: number) => {
+  const stopAll = (code: number, signal?: NodeJS.Signals) => {
     exitCode = Math.max(exitCode, code);
     if (stopping) return;
     stopping = true;
+    stopMessage = SHUTDOWN_MESSAGE + (signal ?? '');
     for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker?.isConnected()) worker.send(SHUTDOWN_MESSAGE);
+      if (worker?.isConnected()) worker.send(stopMessage);
     }
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
   };
@@ -66,6 +76,12 @@ export function superviseInstances(options: SuperviseOptions, log: Logger = pino
     if (!listening.has(worker)) {
       log.error({ instance: worker.id, code, signal }, 'API instance failed to start; stopping');
       return stopAll(1);
+    }
+    if (code === 0) {
+      // It was asked to stop and finished what it had: a restart, not a crash.
+      log.info({ instance: worker.id, pid: worker.process.pid }, 'API instance stopped; starting another');
+      fork();
+      return;
     }
     const now = Date.now();
     restarts.push(now);
@@ -81,7 +97,7 @@ export function superviseInstances(options: SuperviseOptions, log: Logger = pino
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       log.info({ signal, instances: Object.keys(cluster.workers ?? {}).length }, 'stopping API instances');
-      stopAll(0);
+      stopAll(0, signal);
     });
   }
   log.info({ instances: options.instances }, 'starting API instances');
@@ -89,22 +105,25 @@ export function superviseInstances(options: SuperviseOptions, log: Logger = pino
 }
 
 /**
- * In an instance forked by superviseInstances: `close` once the supervisor asks, or is gone
- * (its channel closed). Not when this process already got a signal of its own: it is closing.
+ * In an instance forked by superviseInstances: `close` once the supervisor asks (with the signal
+ * it got), or is gone (its channel closed: no signal, so no drain delay). Not when this process
+ * already got a signal of its own: it is closing.
  */
-export function onSupervisorShutdown(close: () => void) {
+export function onSupervisorShutdown(close: (signal?: NodeJS.Signals) => void) {
   if (!cluster.isWorker) return;
   let signalled = false;
   process.once('SIGTERM', () => (signalled = true));
   process.once('SIGINT', () => (signalled = true));
   let asked = false;
-  const stop = () => {
+  const stop = (signal?: NodeJS.Signals) => {
     if (asked || signalled) return;
     asked = true;
-    close();
+    close(signal);
   };
   process.on('message', (message) => {
-    if (message === SHUTDOWN_MESSAGE) stop();
+    if (typeof message !== 'string' || !message.startsWith(SHUTDOWN_MESSAGE)) return;
+    const signal = message.slice(SHUTDOWN_MESSAGE.length);
+    stop(signal === 'SIGTERM' || signal === 'SIGINT' ? signal : undefined);
   });
-  process.once('disconnect', stop);
+  process.once('disconnect', () => stop());
 }

@@ -46,7 +46,7 @@ async function serve() {
       await tracing?.sdk.shutdown();
     },
   );
-  onSupervisorShutdown(() => closing.close());
+  onSupervisorShutdown((signal) => closing.close(signal));
 
   try {
     await app.listen({ port: config.port, host: config.host });

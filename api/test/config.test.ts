@@ -225,6 +225,17 @@ describe('loadConfig', () => {
     }
   });
 
+  test('a drain delay that the stop grace does not outlast stops the start', () => {
+    const config = loadConfig({ SHUTDOWN_DRAIN_SECONDS: '5', SHUTDOWN_GRACE_SECONDS: '25' });
+    assert.deepEqual([config.shutdownDrainMs, config.shutdownGraceMs], [5000, 25_000]);
+    assert.throws(
+      () => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '30' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /SHUTDOWN_DRAIN_SECONDS: 30 must be less than SHUTDOWN_GRACE_SECONDS \(25\)/.test(error.message),
+    );
+  });
+
   test('bad values fail with every problem named', () => {
     assert.throws(
       () => loadConfig({ API_PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }),

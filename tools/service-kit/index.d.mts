@@ -125,8 +125,11 @@ export interface ShutdownLogger {
 }
 
 export interface CloseOnSignals {
-  /** Runs the close as if a signal had come. */
-  close(): void;
+  /**
+   * Runs the close as if `signal` had come (none: as a signal other than SIGTERM, so without
+   * the drain delay).
+   */
+  close(signal?: NodeJS.Signals): void;
   /** Removes the process listeners (tests). */
   uninstall(): void;
 }

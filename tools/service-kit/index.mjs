@@ -228,9 +228,13 @@ function isProxyEntry(entry) {
  * balancer that probes /readyz stops sending before the port closes.
  */
 export function closeOnSignals({ logger, delay = 10_000, lifecycle, drainDelay = 0 }, close) {
-  return closeWithGrace(
+  // A close asked for by another process (a node:cluster supervisor that got the SIGTERM) runs
+  // as that signal would: an orchestrator's stop of the whole start still waits out the drain.
+  let asked;
+  const grace = closeWithGrace(
     { delay, logger: { error: (message) => logger.error(message) } },
-    async ({ signal, err }) => {
+    async ({ signal: received, err }) => {
+      const signal = received ?? asked;
       if (err) logger.error({ err }, 'closing after an unexpected error');
       else logger.info({ signal }, 'shutting down');
       lifecycle?.drain();
@@ -240,6 +244,13 @@ export function closeOnSignals({ logger, delay = 10_000, lifecycle, drainDelay =
       await close();
     },
   );
+  return {
+    close: (signal) => {
+      asked ??= signal;
+      return grace.close();
+    },
+    uninstall: grace.uninstall,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

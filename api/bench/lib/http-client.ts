@@ -28,7 +28,8 @@ export class UnexpectedResponse extends Error {
   }
 }
 
-const REQUEST_TIMEOUT_MS = 15_000;
+/** As the simulator's session client (`createSessionClient`'s `timeoutMs`). */
+export const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
  * One HTTP/1.1 keep-alive pool to one server. node:http rather than fetch: at ~1 500 req/s on two

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createMigratedTestDatabase } from '../database/template';
@@ -62,5 +63,27 @@ export async function startApiProcess(env: Record<string, string> = {}): Promise
       }
       await database.dispose();
     },
+  };
+}
+
+/** One request whose body arrives in two parts, so it is in flight until `finish` is called. */
+export function slowRequest(address: string) {
+  const body = new URLSearchParams({ id_token: 'x'.repeat(200), state: 'not-ours' }).toString();
+  const url = new URL('/api/lti/launch', address);
+  const req = http.request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+  });
+  const answer = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 20));
+  return {
+    answer,
+    finish: () => req.end(body.slice(20)),
   };
 }

@@ -1,29 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { startApiProcess } from './api-process';
-
-/** One request whose body arrives in two parts, so it is in flight until `finish` is called. */
-function slowRequest(address: string) {
-  const body = new URLSearchParams({ id_token: 'x'.repeat(200), state: 'not-ours' }).toString();
-  const url = new URL('/api/lti/launch', address);
-  const req = http.request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
-  });
-  const answer = new Promise<number>((resolve, reject) => {
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
-    req.on('error', reject);
-  });
-  req.write(body.slice(0, 20));
-  return {
-    answer,
-    finish: () => req.end(body.slice(20)),
-  };
-}
+import { slowRequest, startApiProcess } from './api-process';
 
 test(
   'SIGTERM: unready at once, a request in flight completes, new connections are refused after the drain, exit 0',
@@ -46,6 +23,7 @@ test(
       assert.equal(ready.headers.get('connection'), 'close');
       const health = await fetch(`${api.address}/healthz`);
       assert.equal(health.status, 200);
+      assert.equal(health.headers.get('connection'), 'close');
 
       // After the drain the port is closed: a new request must go elsewhere.
       await new Promise((resolve) => setTimeout(resolve, 2500));
