@@ -23,6 +23,18 @@ export const REPORT_ORDERING_FIELDS = [
 export const ReportListQuery = PagedQuery;
 export type ReportListQuery = Static<typeof ReportListQuery>;
 
+/**
+ * GET /report/learner: the report list query, optionally narrowed to one learner by id. The
+ * `filter` text search matches names, so "Lena Learner" also finds "Lena Learner2"; a link to one
+ * learner's reports (the insight screen's) asks by id. The caller's scope still applies: a learner
+ * outside it lists nothing.
+ */
+export const LearnerReportListQuery = Type.Object(
+  { ...PagedQuery.properties, learnerId: Type.Optional(Type.String({ format: 'uuid' })) },
+  { additionalProperties: false },
+);
+export type LearnerReportListQuery = Static<typeof LearnerReportListQuery>;
+
 export const ReportRow = Type.Object({
   id: Type.Integer(),
   /** The session uuid; report routes use it (/report/{uuid}). */

@@ -1,4 +1,5 @@
 import { expect, type Browser, type Page } from '@playwright/test';
+import type { Score } from '@portal/lms';
 import { freshBrowser } from './fresh-browser';
 import type { PortalPage } from './portal-page';
 import { SimulatorPage } from './simulator-page';
@@ -8,20 +9,12 @@ import type { DemoEmail } from './sign-in-page';
 // (scripts/services.mjs), another site than the portal on localhost, as a real platform is.
 export const LMS_URL = process.env.LMS_URL ?? 'http://127.0.0.1:8100';
 
-export interface ReceivedScore {
-  userId: string;
-  scoreGiven?: number;
-  scoreMaximum?: number;
-  comment?: string;
-  activityProgress: string;
-  gradingProgress: string;
-}
-
+/** What the stand-in's AGS endpoint received for one line item (its /test/scores endpoint). */
 export interface ReceivedScores {
   lineItem: string;
   label: string;
   resourceLinkId: string;
-  scores: ReceivedScore[];
+  scores: Score[];
 }
 
 /** Who can sign in to the stand-in: the demo accounts and Lena Learner2, who exists only there. */
@@ -86,7 +79,7 @@ export async function receivedScores(): Promise<ReceivedScores[]> {
 }
 
 /** The score `userId` holds on the line item of course link `resourceLinkId`, if any. */
-export async function receivedScore(resourceLinkId: string, userId: string): Promise<ReceivedScore | null> {
+export async function receivedScore(resourceLinkId: string, userId: string): Promise<Score | null> {
   const item = (await receivedScores()).find((i) => i.resourceLinkId === resourceLinkId);
   return item?.scores.find((s) => s.userId === userId) ?? null;
 }

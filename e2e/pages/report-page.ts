@@ -52,7 +52,9 @@ export class ReportPage {
     await this.page.getByLabel('Learner', { exact: true }).selectOption({ label: name });
     await this.page.getByRole('button', { name: 'Apply filters' }).click();
     await this.page.getByRole('link', { name: `Reports of ${name}`, exact: true }).click();
-    await expect(this.page.getByRole('searchbox', { name: 'Search' })).toHaveValue(name);
+    // The list is narrowed to this learner by id (not a search for the name, which finds namesakes).
+    await expect(this.page).toHaveURL(/\/report\/learner\?learner=[0-9a-f-]{36}$/);
+    await expect(this.page.getByRole('group', { name: `Reports of ${name}`, exact: true })).toBeVisible();
   }
 
   /** The learner reports list's "View report" link of one report (the session's uuid). */

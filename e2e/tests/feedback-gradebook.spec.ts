@@ -39,11 +39,7 @@ async function openInPortal(portal: PortalPage, path: string, email: DemoEmail) 
   await expect(heading).toBeVisible();
 }
 
-// FIXME (issue #23 point 7): turn on once it has run in the whole suite. Run alone in Chromium it
-// found that a released grade was never sent once the launch page had closed the session (fixed in
-// the API with a test against the stand-in: grade-release-lms.test.ts); the fix landed after the
-// last full e2e run began.
-test.fixme('an educator finds the learner in insight, comments an image and releases the grade; the learner is notified and the gradebook shows the score with the comment', async ({
+test('an educator finds the learner in insight, comments an image and releases the grade; the learner is notified and the gradebook shows the score with the comment', async ({
   browser,
 }) => {
   test.setTimeout(120_000);

@@ -7,6 +7,7 @@ import {
   type FeedbackComment,
   type MarkOverride,
   type EvidenceData,
+  type LearnerReportListQuery,
   type LearnerReportRow,
   type PagedQuery,
   type PagedResult,
@@ -141,6 +142,15 @@ function scopeCondition(scope: ReportScope): { sql: string; params: unknown[] } 
     case 'all':
       return { sql: IS_REPORT, params: [] };
   }
+}
+
+/** The scope narrowed to one learner's reports. */
+function ofLearner(scope: ReportScope, learnerId: string): { sql: string; params: unknown[] } {
+  const scoped = scopeCondition(scope);
+  return {
+    sql: `${scoped.sql} and s.user_id = $${scoped.params.length + 1}::uuid`,
+    params: [...scoped.params, learnerId],
+  };
 }
 
 /** The scope's report count from the counters migration 0003 keeps, instead of counting rows. */
@@ -319,19 +329,35 @@ export function createReportRepository(q: Queryable) {
 
   async function list(
     scope: ReportScope,
-    query: PagedQuery,
+    query: PagedQuery & { learnerId?: string },
     searchUsers: boolean,
   ): Promise<PagedResult<LearnerReportRow>> {
-    const scoped = scopeCondition(scope);
+    const { learnerId } = query;
+    // One learner's reports within the scope: the learner is a further condition on the scope, never
+    // a replacement for it, so another organisation's learner lists nothing.
+    const scoped = learnerId === undefined ? scopeCondition(scope) : ofLearner(scope, learnerId);
     let where = scoped;
-    let count = scopeCount(scope);
+    let count =
+      learnerId === undefined
+        ? scopeCount(scope)
+        : // One learner's reports are few: counted from their (user_id, id) index range.
+          {
+            sql: `select count(*)::int as count from simulation_sessions s where ${scoped.sql}`,
+            params: scoped.params,
+          };
     const filter = query.filter?.trim();
     if (filter) {
       const pattern = `%${escapeLike(filter)}%`;
       const users = !searchUsers
         ? null
         : { organisationId: scope.kind === 'organisation' ? scope.organisationId : null };
-      const search = searchArms(await filterMatches(pattern, users));
+      const matched = searchArms(await filterMatches(pattern, users));
+      // A user arm counts without the scope's condition (see SearchArm.inScope); with one learner
+      // asked for, every arm needs the narrowed scope.
+      const search =
+        learnerId === undefined
+          ? matched
+          : { ...matched, arms: matched.arms.map((arm) => ({ ...arm, inScope: false })) };
       const shifted = search.arms.map((arm) => shiftParams(arm.sql, scoped.params.length));
       const params = [...scoped.params, ...search.params];
       where =
@@ -531,8 +557,10 @@ export function createReportRepository(q: Queryable) {
       })),
 
     /** Learner reports (GET /report/learner); the filter also matches the learner's name and e-mail. */
-    listLearners: (scope: ReportScope, query: PagedQuery): Promise<PagedResult<LearnerReportRow>> =>
-      list(scope, query, true),
+    listLearners: (
+      scope: ReportScope,
+      query: LearnerReportListQuery,
+    ): Promise<PagedResult<LearnerReportRow>> => list(scope, query, true),
 
     /**
      * A report the viewer may see, with its evidence; null when it does not exist or is hidden

@@ -362,7 +362,10 @@ const fixtures: Record<string, Fixture> = {
   'GET /readyz': { build: async () => ({ url: '/readyz' }) },
   // Its own credential is METRICS_TOKEN (test/ops/metrics.test.ts): no portal credential of any
   // kind may open it, so every cell answers the 401 of a request without one.
-  'GET /metrics': { build: async () => ({ url: '/metrics' }), succeeded: (res) => res.statusCode === 401 },
+  'GET /metrics': {
+    build: async () => ({ url: '/metrics' }),
+    succeeded: (res) => res.statusCode === 401,
+  },
   'GET /api/docs/openapi.json': { build: async () => ({ url: '/api/docs/openapi.json' }) },
   'GET /api/v1/user/whoami': { build: async () => ({ url: '/api/v1/user/whoami' }) },
   'GET /api/v1/user/:id/cookie-preference': userRoute('cookie-preference'),
@@ -450,7 +453,9 @@ const fixtures: Record<string, Fixture> = {
   'GET /api/v1/report': { build: async () => ({ url: '/api/v1/report' }) },
   'GET /api/v1/report/learner': {
     actor: educator,
-    build: async () => ({ url: '/api/v1/report/learner' }),
+    // With the one-learner filter (issue #23): another organisation's learner is an empty list,
+    // not a refusal (report-list.test.ts), so there is no `foreign` here.
+    build: async () => ({ url: `/api/v1/report/learner?learnerId=${learner.sub}` }),
   },
   'GET /api/v1/report/:reportId': reportRoute(() => ''),
   'GET /api/v1/report/:reportId/image/:evidenceId': reportRoute(

@@ -27,6 +27,7 @@ import { configurationSchemaFuzzers } from '../routes/api/v1/product/configurati
 import { markingSchemeFuzzers } from '../routes/api/v1/product/marking-scheme-fixtures';
 import { releaseGradeFuzzers } from '../routes/api/v1/report/release-grade-fixtures';
 import { insightFuzzers } from '../routes/api/v1/organisation/insight-fixtures';
+import { reportListFuzzers } from '../routes/api/v1/report/report-list-fuzz';
 import { feedbackFuzzers } from '../routes/api/v1/report/feedback-fixtures';
 import { simulationDownloadFuzzers } from '../routes/api/v1/product/simulation-download-fuzz';
 import { brightspaceFuzzers } from '../brightspace/brightspace-fuzz';
@@ -1288,6 +1289,7 @@ const fuzzers: Record<string, Fuzzer> = {
   ...markingSchemeFuzzers,
   ...releaseGradeFuzzers,
   ...insightFuzzers,
+  ...reportListFuzzers,
   ...feedbackFuzzers,
   ...simulationDownloadFuzzers,
   ...brightspaceFuzzers,

@@ -4,9 +4,14 @@ export const paths = {
   yourReports: { path: '', getHref: (base: string) => base },
   learnerReports: {
     path: 'learner',
-    // A search for one learner (insight's "Reports of …" link) opens the list already searched.
-    getHref: (base: string, search?: string) =>
-      search ? `${base}/learner?${new URLSearchParams({ filter: search }).toString()}` : `${base}/learner`,
+    // One learner's reports (insight's "Reports of …" link) by id: a text search for their name
+    // would also list every namesake ("Lena Learner2"). `filter` opens the list already searched.
+    getHref: (base: string, query: { learner?: string; filter?: string } = {}) => {
+      const search = new URLSearchParams(
+        Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])),
+      ).toString();
+      return search ? `${base}/learner?${search}` : `${base}/learner`;
+    },
   },
   noReport: { path: 'no-report', getHref: (base: string) => `${base}/no-report` },
   // Issue #23 point 4: cohort insight (educators) and a learner's own progress.

@@ -78,16 +78,35 @@ export function product(overrides: Partial<Product> = {}): Product {
   };
 }
 
-export function serveOrganisations(server: SetupServerApi, organisations: Pick<Organisation, 'id' | 'name'>[]) {
+/**
+ * GET /api/v1/organisation as the API answers it: searched by `filter` (name or city, any case),
+ * ordered by name, paged; and GET /api/v1/organisation/:id. Records each list request's query.
+ */
+export function serveOrganisations(server: SetupServerApi, organisations: (Pick<Organisation, 'id' | 'name'> & Partial<Organisation>)[]) {
+  const queries: URLSearchParams[] = [];
+  const full = organisations.map((o) => ({ isActive: true, city: null, ...o }) as Organisation);
   server.use(
-    http.get('/api/v1/organisation', () =>
-      HttpResponse.json({
-        count: organisations.length,
-        totalPages: 1,
-        results: organisations.map((o) => ({ isActive: true, ...o })) as Organisation[],
-      } satisfies PagedResult<Organisation>),
-    ),
+    http.get('/api/v1/organisation', ({ request }) => {
+      const query = new URL(request.url).searchParams;
+      queries.push(query);
+      const filter = (query.get('filter') ?? '').toLowerCase();
+      const page = Number(query.get('page') ?? 1);
+      const pageSize = Number(query.get('pageSize') ?? 20);
+      const matches = full
+        .filter((o) => !filter || o.name.toLowerCase().includes(filter) || (o.city ?? '').toLowerCase().includes(filter))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      return HttpResponse.json({
+        count: matches.length,
+        totalPages: Math.max(1, Math.ceil(matches.length / pageSize)),
+        results: matches.slice((page - 1) * pageSize, page * pageSize),
+      } satisfies PagedResult<Organisation>);
+    }),
+    http.get<{ id: string }>('/api/v1/organisation/:id', ({ params }) => {
+      const found = full.find((o) => String(o.id) === params.id);
+      return found ? HttpResponse.json<Organisation>(found) : HttpResponse.json({ detail: 'Not found.' }, { status: 404 });
+    }),
   );
+  return { queries };
 }
 
 export function progress(overrides: Partial<Progress> = {}): Progress {

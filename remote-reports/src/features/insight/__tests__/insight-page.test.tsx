@@ -5,6 +5,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
 import { emptyInsight, fieldErrors, insight, serveInsight, serveOrganisations } from '../../../testing/insight-fixtures';
+import { learnerRow, paged, serveReportList } from '../../../testing/report-fixtures';
 
 const server = setupTestServer();
 const EDUCATOR = ['global.view_own_reports', 'global.view_org_reports'];
@@ -95,10 +96,30 @@ describe('cohort insight', () => {
     });
     expect(within(learners).getByRole('link', { name: 'Reports of Ada Apprentice' })).toHaveAttribute(
       'href',
-      '/report/learner?filter=Ada+Apprentice',
+      '/report/learner?learner=00000000-0000-4000-8000-000000000011',
     );
 
     expect(await axe(container, { rules: { region: { enabled: false } } })).toHaveNoViolations();
+  }, SLOW);
+
+  it('opens a learner\'s reports by their id, not a search for their name', async () => {
+    serveInsight(server);
+    const { queries } = serveReportList(server, '/api/v1/report/learner', (query) =>
+      paged(
+        query.get('learnerId') === '00000000-0000-4000-8000-000000000011'
+          ? [learnerRow({ user: 'Ada Apprentice' })]
+          : [learnerRow({ user: 'Ada Apprentice' }), learnerRow({ id: 2, user: 'Ada Apprentice2' })],
+      ),
+    );
+    const { router, user } = renderRemote({ server, path: '/report/insight', permissions: EDUCATOR });
+
+    await user.click(await screen.findByRole('link', { name: 'Reports of Ada Apprentice' }, WAIT));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report/learner'));
+    expect(await screen.findByRole('group', { name: 'Reports of Ada Apprentice' }, WAIT)).toBeInTheDocument();
+    expect(queries.map((q) => [q.get('learnerId'), q.get('filter')])).toEqual([['00000000-0000-4000-8000-000000000011', null]]);
+    await screen.findByRole('grid', {}, WAIT);
+    expect(screen.queryByText('Ada Apprentice2')).not.toBeInTheDocument();
   }, SLOW);
 
   it('keeps the filters in the URL: apply pushes them, back and forward restore them', async () => {
@@ -246,28 +267,112 @@ describe('cohort insight', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('The export could not be downloaded. Try again.');
   });
 
-  it('lets a global administrator pick the organisation first', async () => {
-    const { requests } = serveInsight(server, (_query, organisationId) => insight({ organisationId }));
-    serveOrganisations(server, [
-      { id: 4, name: 'Northern College' },
-      { id: 5, name: 'Southern Hospital' },
-    ]);
-    const { router, user } = renderRemote({
-      server,
-      path: '/report/insight',
-      permissions: SYSADMIN,
-      account: { organisationId: null, organisationName: null },
-    });
+  describe('the organisation picker of a global administrator', () => {
+    const SYSADMIN_ACCOUNT = { organisationId: null, organisationName: null };
+    // 250 organisations: "Organisation 001" … "Organisation 250", and one by another name far down.
+    const many = () => [
+      ...Array.from({ length: 250 }, (_, i) => ({ id: i + 1, name: `Organisation ${String(i + 1).padStart(3, '0')}`, city: 'Berlin' })),
+      { id: 777, name: 'Zeta Clinic', city: 'Zürich' },
+    ];
 
-    expect(await screen.findByText('Choose the organisation whose learners you want to see.')).toBeInTheDocument();
-    await screen.findByRole('option', { name: 'Southern Hospital' });
-    await user.selectOptions(screen.getByLabelText('Organisation'), 'Southern Hospital');
-    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    it('finds an organisation beyond the first page by typing, and chooses it with the keyboard', async () => {
+      const { requests } = serveInsight(server, (_query, organisationId) => insight({ organisationId }));
+      const { queries } = serveOrganisations(server, many());
+      const { router, user } = renderRemote({ server, path: '/report/insight', permissions: SYSADMIN, account: SYSADMIN_ACCOUNT });
 
-    await screen.findByRole('table', { name: 'Weeks: sessions and active learners' }, WAIT);
-    expect(router.state.location.search).toBe('?organisation=5');
-    expect(requests.map((r) => r.organisationId)).toEqual([5]);
-    expect(screen.getByLabelText('Organisation')).toHaveValue('5');
+      expect(await screen.findByText('Choose the organisation whose learners you want to see.')).toBeInTheDocument();
+      const box = screen.getByRole('combobox', { name: 'Organisation' });
+      expect(box).toHaveAttribute('aria-expanded', 'false');
+      expect(queries).toHaveLength(0);
+
+      await user.click(box);
+      await user.keyboard('Organisation 2');
+      // Debounced: one search for what was typed, not one per key.
+      const list = await screen.findByRole('listbox', { name: 'Organisation' }, WAIT);
+      await waitFor(() => expect(within(list).getByRole('option', { name: /Organisation 200/ })).toBeInTheDocument());
+      expect(queries.map((q) => q.get('filter')).filter(Boolean)).toEqual(['Organisation 2']);
+      expect(queries.at(-1)?.get('pageSize')).toBe('20');
+      // 51 match (200–250); 20 are listed, and the rest is a matter of typing more.
+      expect(within(list).getAllByRole('option')).toHaveLength(20);
+      expect(await screen.findByText('More organisations match: type more to narrow the list.')).toBeInTheDocument();
+
+      await user.clear(box);
+      await user.keyboard('zeta');
+      const zeta = await within(list).findByRole('option', { name: /Zeta Clinic/ }, WAIT);
+      expect(within(list).getAllByRole('option')).toHaveLength(1);
+      expect(await screen.findByText('1 organisation found.')).toBeInTheDocument();
+
+      await user.keyboard('{ArrowDown}');
+      expect(zeta).toHaveAttribute('aria-selected', 'true');
+      expect(box).toHaveAttribute('aria-activedescendant', zeta.id);
+      await user.keyboard('{Enter}');
+      expect(box).toHaveValue('Zeta Clinic');
+      expect(box).toHaveAttribute('aria-expanded', 'false');
+      expect(requests).toHaveLength(0);
+
+      await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+      await screen.findByRole('table', { name: 'Weeks: sessions and active learners' }, WAIT);
+      expect(router.state.location.search).toBe('?organisation=777');
+      expect(requests.map((r) => r.organisationId)).toEqual([777]);
+      // The form is rebuilt from the URL: the box names the organisation the URL holds by id.
+      await waitFor(() => expect(screen.getByRole('combobox', { name: 'Organisation' })).toHaveValue('Zeta Clinic'));
+    }, SLOW);
+
+    it('closes on Escape, then puts the chosen name back; arrows wrap; Enter without an option submits', async () => {
+      serveInsight(server, (_query, organisationId) => insight({ organisationId }));
+      serveOrganisations(server, many());
+      const { router, user } = renderRemote({
+        server,
+        path: '/report/insight?organisation=250',
+        permissions: SYSADMIN,
+        account: SYSADMIN_ACCOUNT,
+      });
+
+      const box = await screen.findByRole('combobox', { name: 'Organisation' });
+      await waitFor(() => expect(box).toHaveValue('Organisation 250'));
+
+      await user.click(box);
+      await user.clear(box);
+      await user.keyboard('Organisation 00');
+      const list = await screen.findByRole('listbox', { name: 'Organisation' }, WAIT);
+      await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(9));
+      await user.keyboard('{ArrowUp}');
+      expect(within(list).getByRole('option', { name: /Organisation 009/ })).toHaveAttribute('aria-selected', 'true');
+      await user.keyboard('{ArrowDown}');
+      expect(within(list).getByRole('option', { name: /Organisation 001/ })).toHaveAttribute('aria-selected', 'true');
+
+      await user.keyboard('{Escape}');
+      expect(box).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+      expect(box).toHaveValue('Organisation 00');
+      await user.keyboard('{Escape}');
+      expect(box).toHaveValue('Organisation 250');
+
+      // Enter with the list closed submits the form, with the organisation still chosen.
+      await user.keyboard('{Enter}');
+      await screen.findByRole('table', { name: 'Weeks: sessions and active learners' }, WAIT);
+      expect(router.state.location.search).toBe('?organisation=250');
+    }, SLOW);
+
+    it('says when nothing matches, is in German, and passes axe with the list open', async () => {
+      await act(() => i18next.changeLanguage('de'));
+      serveInsight(server, (_query, organisationId) => insight({ organisationId }));
+      serveOrganisations(server, many());
+      const { container, user } = renderRemote({ server, path: '/report/insight', permissions: SYSADMIN, account: SYSADMIN_ACCOUNT });
+
+      const box = await screen.findByRole('combobox', { name: 'Organisation' });
+      expect(box).toHaveAttribute('placeholder', 'Tippen, um Organisationen zu suchen');
+      await user.click(box);
+      await user.keyboard('Zü');
+      const list = await screen.findByRole('listbox', { name: 'Organisation' }, WAIT);
+      await within(list).findByRole('option', { name: /Zeta Clinic/ }, WAIT);
+      expect(await screen.findByText('1 Organisation gefunden.')).toBeInTheDocument();
+      expect(await axe(container, { rules: { region: { enabled: false } } })).toHaveNoViolations();
+
+      await user.keyboard('xyz');
+      expect(await screen.findByText('Keine Organisation passt.', {}, WAIT)).toBeInTheDocument();
+      expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    }, SLOW);
   });
 
   it('is not there for a learner', async () => {

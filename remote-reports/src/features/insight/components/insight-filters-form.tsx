@@ -1,9 +1,10 @@
 import { useId, type FormEvent } from 'react';
 import styled from 'styled-components';
-import type { Organisation, Product } from '@portal/contract';
+import type { Product } from '@portal/contract';
 import { Button, useTranslation } from '@portal/shared-ui';
 import { SelectField, TextField, type SelectOption } from '@portal/shared-ui/widgets';
 import { INSIGHT_CONFIGURATION_MAX_LENGTH, INSIGHT_DEFAULT_RANGE_DAYS, INSIGHT_MAX_RANGE_DAYS } from '../../../config/constants';
+import { OrganisationPicker } from './organisation-picker';
 import { FILTER_FIELDS, ORGANISATION_PARAM, type FilterError, type FilterField } from '../lib/insight-filters';
 
 const Fields = styled.div`
@@ -24,8 +25,11 @@ export interface InsightFiltersFormProps {
   values: Record<FilterField, string>;
   /** The screen's own check of the URL, or the API's 400 on a field. */
   errors: Partial<Record<FilterField | typeof ORGANISATION_PARAM, FilterError | readonly string[]>>;
-  /** Shown to those who pick the organisation (global administrators); null for everyone else. */
-  organisations: { value: string; options: readonly Organisation[] } | null;
+  /**
+   * Shown to those who pick the organisation (global administrators), with the URL's choice; null
+   * for everyone else. The picker searches the organisations itself, however many there are.
+   */
+  organisations: { value: string } | null;
   products: readonly Product[];
   learners: readonly { userId: string; name: string }[];
   onApply: (values: Record<FilterField | typeof ORGANISATION_PARAM, string>) => void;
@@ -85,16 +89,11 @@ export function InsightFiltersForm({ values, errors, organisations, products, le
       <h2 id={headingId}>{t('insight.filters')}</h2>
       <Fields>
         {organisations && (
-          <SelectField
+          <OrganisationPicker
             name={ORGANISATION_PARAM}
             label={t('insight.organisation')}
+            help={t('insight.organisationPicker.help')}
             defaultValue={organisations.value}
-            placeholder={t('insight.chooseOrganisation')}
-            options={withCurrent(
-              organisations.options.map((o) => ({ value: String(o.id), label: o.name })),
-              organisations.value,
-              organisations.value,
-            )}
             error={message(errors[ORGANISATION_PARAM])}
           />
         )}

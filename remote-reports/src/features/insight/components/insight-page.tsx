@@ -6,7 +6,7 @@ import { NotFoundView, PageSpinner, usePageTitle, useSearchParams, useTranslatio
 import { INSIGHT_PERMISSIONS, PICKS_INSIGHT_ORGANISATION } from '../../../config/permissions';
 import { ReportTabs } from '../../../components/report-tabs';
 import { useInsight } from '../api/get-insight';
-import { useOrganisationOptions, useProductOptions } from '../api/get-filter-options';
+import { useProductOptions } from '../api/get-filter-options';
 import { FILTER_FIELDS, filtersToParams, ORGANISATION_PARAM, parseFilters, parseId } from '../lib/insight-filters';
 import { useInsightFormat } from '../lib/use-insight-format';
 import { ExportCsvButton } from './export-csv-button';
@@ -50,7 +50,6 @@ function InsightView() {
   const valid = Object.keys(filters.errors).length === 0;
 
   const { data, error } = useInsight(organisationId, valid ? filters.query : null);
-  const organisations = useOrganisationOptions(picksOrganisation);
   const products = useProductOptions();
   const fieldErrors: InsightFiltersFormProps['errors'] = { ...apiFieldErrors(error), ...filters.errors };
   if (picksOrganisation && organisationParam && organisationId === null) fieldErrors[ORGANISATION_PARAM] = 'invalidId';
@@ -100,7 +99,7 @@ function InsightView() {
         key={searchParams.toString()}
         values={filters.values}
         errors={fieldErrors}
-        organisations={picksOrganisation ? { value: organisationParam, options: organisations.data?.results ?? [] } : null}
+        organisations={picksOrganisation ? { value: organisationParam } : null}
         products={products.data ?? []}
         learners={shown?.learners ?? []}
         onApply={onApply}

@@ -204,7 +204,7 @@ function LearnersSection({ learners }: { learners: Insight['learners'] }) {
             f.mark(l.meanMark),
             f.change(l.firstToLastChange),
             f.day(l.lastActive),
-            <Link key="reports" to={paths.learnerReports.getHref(base, l.name)}>
+            <Link key="reports" to={paths.learnerReports.getHref(base, { learner: l.userId })}>
               {t('insight.learners.viewReports', { name: l.name })}
             </Link>,
           ],

@@ -1,5 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
+import { axe } from 'jest-axe';
 import { delay, HttpResponse } from 'msw';
 import { setupTestServer } from '../../../testing/msw-server';
 import { renderRemote } from '../../../testing/render-remote';
@@ -113,13 +115,89 @@ describe('learner reports', () => {
     await waitFor(() => expect(queries.map((q) => q.get('page'))).toEqual(['1', '2', '4', '1']));
   });
 
-  it('opens already searched when the link names a learner (insight\'s "Reports of …")', async () => {
+  it('opens already searched with ?filter= (a text search, kept for links that carry one)', async () => {
     const { queries } = serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow({ user: 'Ada Apprentice' })]));
     renderRemote({ server, path: '/report/learner?filter=Ada+Apprentice', permissions: EDUCATOR });
 
     expect(await screen.findByText('Ada Apprentice', {}, GRID_WAIT)).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('Ada Apprentice');
     expect(queries.map((q) => q.get('filter'))).toEqual(['Ada Apprentice']);
+  });
+
+  describe('one learner by id (?learner=, the insight screen\'s "Reports of …")', () => {
+    const ADA = '00000000-0000-4000-8000-000000000011';
+
+    it('asks for exactly that learner, names them, and clears the filter with the keyboard', async () => {
+      const { queries } = serveReportList(server, '/api/v1/report/learner', (query) =>
+        query.get('learnerId') === ADA
+          ? paged([learnerRow({ id: 9, user: 'Ada Apprentice', session: 'Knee AP' })])
+          : paged([learnerRow({ id: 9, user: 'Ada Apprentice' }), learnerRow({ id: 8, user: 'Ada Apprentice2' })]),
+      );
+      const { router, user } = renderRemote({ server, path: `/report/learner?learner=${ADA}`, permissions: EDUCATOR });
+
+      const bar = await screen.findByRole('group', { name: 'Reports of Ada Apprentice' }, GRID_WAIT);
+      expect(queries[0]?.get('learnerId')).toBe(ADA);
+      expect(queries[0]?.has('filter')).toBe(false);
+      expect(rowsOf(await screen.findByRole('grid', {}, GRID_WAIT))).toHaveLength(1);
+      expect(screen.queryByText('Ada Apprentice2')).not.toBeInTheDocument();
+
+      const clear = within(bar).getByRole('button', { name: 'Show all learners' });
+      clear.focus();
+      await user.keyboard('{Enter}');
+
+      await waitFor(() => expect(router.state.location.search).toBe(''));
+      expect(await screen.findByText('Ada Apprentice2', {}, GRID_WAIT)).toBeInTheDocument();
+      expect(screen.queryByRole('group', { name: /Reports of/ })).not.toBeInTheDocument();
+      expect(queries.at(-1)?.has('learnerId')).toBe(false);
+    });
+
+    it('searches within the learner and keeps their name when the search finds nothing', async () => {
+      const { queries } = serveReportList(server, '/api/v1/report/learner', (query) =>
+        query.get('filter') ? paged([]) : paged([learnerRow({ user: 'Ada Apprentice' })]),
+      );
+      const { user } = renderRemote({ server, path: `/report/learner?learner=${ADA}`, permissions: EDUCATOR });
+
+      await screen.findByRole('group', { name: 'Reports of Ada Apprentice' }, GRID_WAIT);
+      await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'skull');
+      expect(await screen.findByText('No records found', {}, GRID_WAIT)).toBeInTheDocument();
+      expect(screen.getByRole('group', { name: 'Reports of Ada Apprentice' })).toBeInTheDocument();
+      const last = queries.at(-1);
+      expect([last?.get('learnerId'), last?.get('filter')]).toEqual([ADA, 'skull']);
+    });
+
+    it('says it is one learner when they have no report it may show (another organisation\'s: an empty list)', async () => {
+      serveReportList(server, '/api/v1/report/learner', () => paged([]));
+      renderRemote({ server, path: `/report/learner?learner=${ADA}`, permissions: EDUCATOR });
+
+      expect(await screen.findByText('No records found', {}, GRID_WAIT)).toBeInTheDocument();
+      expect(screen.getByRole('group', { name: 'Reports of one learner' })).toBeInTheDocument();
+    });
+
+    it('asks nothing for a learner that is no user id, and offers the way back', async () => {
+      const { queries } = serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow()]));
+      const { router, user } = renderRemote({ server, path: '/report/learner?learner=Lena', permissions: EDUCATOR });
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('This link does not name a learner.');
+      await delay(50);
+      expect(queries).toHaveLength(0);
+      await user.click(screen.getByRole('button', { name: 'Show all learners' }));
+      await waitFor(() => expect(router.state.location.search).toBe(''));
+      expect(await screen.findByText('Lena Learner', {}, GRID_WAIT)).toBeInTheDocument();
+    });
+
+    it('is in German too, and passes axe', async () => {
+      await act(() => i18next.changeLanguage('de'));
+      try {
+        serveReportList(server, '/api/v1/report/learner', () => paged([learnerRow({ user: 'Ada Apprentice' })]));
+        const { container } = renderRemote({ server, path: `/report/learner?learner=${ADA}`, permissions: EDUCATOR });
+        const bar = await screen.findByRole('group', { name: 'Berichte von Ada Apprentice' }, GRID_WAIT);
+        expect(within(bar).getByRole('button', { name: 'Alle Lernenden anzeigen' })).toBeInTheDocument();
+        await screen.findByRole('grid', {}, GRID_WAIT);
+        expect(await axe(container, { rules: { region: { enabled: false } } })).toHaveNoViolations();
+      } finally {
+        await act(() => i18next.changeLanguage('en'));
+      }
+    }, 30_000);
   });
 
   it('shows a skeleton while loading, then "No records found"', async () => {

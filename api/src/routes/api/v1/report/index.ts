@@ -8,6 +8,7 @@ import {
   ImageBatchQuery,
   ImageUrl,
   ImageUrlList,
+  LearnerReportListQuery,
   LearnerReportRow,
   Paged,
   Progress,
@@ -73,7 +74,9 @@ const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: "Learners' reports: the organisation's, or everyone's with view_all_reports",
-        querystring: ReportListQuery,
+        description:
+          "`learnerId` narrows the list to one learner; a learner outside the caller's scope lists nothing.",
+        querystring: LearnerReportListQuery,
         response: { 200: Paged(LearnerReportRow), ...errorResponses },
       },
     },

@@ -302,4 +302,112 @@ describe('report lists', () => {
     );
     assert.equal(own.body.count, 0);
   });
+  describe('learnerId: one learner by id (the insight screen\'s "Reports of …" link)', () => {
+    /** A learner of Demo Hospital whose name starts with the other's, which a text search also finds. */
+    const namesakeId = '6f1c2a52-0d5e-4b8e-9a47-1b2f6a7c0f02';
+    before(async () => {
+      await t.db.query(
+        `insert into users (id, email, first_name, last_name, organisation_id, role_id)
+         values ($1, 'namesake@demo.test', $2, $3,
+                 (select id from organisations where name = 'Demo Hospital'),
+                 (select id from roles where name = 'learner'))
+         on conflict (id) do nothing`,
+        [namesakeId, learner.firstName, `${learner.lastName}2`],
+      );
+    });
+
+    const listOf = (sub: string, query: string) =>
+      get<PagedResult<LearnerReportRow>>(sub, `/api/v1/report/learner?${query}`);
+
+    test('lists exactly that learner, where the name search also finds the namesake', async () => {
+      const first = await createReport(t.db, { userId: learner.sub, category: 'Knee' });
+      const second = await createReport(t.db, { userId: learner.sub, category: 'Skull' });
+      await createReport(t.db, { userId: namesakeId, category: 'Knee' });
+      await createReport(t.db, { userId: educator.sub, category: 'Knee' });
+      const name = `${learner.firstName} ${learner.lastName}`;
+
+      const byName = await listOf(educator.sub, `filter=${encodeURIComponent(name)}`);
+      assert.equal(byName.body.count, 3, 'the text search finds the namesake too');
+      assert.ok(byName.body.results.some((r) => r.user === `${name}2`));
+
+      const byId = await listOf(educator.sub, `learnerId=${learner.sub}`);
+      assert.equal(byId.status, 200);
+      assert.equal(byId.body.count, 2);
+      assert.equal(byId.body.totalPages, 1);
+      assert.deepEqual(
+        byId.body.results.map((r) => r.uuid),
+        [second.uuid, first.uuid],
+      );
+      assert.ok(byId.body.results.every((r) => r.user === name));
+
+      // With a text search too: both apply, and the count agrees with the rows.
+      const both = await listOf(educator.sub, `learnerId=${learner.sub}&filter=skull`);
+      assert.deepEqual(
+        both.body.results.map((r) => r.uuid),
+        [second.uuid],
+      );
+      assert.equal(both.body.count, 1);
+      const byNameAndId = await listOf(
+        educator.sub,
+        `learnerId=${learner.sub}&filter=${encodeURIComponent(name)}`,
+      );
+      assert.equal(byNameAndId.body.count, 2, 'a name arm is counted within the learner too');
+      const paged = await listOf(educator.sub, `learnerId=${learner.sub}&pageSize=1&page=2`);
+      assert.deepEqual(
+        paged.body.results.map((r) => r.uuid),
+        [first.uuid],
+      );
+      assert.equal(paged.body.totalPages, 2);
+    });
+
+    test("another organisation's learner lists nothing, never their rows", async () => {
+      await createReport(t.db, { userId: learner.sub });
+      const foreign = await createReport(t.db, { userId: otherLearner.sub, category: 'Knee' });
+
+      for (const query of [
+        `learnerId=${otherLearner.sub}`,
+        `learnerId=${otherLearner.sub}&filter=knee`,
+        `learnerId=${otherLearner.sub}&filter=${encodeURIComponent(otherLearner.firstName)}`,
+      ]) {
+        const res = await listOf(educator.sub, query);
+        assert.equal(res.status, 200, query);
+        assert.deepEqual(res.body, { count: 0, totalPages: 1, results: [] }, query);
+      }
+      // And the other way round: Other College's educator does not see Demo Hospital's learner.
+      const reverse = await listOf(otherEducatorId, `learnerId=${learner.sub}`);
+      assert.equal(reverse.body.count, 0);
+      assert.deepEqual(reverse.body.results, []);
+      // Someone who sees every report does get the learner of any organisation.
+      const all = await listOf(sysadmin.sub, `learnerId=${otherLearner.sub}`);
+      assert.deepEqual(
+        all.body.results.map((r) => r.uuid),
+        [foreign.uuid],
+      );
+      // An unknown id is the same empty list.
+      const unknown = await listOf(
+        educator.sub,
+        `learnerId=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
+      );
+      assert.equal(unknown.body.count, 0);
+    });
+
+    test('a learnerId that is no uuid is a 400 naming the field', async () => {
+      for (const bad of ['42', 'lena', `${learner.sub}x`, "' or 1=1 --"]) {
+        const res = await listOf(educator.sub, `learnerId=${encodeURIComponent(bad)}`);
+        assert.equal(res.status, 400, bad);
+        const body = res.body as unknown as Record<string, string[]>;
+        assert.deepEqual(Object.keys(body), ['learnerId'], JSON.stringify(body));
+        assert.ok(body.learnerId?.[0], JSON.stringify(body));
+      }
+      // The own list takes no learner: the key is dropped (as every unknown query key is), so a
+      // learner cannot use it to reach anyone else's reports.
+      await createReport(t.db, { userId: educator.sub });
+      const own = await get<PagedResult<ReportRow>>(
+        learner.sub,
+        `/api/v1/report?learnerId=${educator.sub}`,
+      );
+      assert.equal(own.status, 200);
+      assert.equal(own.body.count, 0);
+    });
+  });
 });
