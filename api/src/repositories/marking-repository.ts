@@ -54,7 +54,11 @@ export function createMarkingRepository(q: Queryable) {
       );
       const row = res.rows[0];
       return row
-        ? { practiceActivity: row.practice_activity, evidenceData: row.evidence_data, position: row.position }
+        ? {
+            practiceActivity: row.practice_activity,
+            evidenceData: row.evidence_data,
+            position: row.position,
+          }
         : null;
     },
 
@@ -150,10 +154,9 @@ export function createMarkingRepository(q: Queryable) {
 
     /** The completion's grade waits for the last marking (completion's transaction). */
     async awaitMarkingForGrade(sessionUuid: string): Promise<void> {
-      await q.query(
-        'update simulation_sessions set grade_awaits_marking = true where uuid = $1',
-        [sessionUuid],
-      );
+      await q.query('update simulation_sessions set grade_awaits_marking = true where uuid = $1', [
+        sessionUuid,
+      ]);
     },
 
     /**

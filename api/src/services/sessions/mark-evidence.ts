@@ -92,7 +92,11 @@ async function mark(
         await marking.leaveUnmarked(evidenceId);
       }
       const images = await marking.scoredImages(sessionUuid);
-      await marking.setSessionScore(sessionUuid, finalSessionScore(images), scheme?.passMark ?? null);
+      await marking.setSessionScore(
+        sessionUuid,
+        finalSessionScore(images),
+        scheme?.passMark ?? null,
+      );
       if (
         !images.some((i) => i.pending) &&
         session?.awaitsGrade &&
@@ -121,7 +125,11 @@ export function markEvidenceKinds(options: MarkEvidenceOptions): Record<string, 
             { outboxId: item.id, attempts: item.attempts, err: message },
             'marking an image kept failing; the image is left unmarked',
           );
-          await mark(options, item, `given up after ${item.attempts} attempts: ${message}`.slice(0, 2000));
+          await mark(
+            options,
+            item,
+            `given up after ${item.attempts} attempts: ${message}`.slice(0, 2000),
+          );
         }
       },
     },
