@@ -111,8 +111,16 @@ export const Evidence = Type.Object({
   analysisStatus: Type.Integer(),
   evidenceData: EvidenceData,
   hasImage: Type.Boolean(),
-  /** The API's marks of the image; null when it was not marked (no scheme, or a lesson part). */
+  /**
+   * The API's marks of the image; null when it was not marked (no scheme, or a lesson part) or
+   * is not marked yet (`markingPending`).
+   */
   marks: Type.Union([ImageMarks, Type.Null()]),
+  /**
+   * The image waits for the API's marking, which runs shortly after the upload: its marks come
+   * then, and the report has no score until every image is marked.
+   */
+  markingPending: Type.Boolean(),
   /** An educator's comment on the image (issue #23 point 3); null: none. */
   feedback: Type.Union([FeedbackComment, Type.Null()]),
   /** Criteria whose mark an educator replaced; `marks` already carries the new marks. */

@@ -21,3 +21,17 @@ export function sessionScore(images: readonly ScoredImage[]): number | null {
   for (const score of best.values()) sum += score;
   return Math.round(sum / best.size);
 }
+
+/** An image of the session as its final score sees it: `pending` while it waits for marking. */
+export interface ImageToScore extends ScoredImage {
+  pending: boolean;
+}
+
+/**
+ * The session's score once every image is marked; null while any still waits for the outbox
+ * worker's marking (mark-evidence.ts): a score of some images only is not the session's score,
+ * and nothing may be posted or shown as final from it.
+ */
+export function finalSessionScore(images: readonly ImageToScore[]): number | null {
+  return images.some((i) => i.pending) ? null : sessionScore(images);
+}

@@ -19,7 +19,8 @@ export interface NewEvidence {
 }
 
 export type AddEvidenceResult =
-  | { ok: true; id: number }
+  /** `markingPending`: an X-ray image the session's marking scheme marks, not marked yet. */
+  | { ok: true; id: number; markingPending: boolean }
   | { ok: false; reason: 'not_in_progress'; status: SessionStatusValue | null }
   | { ok: false; reason: 'limit' }
   | { ok: false; reason: 'storage_quota' };
@@ -94,20 +95,31 @@ export function createEvidenceRepository(q: Queryable) {
           [image.id, image.originalName, image.mimeType, image.size, image.storageKey, row.user_id],
         );
       }
-      const inserted = await q.query<{ id: number }>(
-        `insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data)
-         values ($1, $2, $3, $4, $5::jsonb) returning id`,
+      // Whether the outbox worker has to mark it (X-ray images of a configuration with a marking
+      // scheme, as mark-evidence.ts marks them), decided in the insert itself: no extra round trip.
+      const inserted = await q.query<{ id: number; marking_pending: boolean }>(
+        `insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data,
+                               marking_pending)
+         values ($1, $2, $3, $4, $5::jsonb,
+                 $6::text = 'xray_image' and exists (
+                   select 1 from simulation_sessions s
+                     join product_configurations c
+                       on c.product_id = s.product_id
+                      and lower(c.configuration_name) = lower(s.configuration)
+                    where s.uuid = $1 and c.marking_scheme is not null))
+         returning id, marking_pending`,
         [
           evidence.sessionUuid,
           position,
           evidence.submission.practiceActivity,
           image?.id ?? null,
           JSON.stringify(evidence.submission.evidenceData),
+          evidence.submission.evidenceData.meta.type,
         ],
       );
-      const id = inserted.rows[0]?.id;
-      if (id === undefined) throw new Error('evidence insert returned no id');
-      return { ok: true, id } as const;
+      const added = inserted.rows[0];
+      if (added === undefined) throw new Error('evidence insert returned no id');
+      return { ok: true, id: added.id, markingPending: added.marking_pending } as const;
     },
   };
 }

@@ -1,10 +1,12 @@
 import type {
   CriterionMark,
+  EvidenceData,
   GradeReleasePolicy,
   ImageMarks,
   MarkingScheme,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
+import type { ImageToScore } from '../marking/session-score';
 
 /** Rows of marked images (evidence_marks, evidence.score) and the session's computed score. */
 export function createMarkingRepository(q: Queryable) {
@@ -24,54 +26,150 @@ export function createMarkingRepository(q: Queryable) {
     },
 
     /**
-     * Other images of the same projection in the session: all earlier, as marking runs in the
-     * transaction that inserted `evidenceId` under the session's row lock.
+     * Locks the session's row for one marking (the completion locks it too, so a completion
+     * either sees the image still waiting or sees it marked: never neither). Null: it is gone.
      */
+    async lockSession(sessionUuid: string): Promise<{ awaitsGrade: boolean } | null> {
+      const res = await q.query<{ grade_awaits_marking: boolean }>(
+        'select grade_awaits_marking from simulation_sessions where uuid = $1 for update',
+        [sessionUuid],
+      );
+      const row = res.rows[0];
+      return row ? { awaitsGrade: row.grade_awaits_marking } : null;
+    },
+
+    /** The image, while it still waits for its marking; null once marked (or gone). */
+    async waitingImage(
+      sessionUuid: string,
+      evidenceId: number,
+    ): Promise<{ practiceActivity: string; evidenceData: EvidenceData; position: number } | null> {
+      const res = await q.query<{
+        practice_activity: string;
+        evidence_data: EvidenceData;
+        position: number;
+      }>(
+        `select practice_activity, evidence_data, position from evidence
+          where id = $1 and session_uuid = $2 and marking_pending`,
+        [evidenceId, sessionUuid],
+      );
+      const row = res.rows[0];
+      return row
+        ? {
+            practiceActivity: row.practice_activity,
+            evidenceData: row.evidence_data,
+            position: row.position,
+          }
+        : null;
+    },
+
+    /** Images of the same projection taken before the one at `position` in the session. */
     async earlierAttempts(
       sessionUuid: string,
       practiceActivity: string,
-      evidenceId: number,
+      position: number,
     ): Promise<number> {
       const res = await q.query<{ count: number }>(
         `select count(*)::int as count from evidence
-          where session_uuid = $1 and practice_activity = $2 and id <> $3`,
-        [sessionUuid, practiceActivity, evidenceId],
+          where session_uuid = $1 and practice_activity = $2 and position < $3`,
+        [sessionUuid, practiceActivity, position],
       );
       return res.rows[0]?.count ?? 0;
     },
 
+    /**
+     * The image's criteria in one statement (the insight triggers run once per statement) and its
+     * score; it no longer waits for marking.
+     */
     async saveMarks(evidenceId: number, marks: ImageMarks): Promise<void> {
-      for (const c of marks.criteria) {
+      const c = marks.criteria;
+      if (c.length > 0) {
         await q.query(
           `insert into evidence_marks (evidence_id, criterion, mark, max, reason, value, limit_value)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
-          [evidenceId, c.criterion, c.mark, c.max, c.reason, c.value, c.limit],
+           select $1, * from unnest($2::text[], $3::numeric[], $4::numeric[], $5::text[],
+                                    $6::float8[], $7::float8[])`,
+          [
+            evidenceId,
+            c.map((m) => m.criterion),
+            c.map((m) => m.mark),
+            c.map((m) => m.max),
+            c.map((m) => m.reason),
+            c.map((m) => m.value),
+            c.map((m) => m.limit),
+          ],
         );
       }
-      await q.query('update evidence set score = $2 where id = $1', [evidenceId, marks.score]);
+      await q.query('update evidence set score = $2, marking_pending = false where id = $1', [
+        evidenceId,
+        marks.score,
+      ]);
     },
 
-    /** Each image's projection and score, for the session's score. */
-    async scoredImages(
-      sessionUuid: string,
-    ): Promise<Array<{ projection: string; score: number | null }>> {
-      const res = await q.query<{ projection: string; score: string | number | null }>(
-        `select practice_activity as projection, score from evidence
+    /** The image stays without marks (its scheme is gone, or marking gave up on it). */
+    async leaveUnmarked(evidenceId: number): Promise<void> {
+      await q.query('update evidence set marking_pending = false where id = $1', [evidenceId]);
+    },
+
+    /** Each image's projection, score and whether it still waits, for the session's score. */
+    async scoredImages(sessionUuid: string): Promise<ImageToScore[]> {
+      const res = await q.query<{
+        projection: string;
+        score: string | number | null;
+        pending: boolean;
+      }>(
+        `select practice_activity as projection, score, marking_pending as pending from evidence
           where session_uuid = $1 order by position`,
         [sessionUuid],
       );
       return res.rows.map((r) => ({
         projection: r.projection,
         score: r.score === null ? null : Number(r.score),
+        pending: r.pending,
       }));
     },
 
+    /** `passMark` null keeps the one the session has (a marking without a scheme sets none). */
     async setSessionScore(sessionUuid: string, score: number | null, passMark: number | null) {
-      await q.query('update simulation_sessions set score = $2, pass_mark = $3 where uuid = $1', [
+      await q.query(
+        `update simulation_sessions set score = $2, pass_mark = coalesce($3, pass_mark)
+          where uuid = $1`,
+        [sessionUuid, score, passMark],
+      );
+    },
+
+    /** A session with an image waiting for marking has no score yet (upload's transaction). */
+    async clearScoreWhileMarking(sessionUuid: string): Promise<void> {
+      await q.query(
+        'update simulation_sessions set score = null where uuid = $1 and score is not null',
+        [sessionUuid],
+      );
+    },
+
+    async hasImagesWaiting(sessionUuid: string): Promise<boolean> {
+      const res = await q.query(
+        'select 1 from evidence where session_uuid = $1 and marking_pending limit 1',
+        [sessionUuid],
+      );
+      return res.rows.length > 0;
+    },
+
+    /** The completion's grade waits for the last marking (completion's transaction). */
+    async awaitMarkingForGrade(sessionUuid: string): Promise<void> {
+      await q.query('update simulation_sessions set grade_awaits_marking = true where uuid = $1', [
         sessionUuid,
-        score,
-        passMark,
       ]);
+    },
+
+    /**
+     * Takes over the completion's grade once the last image is marked: answers whether it was
+     * waiting, and clears the flag in the caller's transaction, so only one marking queues it.
+     */
+    async takeGradeAwaitingMarking(sessionUuid: string): Promise<boolean> {
+      const res = await q.query(
+        `update simulation_sessions set grade_awaits_marking = false
+          where uuid = $1 and grade_awaits_marking`,
+        [sessionUuid],
+      );
+      return (res.rowCount ?? 0) > 0;
     },
 
     /** The marks of these evidence ids, criteria in the contract's order. */

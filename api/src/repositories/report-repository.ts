@@ -112,6 +112,7 @@ interface EvidenceRecord {
   evidence_data: EvidenceData;
   has_image: boolean;
   score: string | number | null;
+  marking_pending: boolean;
 }
 
 export interface EvidenceImage {
@@ -410,7 +411,7 @@ export function createReportRepository(q: Queryable) {
   async function evidenceOf(uuid: string, owner: ReportRowRecord): Promise<Evidence[]> {
     const res = await q.query<EvidenceRecord>(
       `select id, practice_activity, analysis, analysis_status_id, evidence_data,
-              image_file_id is not null as has_image, score
+              image_file_id is not null as has_image, score, marking_pending
          from evidence where session_uuid = $1 order by position`,
       [uuid],
     );
@@ -449,6 +450,7 @@ export function createReportRepository(q: Queryable) {
       evidenceData: e.evidence_data,
       hasImage: e.has_image,
       marks: criteria ? { score: e.score === null ? null : Number(e.score), criteria } : null,
+      markingPending: e.marking_pending,
       feedback: comment,
       overrides,
     };
@@ -640,7 +642,7 @@ export function createReportRepository(q: Queryable) {
             set analysis_status_id = $3, analysis = $4, analysed_at = now()
           where session_uuid = $1 and id = $2
           returning id, practice_activity, analysis, analysis_status_id, evidence_data,
-                    image_file_id is not null as has_image, score`,
+                    image_file_id is not null as has_image, score, marking_pending`,
         [uuid, evidenceId, body.analysisStatus, body.analysis],
       );
       const row = res.rows[0];

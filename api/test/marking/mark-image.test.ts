@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvidenceData, ImageQuality, MarkingScheme } from '@portal/contract';
 import { imageScore, markImage } from '../../src/marking/mark-image';
-import { sessionScore } from '../../src/marking/session-score';
+import { finalSessionScore, sessionScore } from '../../src/marking/session-score';
 
 /** Knee AP, as the demo scheme marks it (api/src/demo/marking-schemes.ts has the same shape). */
 const scheme: MarkingScheme = {
@@ -160,5 +160,16 @@ describe('sessionScore', () => {
   test('no scored image: no score', () => {
     assert.equal(sessionScore([]), null);
     assert.equal(sessionScore([{ projection: 'Knee AP', score: null }]), null);
+  });
+
+  test('finalSessionScore: none while any image waits for marking, else the session score', () => {
+    const marked = { projection: 'Knee AP (left)', score: 90, pending: false };
+    assert.equal(finalSessionScore([marked]), 90);
+    assert.equal(
+      finalSessionScore([marked, { projection: 'Knee lateral (left)', score: null, pending: true }]),
+      null,
+    );
+    assert.equal(finalSessionScore([marked, { projection: 'Knee AP (left)', score: null, pending: false }]), 90);
+    assert.equal(finalSessionScore([]), null);
   });
 });

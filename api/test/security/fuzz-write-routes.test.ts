@@ -1513,6 +1513,9 @@ describe('fuzzing the write routes', () => {
     ]) {
       const { token } = await sessionIn(ctx, 'in_progress');
       const form = await multipart([{ name: 'data', value: data }, imagePart()]);
+      // Earlier accepted uploads are marked by the outbox worker after their answer
+      // (mark-evidence.ts): that work is theirs, so it settles before the snapshot.
+      await ctx.t.app.outboxWorker.idle();
       const before = await digests();
       const res = await ctx.t.app.inject({
         method: 'POST',
@@ -1532,6 +1535,8 @@ describe('fuzzing the write routes', () => {
       await fc.assert(
         fc.asyncProperty(f.input, async (input) => {
           const req = await f.request(ctx, input);
+          // Earlier accepted calls' background work (an image's marking) settles first.
+          await ctx.t.app.outboxWorker.idle();
           const before = await digests();
           const res = await ctx.t.app.inject({
             method: req.method as 'POST',

@@ -55,6 +55,7 @@ export function evidence(overrides: Partial<Evidence> = {}): Evidence {
       dose: { dapMGyCm2: 12.34 },
     },
     marks: null,
+    markingPending: false,
     feedback: null,
     overrides: [],
     ...overrides,

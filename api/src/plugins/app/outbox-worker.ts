@@ -3,6 +3,7 @@ import { identityAccountKinds } from '../../identity/account-handlers';
 import { scheduleJob } from '../../jobs/schedule-job';
 import { ltiScoreKinds } from '../../lti/grade-passback';
 import { rosterSyncKinds } from '../../services/lti/roster-sync-run';
+import { markEvidenceKinds } from '../../services/sessions/mark-evidence';
 import { createToolKeys } from '../../lti/tool-keys';
 import { createOutboundClient, outboundPolicyFor } from '../../lib/outbound-http';
 import { createOutboxRegistry } from '../../outbox/handler-registry';
@@ -25,7 +26,9 @@ declare module 'fastify' {
 /**
  * Runs the outbox (docs/decisions.md#outbox) in this process: every OUTBOX_POLL_SECONDS and whenever kicked.
  * Several API processes may run it against one PostgreSQL; the claim query shares the items out.
- * Grades (`lti.score`) always go out; identity items only with an identity provider configured.
+ * Grades (`lti.score`) always go out and images are always marked (`mark-evidence`); identity
+ * items only with an identity provider configured. Without a worker (OUTBOX_POLL_SECONDS=0) in any
+ * process, uploaded images stay unmarked.
  */
 export const outboxWorkerPlugin = fp(
   async (app) => {
@@ -42,6 +45,10 @@ export const outboxWorkerPlugin = fp(
       registry.register(identityAccountKinds({ db: app.db, identityAdmin, log: app.log }));
     const toolKeys = createToolKeys(app.db);
     registry.register(ltiScoreKinds({ db: app.db, toolKeys, log: app.log, outbound }));
+    // Images are marked here, after the upload's answer (services/sessions/mark-evidence.ts).
+    registry.register(
+      markEvidenceKinds({ db: app.db, log: app.log, kick: () => app.outboxWorker.kick() }),
+    );
     registry.register(
       rosterSyncKinds({
         db: app.db,

@@ -8,7 +8,7 @@ import type { Db, Queryable } from '../../db/driver';
 import { enqueueLtiScore } from '../../lti/grade-passback';
 import { fieldError, forbidden, notFound } from '../../lib/http-errors';
 import { imageScore } from '../../marking/mark-image';
-import { sessionScore } from '../../marking/session-score';
+import { finalSessionScore } from '../../marking/session-score';
 import { type AuditActor, createAuditRepository } from '../../repositories/audit-repository';
 import {
   createFeedbackRepository,
@@ -248,7 +248,8 @@ async function rederiveScores(
   for (const id of evidenceIds) {
     await feedback.setImageScore(id, imageScore(marks.get(id) ?? []));
   }
-  const after = sessionScore(await marking.scoredImages(reportId));
+  // None while an image still waits for marking (mark-evidence.ts), as marking derives it.
+  const after = finalSessionScore(await marking.scoredImages(reportId));
   await feedback.setSessionScore(reportId, after);
   return { before: beforeRes.rows[0]?.score ?? null, after };
 }

@@ -1,36 +1,137 @@
-import type { EvidenceSubmission } from '@portal/contract';
-import type { Queryable } from '../../db/driver';
+import type { Db, Queryable } from '../../db/driver';
 import { markImage } from '../../marking/mark-image';
-import { sessionScore } from '../../marking/session-score';
+import { finalSessionScore } from '../../marking/session-score';
+import type { OutboxKind, OutboxLog } from '../../outbox/handler-registry';
 import { createMarkingRepository } from '../../repositories/marking-repository';
+import { createOutboxRepository, type ClaimedItem } from '../../repositories/outbox-repository';
+import { runUnitOfWork } from '../unit-of-work';
+import { enqueueCompletionGrade } from './session-changes';
 
 /**
- * Marks an X-ray image just stored, in the transaction that stored it (so evidence never exists
- * unmarked), and brings the session's computed score up to date. Lesson parts and sessions whose
- * configuration has no marking scheme are not marked.
+ * Marking of X-ray images (issue #23) after the upload's answer (issue #24 point 5): marking
+ * inside the upload held a pool connection and the event loop for its marking scheme, repeat
+ * count, score re-derivation and insight triggers, and every poll queued behind it. The upload
+ * now stores the image flagged `marking_pending` and a `mark-evidence` outbox item in its
+ * transaction (`queueMarking`); the outbox worker marks it (`markEvidenceKinds`), once per item
+ * however many instances run.
+ *
+ * What stays true: the session's score is derived from marked images only, and while any image
+ * waits it has none (`finalSessionScore`), so a report shows no score and no grade goes to a
+ * learning platform. A simulator's completion during that time leaves its grade to the last
+ * marking (`grade_awaits_marking`), which queues it in the same transaction as its marks: the
+ * grade is posted once, after marking, with the score of all images.
  */
-export async function markEvidence(
+export const MARK_EVIDENCE_KIND = 'mark-evidence';
+
+/**
+ * Marking is pure and local; an item that keeps failing is a bug or bad data, not an outage.
+ * After this many attempts the image is left unmarked (it counts for nothing, as an image of an
+ * unmarked configuration), so the session's score and grade are not held back for ever.
+ */
+export const MARK_EVIDENCE_MAX_ATTEMPTS = 10;
+
+export interface MarkEvidencePayload {
+  sessionUuid: string;
+  evidenceId: number;
+}
+
+/**
+ * In the upload's transaction: the item that marks `evidenceId`. Its key is the session, so a
+ * session's images are marked in upload order (the repeats criterion counts earlier images).
+ * The session has no score until the image is marked.
+ */
+export async function queueMarking(
   tx: Queryable,
   sessionUuid: string,
   evidenceId: number,
-  submission: EvidenceSubmission,
 ): Promise<void> {
-  if (submission.evidenceData.meta.type !== 'xray_image') return;
-  const marking = createMarkingRepository(tx);
-  const scheme = await marking.schemeOfSession(sessionUuid);
-  if (!scheme) return;
-  const earlierAttempts = await marking.earlierAttempts(
-    sessionUuid,
-    submission.practiceActivity,
-    evidenceId,
-  );
-  await marking.saveMarks(
-    evidenceId,
-    markImage(scheme, { evidenceData: submission.evidenceData, earlierAttempts }),
-  );
-  await marking.setSessionScore(
-    sessionUuid,
-    sessionScore(await marking.scoredImages(sessionUuid)),
-    scheme.passMark,
-  );
+  const payload: MarkEvidencePayload = { sessionUuid, evidenceId };
+  await createOutboxRepository(tx).enqueue([
+    { kind: MARK_EVIDENCE_KIND, key: `mark-evidence:${sessionUuid}`, payload: { ...payload } },
+  ]);
+  await createMarkingRepository(tx).clearScoreWhileMarking(sessionUuid);
+}
+
+export interface MarkEvidenceOptions {
+  db: Db;
+  log: OutboxLog;
+  /** Looks for work again once a marking queued a grade. */
+  kick: () => void;
+}
+
+/**
+ * Marks the item's image in one transaction with its completion: the criterion marks, the image's
+ * score, the session's score (once no image waits) and, when the simulator completed the session
+ * while it waited, the completion's grade. A repeated item (a lease that ran out after the
+ * commit) finds the image marked and does nothing.
+ */
+async function mark(
+  options: MarkEvidenceOptions,
+  item: ClaimedItem,
+  giveUp: string | null,
+): Promise<void> {
+  const { sessionUuid, evidenceId } = item.payload as unknown as MarkEvidencePayload;
+  await runUnitOfWork(options.db, async (uow) => {
+    const marking = createMarkingRepository(uow.q);
+    const session = await marking.lockSession(sessionUuid);
+    const image = session ? await marking.waitingImage(sessionUuid, evidenceId) : null;
+    if (image) {
+      // The scheme as it is now: one removed since the upload marks nothing.
+      const scheme = giveUp ? null : await marking.schemeOfSession(sessionUuid);
+      if (scheme) {
+        const earlierAttempts = await marking.earlierAttempts(
+          sessionUuid,
+          image.practiceActivity,
+          image.position,
+        );
+        await marking.saveMarks(
+          evidenceId,
+          markImage(scheme, { evidenceData: image.evidenceData, earlierAttempts }),
+        );
+      } else {
+        await marking.leaveUnmarked(evidenceId);
+      }
+      const images = await marking.scoredImages(sessionUuid);
+      await marking.setSessionScore(
+        sessionUuid,
+        finalSessionScore(images),
+        scheme?.passMark ?? null,
+      );
+      if (
+        !images.some((i) => i.pending) &&
+        session?.awaitsGrade &&
+        (await marking.takeGradeAwaitingMarking(sessionUuid)) &&
+        (await enqueueCompletionGrade(uow.q, sessionUuid))
+      ) {
+        uow.afterCommit(options.kick);
+      }
+    }
+    await createOutboxRepository(uow.q).complete(item.id, {}, giveUp);
+  });
+}
+
+/** The `mark-evidence` kind, for the outbox worker's registry. */
+export function markEvidenceKinds(options: MarkEvidenceOptions): Record<string, OutboxKind> {
+  return {
+    [MARK_EVIDENCE_KIND]: {
+      retryMessage: 'marking an image failed; will retry',
+      async handle(item) {
+        try {
+          await mark(options, item, null);
+        } catch (error) {
+          if (item.attempts < MARK_EVIDENCE_MAX_ATTEMPTS) throw error;
+          const message = error instanceof Error ? error.message : String(error);
+          options.log.error(
+            { outboxId: item.id, attempts: item.attempts, err: message },
+            'marking an image kept failing; the image is left unmarked',
+          );
+          await mark(
+            options,
+            item,
+            `given up after ${item.attempts} attempts: ${message}`.slice(0, 2000),
+          );
+        }
+      },
+    },
+  };
 }

@@ -42,8 +42,9 @@ export function completeSessionByOwner(
  * The simulator finishes the session. A session launched from a learning platform with grade
  * passback and a computed score (its marked images; the simulator's own score is only kept as
  * `reported_score`) gets its grade's outbox item in the same transaction (never one without the
- * other): the score when its grades are released automatically, else a pending result until an
- * educator releases it. The outbox worker is kicked once both are committed.
+ * other), or, while images wait for marking, from the last marking: the score when its grades are
+ * released automatically, else a pending result until an educator releases it. The outbox worker
+ * is kicked once both are committed.
  */
 export function completeSessionBySimulator(
   deps: SessionDeps & { outboxWorker: { kick(): void } },
@@ -62,9 +63,19 @@ export function completeSessionBySimulator(
   });
 }
 
-/** The grade a completion sends: per the release policy, the score or a pending result. */
-async function enqueueCompletionGrade(tx: Queryable, uuid: string): Promise<boolean> {
+/**
+ * The grade a completion sends: per the release policy, the score or a pending result. While an
+ * image of the session still waits for marking (mark-evidence.ts) there is no final score: the
+ * grade is left to the last marking, which calls this again in its transaction. The session's
+ * row is locked by then (the completion's update, the marking's lock), so exactly one of them
+ * queues it. Answers whether an item was queued.
+ */
+export async function enqueueCompletionGrade(tx: Queryable, uuid: string): Promise<boolean> {
   const marking = createMarkingRepository(tx);
+  if (await marking.hasImagesWaiting(uuid)) {
+    await marking.awaitMarkingForGrade(uuid);
+    return false;
+  }
   const awaitsReview = (await marking.releasePolicy(uuid)) === 'after_review';
   const queued = await enqueueLtiScore(tx, uuid, awaitsReview ? 'PendingManual' : 'FullyGraded');
   if (queued && awaitsReview) await marking.markPending(uuid);

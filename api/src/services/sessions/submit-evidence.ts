@@ -9,7 +9,7 @@ import {
 import type { Storage } from '../../storage/storage';
 import { runUnitOfWork } from '../unit-of-work';
 import type { SessionDeps } from './deps';
-import { markEvidence } from './mark-evidence';
+import { queueMarking } from './mark-evidence';
 
 export interface EvidenceImage {
   fileName: string;
@@ -20,11 +20,12 @@ export interface EvidenceImage {
 /**
  * Stores one evidence of the simulator's: the image's bytes first, so a row never points at a
  * missing file, then the rows in one unit of work that checks the session, the evidence limit and
- * the storage quota under locks, and marks the image (issue #23). The bytes are removed again
- * when the rows are not written.
+ * the storage quota under locks, and queues the image's marking (issue #23) for the outbox worker,
+ * kicked once committed: marking is not the upload's to wait for (mark-evidence.ts). The bytes
+ * are removed again when the rows are not written.
  */
 export async function submitEvidence(
-  deps: Pick<SessionDeps, 'db'> & { storage: Storage },
+  deps: Pick<SessionDeps, 'db'> & { storage: Storage; outboxWorker: { kick(): void } },
   evidence: Omit<NewEvidence, 'image'>,
   image: EvidenceImage | null,
   limits: EvidenceLimits,
@@ -49,7 +50,10 @@ export async function submitEvidence(
         { ...evidence, image: stored },
         limits,
       );
-      if (added.ok) await markEvidence(uow.q, evidence.sessionUuid, added.id, evidence.submission);
+      if (added.ok && added.markingPending) {
+        await queueMarking(uow.q, evidence.sessionUuid, added.id);
+        uow.afterCommit(() => deps.outboxWorker.kick());
+      }
       return added;
     });
   } catch (error) {

@@ -91,6 +91,37 @@ describe('marks per image', () => {
   });
 });
 
+describe('an image the API has not marked yet', () => {
+  const waiting = evidence({ id: 11, marks: null, markingPending: true });
+  const noGrade: Report['grade'] = { ...pending, score: null, release: 'not_applicable', canRelease: false };
+
+  it('says "Marking…" instead of marks, and shows them once the report is fetched again', async () => {
+    serveReport(server, report({ evidence: [waiting], grade: noGrade }));
+    const { container } = renderRemote({ server, path: `/report/${REPORT_UUID}`, permissions: LEARNER });
+    const image = await screen.findByRole('article', { name: 'Image 1: Knee AP' });
+    expect(within(image).getByRole('status')).toHaveTextContent('Marking…');
+    expect(within(image).queryByRole('table')).not.toBeInTheDocument();
+    expect(await axe(container, { rules: { region: { enabled: false } } })).toHaveNoViolations();
+
+    // The API has marked it by the next fetch: the report refreshes itself while marking runs.
+    server.use(
+      http.get('/api/v1/report/:reportId', () =>
+        HttpResponse.json(report({ evidence: [marked], grade: { ...noGrade, score: 73 } })),
+      ),
+    );
+    expect(await within(image).findByRole('table', { name: 'Marks: 72.5 %' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(within(image).queryByText('Marking…')).not.toBeInTheDocument();
+  });
+
+  it('in German too', async () => {
+    await i18next.changeLanguage('de');
+    serveReport(server, report({ evidence: [waiting], grade: noGrade }));
+    renderRemote({ server, path: `/report/${REPORT_UUID}`, permissions: LEARNER });
+    const image = await screen.findByRole('article', { name: 'Bild 1: Knee AP' });
+    expect(within(image).getByRole('status')).toHaveTextContent('Wird bewertet…');
+  });
+});
+
 describe('grade release', () => {
   it('an educator releases a pending grade by keyboard; the report then says it was sent', async () => {
     serveReport(server, report({ isOwner: false, evidence: [marked], grade: pending }));

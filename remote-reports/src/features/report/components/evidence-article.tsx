@@ -5,7 +5,7 @@ import type { Evidence, LookupItem } from '@portal/contract';
 import { formatNumber } from '../../../lib/format';
 import { READOUTS, wordsOf } from '../readouts';
 import { AnalysisSection } from './analysis-section';
-import { ImageMarksTable } from './image-marks';
+import { ImageMarksTable, MarkingPending } from './image-marks';
 import { ImageFeedbackSection } from './image-feedback-section';
 import { useSaveFeedback } from '../api/save-feedback';
 
@@ -175,6 +175,7 @@ export function EvidenceArticle({ number, evidence, imageUrl, canGiveFeedback, .
           />
         </Readouts>
       </Body>
+      {evidence.markingPending && <MarkingPending />}
       {evidence.marks && (
         <ImageMarksTable
           marks={evidence.marks}

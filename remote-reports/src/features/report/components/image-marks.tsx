@@ -116,3 +116,18 @@ const Overridden = styled.p`
   margin: ${({ theme }) => `${theme.space.xxs} 0 0`};
   font-style: italic;
 `;
+
+/**
+ * The image is stored and the API marks it shortly after the upload (issue #24 point 5): said
+ * instead of its marks until then. A status, so assistive technology announces the marks' arrival
+ * when the report refreshes.
+ */
+export function MarkingPending() {
+  const { t } = useTranslation('reports');
+  return <Pending role="status">{t('marks.pending')}</Pending>;
+}
+
+const Pending = styled.p`
+  margin: ${({ theme }) => `${theme.space.xs} 0`};
+  font-style: italic;
+`;

@@ -148,11 +148,16 @@ export const KNEE_80 = markedKnee({ dapMGyCm2: 500 });
 /** Marked 75 %: centred 15 mm off (−10) and overexposed, deviation index +4 (−15). */
 export const KNEE_75 = markedKnee({ centringErrorMm: 15, deviationIndex: 4 });
 
-/** Submits these images to the joined session, answering their ids. */
+/**
+ * Submits these images to the joined session, answering their ids. The outbox worker marks them
+ * after each upload's answer (services/sessions/mark-evidence.ts); this waits for it, as a
+ * simulator's next step would take longer than marking does, unless `awaitMarking` is false.
+ */
 export async function submitImages(
   t: TestApp,
   token: string,
   images: readonly EvidenceSubmission[],
+  { awaitMarking = true }: { awaitMarking?: boolean } = {},
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const image of images) {
@@ -160,6 +165,7 @@ export async function submitImages(
     assert.equal(res.statusCode, 201, res.body);
     ids.push(res.json<{ id: number }>().id);
   }
+  if (awaitMarking) await t.app.outboxWorker.idle();
   return ids;
 }
 
