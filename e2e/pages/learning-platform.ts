@@ -47,13 +47,19 @@ export async function signedInToPlatform(browser: Browser, email: LmsEmail) {
 }
 
 /**
- * After a learner pressed a course link's launch button: the launch signs her in (no sign-in form)
- * and opens the launch screen, which starts the simulator; she takes two images and finishes.
+ * A learner presses a course link's launch button (`title`): the launch signs her in (no sign-in
+ * form) and opens the launch screen, which starts the simulator; she takes two images and finishes.
  */
-export async function completeLaunchedSession(learner: { page: Page; portal: PortalPage }) {
+export async function completeLaunchedSession(
+  learner: { page: Page; portal: PortalPage },
+  title: string,
+) {
+  // Listening before the click: with her cookie choice already stored, the launch screen opens the
+  // simulator as soon as it loads, before any later listener would hear it.
+  const popup = learner.page.waitForEvent('popup', { timeout: 60_000 });
+  await learner.page.getByRole('button', { name: `Launch ${title}`, exact: true }).click();
   await expect(learner.page).toHaveURL(/\/lti\/simulation\/launch/, { timeout: 20_000 });
   await expect(learner.page.getByRole('textbox', { name: 'Email' })).toHaveCount(0);
-  const popup = learner.page.waitForEvent('popup');
   await learner.portal.acceptCookiesIfAsked();
   const simulator = new SimulatorPage(await popup);
   await simulator.expectJoined('Radiography');

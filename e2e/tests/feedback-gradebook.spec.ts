@@ -62,8 +62,7 @@ test('an educator finds the learner in insight, comments an image and releases t
 
     // The learner launches the same link (a launch signs her in) and completes a session.
     const learner = await signedInToPlatform(browser, 'learner@demo.test');
-    await learner.page.getByRole('button', { name: `Launch ${LINK_TITLE}`, exact: true }).click();
-    await completeLaunchedSession(learner);
+    await completeLaunchedSession(learner, LINK_TITLE);
     await expect(learner.page).toHaveURL(REPORT, { timeout: 20_000 });
     const reportId = learner.page.url().match(REPORT)![1]!;
 
