@@ -50,6 +50,7 @@ describe('per-user quotas', () => {
       assert.equal(DEFAULT_MAX, 5);
       const open = [];
       for (let i = 0; i < DEFAULT_MAX; i += 1) open.push(await createSession(t));
+      await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
       const counts = await rowCounts(t.db);
       const res = await create(t);
       assert.equal(res.statusCode, 409, res.body);
@@ -141,6 +142,7 @@ describe('per-user quotas', () => {
       const res = await submitEvidence(t, session.token, [dataPart(lessonEvidence(part))]);
       assert.equal(res.statusCode, 201, res.body);
     }
+    await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
     const counts = await rowCounts(t.db);
     const res = await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]);
     assert.equal(res.statusCode, 400);
@@ -164,6 +166,7 @@ describe('per-user quotas', () => {
         const res = await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]);
         assert.equal(res.statusCode, 201, res.body);
       }
+      await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
       const counts = await rowCounts(t.db);
       const res = await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]);
       assert.equal(res.statusCode, 413, res.body);

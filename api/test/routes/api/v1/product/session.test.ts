@@ -104,6 +104,7 @@ describe('POST /api/v1/product/:productId/session', () => {
   describe('refusals write nothing', () => {
     let counts: Awaited<ReturnType<typeof rowCounts>>;
     beforeEach(async () => {
+      await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
       counts = await rowCounts(t.db);
     });
     const assertNothingWritten = async () => assert.deepEqual(await rowCounts(t.db), counts);

@@ -61,14 +61,11 @@ describe('simulator calls', () => {
     test('simulator routes declare the session token as their credential', async () => {
       await t.app.ready();
       const simulator = t.app.routeAccess.filter((r) => r.url.startsWith('/api/v1/simulator/'));
-      assert.deepEqual(
-        simulator.map((r) => `${r.method} ${r.url} ${String(r.access)}`).sort(),
-        [
-          'POST /api/v1/simulator/session/complete session',
-          'POST /api/v1/simulator/session/evidence session',
-          'POST /api/v1/simulator/session/join session',
-        ],
-      );
+      assert.deepEqual(simulator.map((r) => `${r.method} ${r.url} ${String(r.access)}`).sort(), [
+        'POST /api/v1/simulator/session/complete session',
+        'POST /api/v1/simulator/session/evidence session',
+        'POST /api/v1/simulator/session/join session',
+      ]);
       assert.equal(accessOf({ sessionToken: true }), 'session');
       assert.equal(accessOf({ sessionToken: true, permissions: 'authenticated' }), null);
       assert.equal(accessOf({ sessionToken: true, public: true }), null);
@@ -149,7 +146,8 @@ describe('simulator calls', () => {
       const first = await started();
       assert.ok(first);
       assert.equal(
-        (await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()])).statusCode,
+        (await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]))
+          .statusCode,
         201,
       );
       const again = await join(t, session.token);
@@ -202,7 +200,10 @@ describe('simulator calls', () => {
           storage_key: undefined,
         },
       );
-      assert.match(stored.storage_key, new RegExp(`^evidence/${session.uuid}/[0-9a-f-]{36}\\.png$`));
+      assert.match(
+        stored.storage_key,
+        new RegExp(`^evidence/${session.uuid}/[0-9a-f-]{36}\\.png$`),
+      );
       assert.deepEqual(await readFile(joinPath(TEST_STORAGE_DIR, stored.storage_key)), PNG);
 
       const second = await submitEvidence(t, session.token, [
@@ -254,6 +255,7 @@ describe('simulator calls', () => {
 
     test('before the simulator joined, evidence is a conflict and nothing is written', async () => {
       const session = await createSession(t);
+      await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
       const counts = await rowCounts(t.db);
       const res = await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]);
       assert.equal(res.statusCode, 409);
@@ -269,6 +271,7 @@ describe('simulator calls', () => {
       });
 
       const refused = async (parts: FormPart[], expected: Record<string, string[]> | string[]) => {
+        await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
         const counts = await rowCounts(t.db);
         const res = await submitEvidence(t, session.token, parts);
         assert.equal(res.statusCode, 400, res.body);
@@ -283,10 +286,9 @@ describe('simulator calls', () => {
       test('missing data, data that is not JSON, or JSON that is not an object', async () => {
         await refused([imagePart()], { data: ['This field is required.'] });
         await refused([{ name: 'data', value: '{nope' }, imagePart()], { data: ['Invalid JSON.'] });
-        await refused(
-          [{ name: 'data', value: '{nope', type: 'application/json' }, imagePart()],
-          { data: ['Invalid JSON.'] },
-        );
+        await refused([{ name: 'data', value: '{nope', type: 'application/json' }, imagePart()], {
+          data: ['Invalid JSON.'],
+        });
         await refused([dataPart([1, 2]), imagePart()], ['non_field_errors']);
         // A file part (what FormData makes of a Blob) would not be held to the 64 KB field limit.
         await refused(
@@ -319,7 +321,12 @@ describe('simulator calls', () => {
             }),
             imagePart(),
           ],
-          ['evidenceData.meta.type', 'evidenceData.tube.kV', 'evidenceData.tube.mAs', 'evidenceData.tube.sidCm'],
+          [
+            'evidenceData.meta.type',
+            'evidenceData.tube.kV',
+            'evidenceData.tube.mAs',
+            'evidenceData.tube.sidCm',
+          ],
         );
         assert.deepEqual(body['evidenceData.tube.sidCm'], ['This field is required.']);
         assert.deepEqual(body['evidenceData.meta.type'], [
@@ -363,7 +370,10 @@ describe('simulator calls', () => {
           image: ['Invalid file type. Allowed types are: image/png, image/jpeg.'],
         };
         const data = dataPart(xrayEvidence());
-        await refused([data, imagePart(Buffer.from('GIF89a....'), 'knee.png', 'image/png')], invalidType);
+        await refused(
+          [data, imagePart(Buffer.from('GIF89a....'), 'knee.png', 'image/png')],
+          invalidType,
+        );
         await refused([data, imagePart(PNG, 'knee.png', 'image/gif')], invalidType);
         await refused([data, imagePart(PNG, 'knee.jpg', 'image/png')], invalidType);
         await refused([data, imagePart(JPEG, 'knee.jpg', 'image/png')], invalidType);
@@ -374,7 +384,14 @@ describe('simulator calls', () => {
 
       test('file names follow the file rules with their messages', async () => {
         const data = dataPart(xrayEvidence());
-        for (const name of ['bad<name>.png', 'a:b.png', 'CON.png', 'lpt1.jpg', 'tab\there.png', 'knee.png.']) {
+        for (const name of [
+          'bad<name>.png',
+          'a:b.png',
+          'CON.png',
+          'lpt1.jpg',
+          'tab\there.png',
+          'knee.png.',
+        ]) {
           await refused([data, imagePart(PNG, name)], { image: ['File name is invalid.'] });
         }
         await refused([data, imagePart(PNG, `${'a'.repeat(252)}.png`)], {
@@ -391,6 +408,7 @@ describe('simulator calls', () => {
           [dataPart(xrayEvidence()), imagePart(big)],
           [dataPart({ nope: true }), imagePart(big, 'bad<name>.png')],
         ]) {
+          await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
           const counts = await rowCounts(t.db);
           const res = await submitEvidence(t, session.token, parts);
           assert.equal(res.statusCode, 413, res.body);
@@ -407,6 +425,7 @@ describe('simulator calls', () => {
       });
 
       test('a body that is not a multipart form', async () => {
+        await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
         const counts = await rowCounts(t.db);
         const res = await t.app.inject({
           method: 'POST',
@@ -427,6 +446,7 @@ describe('simulator calls', () => {
          select $1, n, 'Knee AP', $2::jsonb from generate_series(0, 199) as n`,
         [session.uuid, JSON.stringify(xrayEvidence().evidenceData)],
       );
+      await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
       const counts = await rowCounts(t.db);
       const res = await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]);
       assert.equal(res.statusCode, 400);
@@ -442,7 +462,8 @@ describe('simulator calls', () => {
     test('completes with report details; the token is then spent and the close finds the report', async () => {
       const session = await joined();
       assert.equal(
-        (await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()])).statusCode,
+        (await submitEvidence(t, session.token, [dataPart(xrayEvidence()), imagePart()]))
+          .statusCode,
         201,
       );
       const details = { summary: 'Three good knee images.', score: 87, durationSeconds: 640 };
@@ -459,6 +480,8 @@ describe('simulator calls', () => {
         uuid: session.uuid,
         status: 'complete',
       });
+
+      await t.app.outboxWorker.idle(); // earlier images marked after their answer settle first
 
       const counts = await rowCounts(t.db);
       for (const res of [
@@ -512,7 +535,10 @@ describe('simulator calls', () => {
         [{ reportDetails: {} }, ['reportDetails.summary']],
         [{ reportDetails: { summary: 's'.repeat(2001) } }, ['reportDetails.summary']],
         [{ reportDetails: { summary: 'ok', score: 101 } }, ['reportDetails.score']],
-        [{ reportDetails: { summary: 'ok', durationSeconds: 1.5 } }, ['reportDetails.durationSeconds']],
+        [
+          { reportDetails: { summary: 'ok', durationSeconds: 1.5 } },
+          ['reportDetails.durationSeconds'],
+        ],
       ];
       for (const [payload, [field]] of cases) {
         const res = await complete(t, session.token, payload);
@@ -522,9 +548,10 @@ describe('simulator calls', () => {
         assert.ok(field && keys.includes(field), `${JSON.stringify(payload)}: ${keys.join(', ')}`);
         assert.ok(keys.every((k) => k.startsWith('reportDetails')));
       }
-      const row = await t.db.query('select status, report_details from simulation_sessions where uuid = $1', [
-        session.uuid,
-      ]);
+      const row = await t.db.query(
+        'select status, report_details from simulation_sessions where uuid = $1',
+        [session.uuid],
+      );
       assert.deepEqual(row.rows, [{ status: 'in_progress', report_details: null }]);
     });
   });
