@@ -2,7 +2,11 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvidenceSubmission, Report } from '@portal/contract';
 import { startLms, type RunningLms } from '@portal/lms';
-import { createOutboundClient, outboundPolicyFor, type OutboundClient } from '../../src/lib/outbound-http';
+import {
+  createOutboundClient,
+  outboundPolicyFor,
+  type OutboundClient,
+} from '../../src/lib/outbound-http';
 import { LTI_SCORE_KIND, ltiScoreKinds } from '../../src/lti/grade-passback';
 import { createToolKeys } from '../../src/lti/tool-keys';
 import { createOutboxRegistry } from '../../src/outbox/handler-registry';
@@ -22,7 +26,6 @@ import {
   KNEE_90,
   learner,
   markedKnee,
-  productId,
   submitImages,
   userHeaders,
 } from '../routes/api/v1/simulator/session-fixtures';
@@ -83,7 +86,13 @@ describe('marking after the upload, by the outbox worker', () => {
 
   const itemsOf = (uuid: string, kind: string) =>
     t.db
-      .query<{ id: number; key: string; evidence_id: number | null; done: boolean; last_error: string | null }>(
+      .query<{
+        id: number;
+        key: string;
+        evidence_id: number | null;
+        done: boolean;
+        last_error: string | null;
+      }>(
         `select id, key, (payload->>'evidenceId')::int as evidence_id, done_at is not null as done,
                 last_error
            from outbox where kind = $2 and payload->>'sessionUuid' = $1 order by id`,
@@ -108,15 +117,9 @@ describe('marking after the upload, by the outbox worker', () => {
 
   /** A session launched from the stand-in's course as its user 101, these images submitted. */
   async function launchedSession(images: readonly EvidenceSubmission[]) {
-    const launchId = await standInLaunch(lms.url, '101');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/product/${await productId(t.db, 'radiography')}/session`,
-      headers: await userHeaders(learner.sub),
-      payload: { configuration: 'radiography.lower-limb.knee', mode: 'Desktop', ltiLaunchId: launchId },
+    const { token, uuid } = await createSession(t, {
+      ltiLaunchId: await standInLaunch(lms.url, '101'),
     });
-    assert.equal(res.statusCode, 201, res.body);
-    const { token, uuid } = res.json<{ token: string; uuid: string }>();
     assert.equal((await join(t, token)).statusCode, 200);
     const ids = await submitImages(t, token, images);
     return { token, uuid, ids };
@@ -138,7 +141,12 @@ describe('marking after the upload, by the outbox worker', () => {
       markedKnee({ dapMGyCm2: 500 }, 'Knee lateral (left)'),
     ]);
 
-    const stored = await t.db.query<{ id: number; pending: boolean; score: string | null; marks: number }>(
+    const stored = await t.db.query<{
+      id: number;
+      pending: boolean;
+      score: string | null;
+      marks: number;
+    }>(
       `select e.id, e.marking_pending as pending, e.score,
               (select count(*)::int from evidence_marks m where m.evidence_id = e.id) as marks
          from evidence e where e.session_uuid = $1 order by e.position`,
@@ -150,16 +158,26 @@ describe('marking after the upload, by the outbox worker', () => {
       'stored, not marked',
     );
     assert.deepEqual(
-      (await itemsOf(session.uuid, MARK_EVIDENCE_KIND)).map(({ key, evidence_id, done }) => ({ key, evidence_id, done })),
+      (await itemsOf(session.uuid, MARK_EVIDENCE_KIND)).map(({ key, evidence_id, done }) => ({
+        key,
+        evidence_id,
+        done,
+      })),
       ids.map((id) => ({ key: `mark-evidence:${session.uuid}`, evidence_id: id, done: false })),
     );
 
-    const done = await complete(t, session.token, { reportDetails: { summary: 'Knee', score: 100 } });
+    const done = await complete(t, session.token, {
+      reportDetails: { summary: 'Knee', score: 100 },
+    });
     assert.equal(done.statusCode, 200, done.body);
     const waiting = await report(session.uuid);
     assert.deepEqual(
       waiting.evidence.map((e) => [e.markingPending, e.marks]),
-      [[true, null], [true, null], [true, null]],
+      [
+        [true, null],
+        [true, null],
+        [true, null],
+      ],
     );
     assert.equal(waiting.grade.score, null, 'no score from unmarked images');
 
@@ -168,10 +186,21 @@ describe('marking after the upload, by the outbox worker', () => {
     const marked = await report(session.uuid);
     assert.deepEqual(
       marked.evidence.map((e) => [e.markingPending, e.marks?.score]),
-      [[false, 90], [false, 85], [false, 80]],
+      [
+        [false, 90],
+        [false, 85],
+        [false, 80],
+      ],
     );
     const repeat = marked.evidence[1]!.marks!.criteria.find((c) => c.criterion === 'repeats');
-    assert.deepEqual(repeat, { criterion: 'repeats', mark: 5, max: 10, reason: 'repeated', value: 1, limit: 0 });
+    assert.deepEqual(repeat, {
+      criterion: 'repeats',
+      mark: 5,
+      max: 10,
+      reason: 'repeated',
+      value: 1,
+      limit: 0,
+    });
     assert.equal(marked.grade.score, 85);
     assert.equal(marked.grade.passMark, 60);
     assert.ok((await itemsOf(session.uuid, MARK_EVIDENCE_KIND)).every((i) => i.done));
@@ -190,7 +219,9 @@ describe('marking after the upload, by the outbox worker', () => {
     await submitImages(t, session.token, [KNEE_90]);
     await worker.drain();
     const score = () =>
-      one<{ score: number | null }>('select score from simulation_sessions where uuid = $1', [session.uuid]);
+      one<{ score: number | null }>('select score from simulation_sessions where uuid = $1', [
+        session.uuid,
+      ]);
     assert.equal((await score()).score, 90);
     await submitImages(t, session.token, [markedKnee({ dapMGyCm2: 500 }, 'Knee lateral (left)')]);
     assert.equal((await score()).score, null, 'not final while an image waits');
@@ -200,12 +231,17 @@ describe('marking after the upload, by the outbox worker', () => {
 
   test('completed before its images are marked: the grade goes to the platform after the last marking, once', async () => {
     const before = result();
-    const { token, uuid } = await launchedSession([KNEE_90, markedKnee({ dapMGyCm2: 500 }, 'Knee lateral (left)')]);
+    const { token, uuid } = await launchedSession([
+      KNEE_90,
+      markedKnee({ dapMGyCm2: 500 }, 'Knee lateral (left)'),
+    ]);
     const done = await complete(t, token, { reportDetails: { summary: 'Knee', score: 100 } });
     assert.equal(done.statusCode, 200, done.body);
     assert.deepEqual(await itemsOf(uuid, LTI_SCORE_KIND), [], 'no grade at completion');
     assert.deepEqual(
-      await one('select grade_awaits_marking, score from simulation_sessions where uuid = $1', [uuid]),
+      await one('select grade_awaits_marking, score from simulation_sessions where uuid = $1', [
+        uuid,
+      ]),
       { grade_awaits_marking: true, score: null },
     );
 
@@ -214,7 +250,10 @@ describe('marking after the upload, by the outbox worker', () => {
     const half = await report(uuid);
     assert.deepEqual(
       half.evidence.map((e) => [e.markingPending, e.marks?.score ?? null]),
-      [[false, 90], [true, null]],
+      [
+        [false, 90],
+        [true, null],
+      ],
     );
     assert.equal(half.grade.score, null);
     assert.deepEqual(await itemsOf(uuid, LTI_SCORE_KIND), []);
@@ -227,7 +266,9 @@ describe('marking after the upload, by the outbox worker', () => {
       [false],
     );
     assert.deepEqual(
-      await one('select grade_awaits_marking, score from simulation_sessions where uuid = $1', [uuid]),
+      await one('select grade_awaits_marking, score from simulation_sessions where uuid = $1', [
+        uuid,
+      ]),
       { grade_awaits_marking: false, score: 85 },
     );
 
@@ -239,7 +280,11 @@ describe('marking after the upload, by the outbox worker', () => {
       'select completed_at as at from simulation_sessions where uuid = $1',
       [uuid],
     );
-    assert.equal(posted?.timestamp, new Date(completedAt.at).toISOString(), 'dated at the completion');
+    assert.equal(
+      posted?.timestamp,
+      new Date(completedAt.at).toISOString(),
+      'dated at the completion',
+    );
     assert.equal((await report(uuid)).grade.release, 'released');
     assert.equal(await gradePosts(uuid), 1);
 
@@ -256,7 +301,11 @@ describe('marking after the upload, by the outbox worker', () => {
     );
     const { token, uuid } = await launchedSession([KNEE_80]);
     assert.equal((await complete(t, token, {})).statusCode, 200);
-    assert.equal((await report(uuid)).grade.release, 'not_applicable', 'nothing pending before marking');
+    assert.equal(
+      (await report(uuid)).grade.release,
+      'not_applicable',
+      'nothing pending before marking',
+    );
     await worker.drain();
     assert.equal(result()?.gradingProgress, 'PendingManual');
     assert.equal(result()?.scoreGiven, undefined);
@@ -274,25 +323,28 @@ describe('marking after the upload, by the outbox worker', () => {
     );
     // A scheme the marking cannot read (the API validates every scheme it saves; this is the
     // database's, standing in for any bug that makes marking throw).
-    await t.db.query(`update product_configurations set marking_scheme = '"broken"' where id = $1`, [scheme.id]);
+    await t.db.query(
+      `update product_configurations set marking_scheme = '"broken"' where id = $1`,
+      [scheme.id],
+    );
     try {
       assert.deepEqual(await worker.runOnce(), { done: 0, failed: 1 });
       let [item] = await itemsOf(uuid, MARK_EVIDENCE_KIND);
       assert.equal(item!.done, false);
       assert.ok(item!.last_error, 'the failure is recorded');
-      await t.db.query(
-        'update outbox set attempts = $2, next_attempt_at = now() where id = $1',
-        [item!.id, MARK_EVIDENCE_MAX_ATTEMPTS - 1],
-      );
+      await t.db.query('update outbox set attempts = $2, next_attempt_at = now() where id = $1', [
+        item!.id,
+        MARK_EVIDENCE_MAX_ATTEMPTS - 1,
+      ]);
       assert.deepEqual(await worker.runOnce(), { done: 1, failed: 0 });
       [item] = await itemsOf(uuid, MARK_EVIDENCE_KIND);
       assert.equal(item!.done, true);
       assert.match(item!.last_error ?? '', /^given up after 10 attempts/);
     } finally {
-      await t.db.query('update product_configurations set marking_scheme = $2::jsonb where id = $1', [
-        scheme.id,
-        JSON.stringify(scheme.marking_scheme),
-      ]);
+      await t.db.query(
+        'update product_configurations set marking_scheme = $2::jsonb where id = $1',
+        [scheme.id, JSON.stringify(scheme.marking_scheme)],
+      );
     }
     const got = await report(uuid);
     assert.deepEqual(

@@ -6,6 +6,7 @@ import { account, type TestApp } from '../helper';
 import { registerStandIn, standInLaunch, startApiWithStandIn } from '../lti/lms-browser';
 import {
   complete,
+  createSession,
   educator,
   join,
   KNEE_80,
@@ -44,18 +45,14 @@ describe('computed grades and grade release against the learning-platform stand-
 
   /** Launched from the stand-in's course as its user 101 (the demo learner), images submitted. */
   async function completedSession(images: readonly EvidenceSubmission[], reported = 100) {
-    const launchId = await standInLaunch(lms.url, '101');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/product/${await productId(t.db, 'radiography')}/session`,
-      headers: await userHeaders(learner.sub),
-      payload: { configuration: 'radiography.lower-limb.knee', mode: 'Desktop', ltiLaunchId: launchId },
+    const { token, uuid } = await createSession(t, {
+      ltiLaunchId: await standInLaunch(lms.url, '101'),
     });
-    assert.equal(res.statusCode, 201, res.body);
-    const { token, uuid } = res.json<{ token: string; uuid: string }>();
     assert.equal((await join(t, token)).statusCode, 200);
     await submitImages(t, token, images);
-    const done = await complete(t, token, { reportDetails: { summary: 'Knee AP', score: reported } });
+    const done = await complete(t, token, {
+      reportDetails: { summary: 'Knee AP', score: reported },
+    });
     assert.equal(done.statusCode, 200, done.body);
     await t.app.outboxWorker.idle();
     return uuid;
@@ -93,7 +90,9 @@ describe('computed grades and grade release against the learning-platform stand-
     assert.equal(grade.score, null);
     assert.equal(grade.reportedScore, 100);
     assert.equal(grade.release, 'not_applicable');
-    const items = await t.db.query(`select 1 from outbox where payload->>'sessionUuid' = $1`, [uuid]);
+    const items = await t.db.query(`select 1 from outbox where payload->>'sessionUuid' = $1`, [
+      uuid,
+    ]);
     assert.equal(items.rows.length, 0);
   });
 
@@ -101,7 +100,11 @@ describe('computed grades and grade release against the learning-platform stand-
     // The best of two attempts of one projection: 90 % (the repeat loses half of repeats' 10,
     // 85 %), and a second projection at 80 %: (90 + 80) / 2 = 85.
     const uuid = await completedSession(
-      [KNEE_90, markedKnee({ centringErrorMm: 15 }), markedKnee({ dapMGyCm2: 500 }, 'Knee lateral (left)')],
+      [
+        KNEE_90,
+        markedKnee({ centringErrorMm: 15 }),
+        markedKnee({ dapMGyCm2: 500 }, 'Knee lateral (left)'),
+      ],
       100,
     );
     assert.equal(result()?.scoreGiven, 85);
@@ -115,7 +118,14 @@ describe('computed grades and grade release against the learning-platform stand-
       [90, 85, 80],
     );
     const repeat = got.evidence[1]!.marks!.criteria.find((c) => c.criterion === 'repeats');
-    assert.deepEqual(repeat, { criterion: 'repeats', mark: 5, max: 10, reason: 'repeated', value: 1, limit: 0 });
+    assert.deepEqual(repeat, {
+      criterion: 'repeats',
+      mark: 5,
+      max: 10,
+      reason: 'repeated',
+      value: 1,
+      limit: 0,
+    });
   });
 
   test('after review: the course holds a pending result until an educator releases the grade', async () => {
@@ -130,7 +140,14 @@ describe('computed grades and grade release against the learning-platform stand-
     const seen = await report(uuid, educator.sub);
     assert.deepEqual(
       { ...seen.grade, releasedAt: null },
-      { score: 80, reportedScore: 100, passMark: 60, release: 'pending', releasedAt: null, canRelease: true },
+      {
+        score: 80,
+        reportedScore: 100,
+        passMark: 60,
+        release: 'pending',
+        releasedAt: null,
+        canRelease: true,
+      },
     );
     assert.equal((await report(uuid, learner.sub)).grade.canRelease, false);
 
@@ -147,7 +164,10 @@ describe('computed grades and grade release against the learning-platform stand-
     const final = result();
     assert.equal(final?.gradingProgress, 'FullyGraded');
     assert.equal(final?.scoreGiven, 80);
-    assert.ok(Date.parse(final!.timestamp) > Date.parse(pending!.timestamp), 'newer than the pending result');
+    assert.ok(
+      Date.parse(final!.timestamp) > Date.parse(pending!.timestamp),
+      'newer than the pending result',
+    );
 
     const again = await release(uuid, educator.sub);
     assert.equal(again.statusCode, 409, again.body);
@@ -224,7 +244,9 @@ describe('computed grades and grade release against the learning-platform stand-
       headers: await userHeaders(learner.sub),
     });
     assert.equal(closed.statusCode, 200, closed.body);
-    await putFeedback(`/api/v1/report/${uuid}/feedback`, educator.sub, { comment: 'Well centred.' });
+    await putFeedback(`/api/v1/report/${uuid}/feedback`, educator.sub, {
+      comment: 'Well centred.',
+    });
 
     assert.equal((await release(uuid, educator.sub)).statusCode, 200);
     await t.app.outboxWorker.idle();
@@ -261,7 +283,9 @@ describe('computed grades and grade release against the learning-platform stand-
     assert.equal(result()?.gradingProgress, 'FullyGraded');
     assert.equal(result()?.scoreGiven, 90);
 
-    await t.db.query(`update organisations set grade_release = 'automatic' where name = 'Demo Hospital'`);
+    await t.db.query(
+      `update organisations set grade_release = 'automatic' where name = 'Demo Hospital'`,
+    );
     await t.db.query(`update lti_courses set grade_release = 'after_review'`);
     await completedSession([KNEE_80]);
     assert.equal(result()?.gradingProgress, 'PendingManual');
@@ -293,10 +317,16 @@ describe('computed grades and grade release against the learning-platform stand-
     assert.equal(held.statusCode, 200, held.body);
     assert.equal(held.json<LtiCourseGradeRelease>().gradeRelease, 'after_review');
     await completedSession([KNEE_90]);
-    assert.equal(result()?.gradingProgress, 'PendingManual', 'the course holds it: the organisation says automatic');
+    assert.equal(
+      result()?.gradingProgress,
+      'PendingManual',
+      'the course holds it: the organisation says automatic',
+    );
 
     // Back to the organisation's default (after review now there): the course follows it.
-    await t.db.query(`update organisations set grade_release = 'after_review' where name = 'Demo Hospital'`);
+    await t.db.query(
+      `update organisations set grade_release = 'after_review' where name = 'Demo Hospital'`,
+    );
     const free = await put({ launchId: educatorLaunch, gradeRelease: 'automatic' });
     assert.equal(free.json<LtiCourseGradeRelease>().organisationDefault, 'after_review');
     await completedSession([KNEE_80]);
@@ -305,7 +335,11 @@ describe('computed grades and grade release against the learning-platform stand-
     const cleared = await put({ launchId: educatorLaunch, gradeRelease: null });
     assert.equal(cleared.json<LtiCourseGradeRelease>().gradeRelease, null);
     await completedSession([KNEE_90]);
-    assert.equal(result()?.gradingProgress, 'PendingManual', "null: the organisation's after review");
+    assert.equal(
+      result()?.gradingProgress,
+      'PendingManual',
+      "null: the organisation's after review",
+    );
 
     const audit = await t.db.query<{ before: unknown; after: unknown; actor_id: string }>(
       `select before->'gradeRelease' as before, after->'gradeRelease' as after, actor_id::text
@@ -313,14 +347,24 @@ describe('computed grades and grade release against the learning-platform stand-
     );
     assert.deepEqual(
       audit.rows.map((r) => [r.before, r.after]),
-      [[null, 'after_review'], ['after_review', 'automatic'], ['automatic', null]],
+      [
+        [null, 'after_review'],
+        ['after_review', 'automatic'],
+        ['automatic', null],
+      ],
     );
 
     // A learner's launch may not; someone else's launch is unknown; a wrong value names the field.
     const learnerLaunch = await standInLaunch(lms.url, '101');
-    const byLearner = await put({ launchId: learnerLaunch, gradeRelease: 'automatic' }, learner.sub);
+    const byLearner = await put(
+      { launchId: learnerLaunch, gradeRelease: 'automatic' },
+      learner.sub,
+    );
     assert.equal(byLearner.statusCode, 403, byLearner.body);
-    const notMine = await put({ launchId: educatorLaunch, gradeRelease: 'automatic' }, otherEducator.sub);
+    const notMine = await put(
+      { launchId: educatorLaunch, gradeRelease: 'automatic' },
+      otherEducator.sub,
+    );
     assert.equal(notMine.statusCode, 404, notMine.body);
     const wrong = await put({ launchId: educatorLaunch, gradeRelease: 'sometimes' });
     assert.equal(wrong.statusCode, 400);

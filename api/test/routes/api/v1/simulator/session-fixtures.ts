@@ -51,7 +51,14 @@ export interface StartedSession extends CreatedSession {
 /** A session created through the API, as the launch screen does. */
 export async function createSession(
   t: TestApp,
-  options: { sub?: string; product?: string; configuration?: string; mode?: SimulationMode } = {},
+  options: {
+    sub?: string;
+    product?: string;
+    configuration?: string;
+    mode?: SimulationMode;
+    /** A launch of the learner's learning platform the session belongs to (its grade goes there). */
+    ltiLaunchId?: string;
+  } = {},
 ): Promise<StartedSession> {
   const product = await productId(t.db, options.product ?? 'radiography');
   const res = await t.app.inject({
@@ -61,6 +68,7 @@ export async function createSession(
     payload: {
       configuration: options.configuration ?? 'radiography.lower-limb.knee',
       mode: options.mode ?? 'Desktop',
+      ...(options.ltiLaunchId ? { ltiLaunchId: options.ltiLaunchId } : {}),
     },
   });
   assert.equal(res.statusCode, 201, res.body);
