@@ -15,6 +15,10 @@ export const ConfigSchema = Type.Object({
   // 'localhost' makes Fastify listen on both 127.0.0.1 and ::1, whichever the proxy resolves.
   API_HOST: Type.String({ minLength: 1, default: 'localhost' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  // PostgreSQL connections each API process may hold (PGlite has one). Every instance holds up
+  // to this many, so instances × this (plus one listener each) must fit the server's
+  // max_connections.
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
   // API processes this start runs on API_PORT (node:cluster); more than one needs PostgreSQL.
   API_INSTANCES: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   PGLITE_DIR: Type.String({ minLength: 1, default: DEFAULT_PGLITE_DIR }),
@@ -164,6 +168,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL pool size per process (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** API processes `src/server.ts` runs (API_INSTANCES). */
   instances: number;
   pgliteDir: string;
@@ -305,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: raw.API_PORT,
     host: raw.API_HOST,
     databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
     instances: raw.API_INSTANCES,
     pgliteDir: raw.PGLITE_DIR,
     oidcIssuer: raw.OIDC_ISSUER.replace(/\/+$/, ''),

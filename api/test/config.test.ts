@@ -78,8 +78,10 @@ describe('loadConfig', () => {
       SEED_DEMO: 'false',
       OIDC_ISSUER: 'https://sso.example.org/realms/main/',
       DATABASE_URL: 'postgres://u:p@db:5432/portal',
+      DATABASE_POOL_SIZE: '25',
       LOG_LEVEL: 'warn',
     });
+    assert.equal(config.databasePoolSize, 25);
     assert.equal(config.port, 4010);
     assert.equal(config.seedDemo, false);
     assert.equal(

@@ -25,6 +25,8 @@ export interface WindowFigures {
   /** Mean server-side time per route, for the routes that matter here. */
   routes: Array<{ route: string; perSecond: number; meanMs: number }>;
   statements: Array<{ statement: string; perSecond: number; meanMs: number }>;
+  /** Share of look-ups each in-process cache answered from memory (null: none made). */
+  cacheHitRates: Array<{ cache: string; lookups: number; hitShare: number }>;
 }
 
 const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/;
@@ -132,6 +134,25 @@ function histogramMeans(start: Scrape, end: Scrape, name: string, seconds: numbe
     .sort((a, b) => b.perSecond - a.perSecond);
 }
 
+/** Hits over look-ups per cache over the window (`cache_lookups_total`). */
+function cacheHitRates(start: Scrape, end: Scrape) {
+  const lookups = new Map<string, { hit: number; miss: number }>();
+  for (const [labels, count] of deltas(start, end, 'cache_lookups_total', '')) {
+    const cache = label(labels, 'cache');
+    const entry = lookups.get(cache) ?? { hit: 0, miss: 0 };
+    if (label(labels, 'result') === 'hit') entry.hit += count;
+    else entry.miss += count;
+    lookups.set(cache, entry);
+  }
+  return [...lookups]
+    .filter(([, { hit, miss }]) => hit + miss > 0)
+    .map(([cache, { hit, miss }]) => ({
+      cache,
+      lookups: hit + miss,
+      hitShare: hit / (hit + miss),
+    }));
+}
+
 export function windowFigures(start: Scrape, end: Scrape, seconds: number): WindowFigures {
   const v = (name: string) => end.values.get(name) ?? 0;
   const change = (name: string) => v(name) - (start.values.get(name) ?? 0);
@@ -161,6 +182,7 @@ export function windowFigures(start: Scrape, end: Scrape, seconds: number): Wind
         perSecond: r.perSecond,
         meanMs: r.meanMs,
       })),
+    cacheHitRates: cacheHitRates(start, end),
   };
 }
 
@@ -179,5 +201,12 @@ export function windowText(w: WindowFigures, instances: number): string {
       (s) =>
         `  statement ${s.statement}: ${s.perSecond.toFixed(0)}/s, mean ${f(s.meanMs)} ms (pool wait included)`,
     ),
+    ...(w.cacheHitRates.length > 0
+      ? [
+          `  caches: ${w.cacheHitRates
+            .map((c) => `${c.cache} ${(c.hitShare * 100).toFixed(1)} % hits of ${c.lookups}`)
+            .join(', ')}`,
+        ]
+      : []),
   ].join('\n');
 }

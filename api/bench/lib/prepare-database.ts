@@ -89,6 +89,14 @@ export async function prepareDatabase(
           // statistics, and a visibility map for index-only scans after rewritten rows.
           await step('vacuum analyze', () => db.exec('vacuum analyze'));
         }
+        // An earlier run ended with its learners' sessions open, and their tokens live for a
+        // day: after five runs every learner's launch would be refused as "5 sessions open".
+        await step('close earlier runs’ sessions', () =>
+          db.exec(
+            `update simulation_sessions set status = 'closed', closed_at = now()
+              where status in ('not_started', 'in_progress')`,
+          ),
+        );
       } else {
         if (state === 'foreign') {
           throw new Error(

@@ -2,6 +2,7 @@ import { finished, type Readable } from 'node:stream';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db, Queryable, QueryResult } from './driver';
+import { preparedName } from './prepared';
 
 export interface PgOptions {
   connectionString: string;
@@ -13,7 +14,10 @@ export interface PgOptions {
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const res = await target.query(sql, [...params]);
+      const name = preparedName(sql);
+      const res = await (name
+        ? target.query({ name, text: sql, values: [...params] })
+        : target.query(sql, [...params]));
       return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
     },
     async exec(sql: string): Promise<void> {

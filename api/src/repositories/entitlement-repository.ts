@@ -2,6 +2,7 @@ import { SIMULATION_MODES, type SimulationMode } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { isGlobalAdmin } from '../lib/object-access';
 import type { AuthUser } from './user-repository';
+import { prepared } from '../db/prepared';
 
 /** Licence dates are calendar days; a licence counts on its start and expiry day alike. */
 export function isoDay(date: Date): string {
@@ -53,7 +54,7 @@ export function createEntitlementRepository(db: Queryable) {
       }
       if (user.organisationId === null) return [];
       const res = await db.query<{ id: number }>(
-        `select p.id
+        prepared(`select p.id
            from products p
           where exists (
                   select 1
@@ -63,7 +64,7 @@ export function createEntitlementRepository(db: Queryable) {
                    where lb.organisation_id = $1
                      and ${currentLicenseSql('lb', '$2::date')}
                      and e.product_id = p.id)
-          order by p.sort, p.id`,
+          order by p.sort, p.id`),
         [user.organisationId, isoDay(today)],
       );
       return res.rows.map((r) => r.id);
@@ -81,7 +82,7 @@ export function createEntitlementRepository(db: Queryable) {
       }
       if (user.organisationId === null) return [];
       const res = await db.query<{ mode: SimulationMode }>(
-        `select distinct e.mode
+        prepared(`select distinct e.mode
            from license_block_users lbu
            join license_blocks lb on lb.id = lbu.license_block_id
            join license_block_entitlements lbe on lbe.license_block_id = lb.id
@@ -89,7 +90,7 @@ export function createEntitlementRepository(db: Queryable) {
           where lbu.user_id = $1
             and lb.organisation_id = $2
             and ${currentLicenseSql('lb', '$3::date')}
-            and e.product_id = $4`,
+            and e.product_id = $4`),
         [user.id, user.organisationId, isoDay(today), productId],
       );
       return res.rows.map((r) => r.mode).sort(modeOrder);

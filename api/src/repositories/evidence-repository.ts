@@ -1,5 +1,6 @@
 import type { EvidenceSubmission, SessionStatusValue } from '@portal/contract';
 import type { Queryable } from '../db/driver';
+import { prepared } from '../db/prepared';
 
 export interface EvidenceImageFile {
   id: string;
@@ -39,7 +40,7 @@ export function createEvidenceRepository(q: Queryable) {
   return {
     async countFor(sessionUuid: string): Promise<number> {
       const res = await q.query<{ count: number }>(
-        'select count(*)::int as count from evidence where session_uuid = $1',
+        prepared('select count(*)::int as count from evidence where session_uuid = $1'),
         [sessionUuid],
       );
       return res.rows[0]?.count ?? 0;
@@ -49,8 +50,8 @@ export function createEvidenceRepository(q: Queryable) {
     async storedBytesOf(userId: string): Promise<number> {
       const res = await q.query<{ bytes: string }>(
         // Installers an administrator uploads serve everyone; they are not the user's own files.
-        `select coalesce(sum(size), 0)::text as bytes from files
-          where owner_id = $1 and kind <> 'sim-installation-file'`,
+        prepared(`select coalesce(sum(size), 0)::text as bytes from files
+          where owner_id = $1 and kind <> 'sim-installation-file'`),
         [userId],
       );
       return Number(res.rows[0]?.bytes ?? 0);
@@ -63,9 +64,11 @@ export function createEvidenceRepository(q: Queryable) {
      * status check and the insert. Nothing is written unless everything is.
      */
     async add(evidence: NewEvidence, limits: EvidenceLimits): Promise<AddEvidenceResult> {
-      await q.query('select 1 from users where id = $1 for no key update', [evidence.userId]);
+      await q.query(prepared('select 1 from users where id = $1 for no key update'), [
+        evidence.userId,
+      ]);
       const session = await q.query<{ status: SessionStatusValue; user_id: string }>(
-        'select status, user_id from simulation_sessions where uuid = $1 for update',
+        prepared('select status, user_id from simulation_sessions where uuid = $1 for update'),
         [evidence.sessionUuid],
       );
       const row = session.rows[0];
@@ -73,7 +76,7 @@ export function createEvidenceRepository(q: Queryable) {
         return { ok: false, reason: 'not_in_progress', status: row?.status ?? null } as const;
       }
       const counted = await q.query<{ count: number }>(
-        'select count(*)::int as count from evidence where session_uuid = $1',
+        prepared('select count(*)::int as count from evidence where session_uuid = $1'),
         [evidence.sessionUuid],
       );
       const position = counted.rows[0]?.count ?? 0;
@@ -82,23 +85,23 @@ export function createEvidenceRepository(q: Queryable) {
       const { image } = evidence;
       if (image) {
         const stored = await q.query<{ bytes: string }>(
-          `select coalesce(sum(size), 0)::text as bytes from files
-            where owner_id = $1 and kind <> 'sim-installation-file'`,
+          prepared(`select coalesce(sum(size), 0)::text as bytes from files
+            where owner_id = $1 and kind <> 'sim-installation-file'`),
           [row.user_id],
         );
         if (Number(stored.rows[0]?.bytes ?? 0) + image.size > limits.maxStoredBytes) {
           return { ok: false, reason: 'storage_quota' } as const;
         }
         await q.query(
-          `insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
-           values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`,
+          prepared(`insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
+           values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`),
           [image.id, image.originalName, image.mimeType, image.size, image.storageKey, row.user_id],
         );
       }
       // Whether the outbox worker has to mark it (X-ray images of a configuration with a marking
       // scheme, as mark-evidence.ts marks them), decided in the insert itself: no extra round trip.
       const inserted = await q.query<{ id: number; marking_pending: boolean }>(
-        `insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data,
+        prepared(`insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data,
                                marking_pending)
          values ($1, $2, $3, $4, $5::jsonb,
                  $6::text = 'xray_image' and exists (
@@ -107,7 +110,7 @@ export function createEvidenceRepository(q: Queryable) {
                        on c.product_id = s.product_id
                       and lower(c.configuration_name) = lower(s.configuration)
                     where s.uuid = $1 and c.marking_scheme is not null))
-         returning id, marking_pending`,
+         returning id, marking_pending`),
         [
           evidence.sessionUuid,
           position,

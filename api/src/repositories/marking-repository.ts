@@ -7,6 +7,7 @@ import type {
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import type { ImageToScore } from '../marking/session-score';
+import { prepared } from '../db/prepared';
 
 /** Rows of marked images (evidence_marks, evidence.score) and the session's computed score. */
 export function createMarkingRepository(q: Queryable) {
@@ -14,12 +15,12 @@ export function createMarkingRepository(q: Queryable) {
     /** The marking scheme of the configuration the session was launched with; null: none. */
     async schemeOfSession(sessionUuid: string): Promise<MarkingScheme | null> {
       const res = await q.query<{ marking_scheme: MarkingScheme | null }>(
-        `select c.marking_scheme
+        prepared(`select c.marking_scheme
            from simulation_sessions s
            join product_configurations c
              on c.product_id = s.product_id
             and lower(c.configuration_name) = lower(s.configuration)
-          where s.uuid = $1`,
+          where s.uuid = $1`),
         [sessionUuid],
       );
       return res.rows[0]?.marking_scheme ?? null;
@@ -31,7 +32,7 @@ export function createMarkingRepository(q: Queryable) {
      */
     async lockSession(sessionUuid: string): Promise<{ awaitsGrade: boolean } | null> {
       const res = await q.query<{ grade_awaits_marking: boolean }>(
-        'select grade_awaits_marking from simulation_sessions where uuid = $1 for update',
+        prepared('select grade_awaits_marking from simulation_sessions where uuid = $1 for update'),
         [sessionUuid],
       );
       const row = res.rows[0];
@@ -84,9 +85,9 @@ export function createMarkingRepository(q: Queryable) {
       const c = marks.criteria;
       if (c.length > 0) {
         await q.query(
-          `insert into evidence_marks (evidence_id, criterion, mark, max, reason, value, limit_value)
+          prepared(`insert into evidence_marks (evidence_id, criterion, mark, max, reason, value, limit_value)
            select $1, * from unnest($2::text[], $3::numeric[], $4::numeric[], $5::text[],
-                                    $6::float8[], $7::float8[])`,
+                                    $6::float8[], $7::float8[])`),
           [
             evidenceId,
             c.map((m) => m.criterion),
@@ -98,10 +99,10 @@ export function createMarkingRepository(q: Queryable) {
           ],
         );
       }
-      await q.query('update evidence set score = $2, marking_pending = false where id = $1', [
-        evidenceId,
-        marks.score,
-      ]);
+      await q.query(
+        prepared('update evidence set score = $2, marking_pending = false where id = $1'),
+        [evidenceId, marks.score],
+      );
     },
 
     /** The image stays without marks (its scheme is gone, or marking gave up on it). */
@@ -130,8 +131,8 @@ export function createMarkingRepository(q: Queryable) {
     /** `passMark` null keeps the one the session has (a marking without a scheme sets none). */
     async setSessionScore(sessionUuid: string, score: number | null, passMark: number | null) {
       await q.query(
-        `update simulation_sessions set score = $2, pass_mark = coalesce($3, pass_mark)
-          where uuid = $1`,
+        prepared(`update simulation_sessions set score = $2, pass_mark = coalesce($3, pass_mark)
+          where uuid = $1`),
         [sessionUuid, score, passMark],
       );
     },

@@ -8,6 +8,7 @@ import type {
   SimulatorSession,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
+import { prepared } from '../db/prepared';
 
 /** What the session-token check knows about the session a simulator call belongs to. */
 export interface TokenSession {
@@ -90,7 +91,9 @@ export const ABANDONED_LAUNCH_SECONDS = 600;
 export function createSessionRepository(q: Queryable) {
   async function ownedStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
     const res = await q.query<{ status: SessionStatusValue }>(
-      'select status from simulation_sessions where uuid = $1 and user_id = $2 and product_id = $3',
+      prepared(
+        'select status from simulation_sessions where uuid = $1 and user_id = $2 and product_id = $3',
+      ),
       [key.uuid, key.userId, key.productId],
     );
     return res.rows[0]?.status ?? null;
@@ -113,12 +116,14 @@ export function createSessionRepository(q: Queryable) {
       session: NewSession,
       limits: TokenLifetime & { maxOpen: number },
     ): Promise<CreateResult> {
-      await q.query('select 1 from users where id = $1 for no key update', [session.userId]);
+      await q.query(prepared('select 1 from users where id = $1 for no key update'), [
+        session.userId,
+      ]);
       const countOpen = async () =>
         (
           await q.query<{ count: number }>(
-            `select count(*)::int as count from simulation_sessions
-              where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`,
+            prepared(`select count(*)::int as count from simulation_sessions
+              where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`),
             [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
           )
         ).rows[0]?.count ?? 0;
@@ -221,7 +226,7 @@ export function createSessionRepository(q: Queryable) {
         status: SessionStatusValue;
         organisation_active: boolean | null;
       }>(
-        `with hit as (
+        prepared(`with hit as (
            select uuid, user_id, product_id, status, last_used_at from simulation_sessions
             where token_hash = $1 and ${live(2, 3)}),
          touched as (
@@ -230,7 +235,7 @@ export function createSessionRepository(q: Queryable) {
          select hit.uuid, hit.user_id, hit.product_id, hit.status,
                 (select o.is_active from users u join organisations o on o.id = u.organisation_id
                   where u.id = hit.user_id) as organisation_active
-           from hit`,
+           from hit`),
         [tokenHash, lifetime.maxAgeSeconds, lifetime.idleSeconds],
       );
       const row = res.rows[0];
@@ -266,7 +271,7 @@ export function createSessionRepository(q: Queryable) {
      */
     async join(uuid: string): Promise<Transition<SimulatorSession>> {
       const res = await q.query<SimulatorSessionRow>(
-        `with joined as (
+        prepared(`with joined as (
            update simulation_sessions
               set status = 'in_progress', started_at = coalesce(started_at, now())
             where uuid = $1 and status in ('not_started', 'in_progress')
@@ -279,7 +284,7 @@ export function createSessionRepository(q: Queryable) {
            from joined j
            join products p on p.id = j.product_id
            join users u on u.id = j.user_id
-           left join product_categories c on c.id = j.category_id`,
+           left join product_categories c on c.id = j.category_id`),
         [uuid],
       );
       const row = res.rows[0];
@@ -308,11 +313,11 @@ export function createSessionRepository(q: Queryable) {
       reportDetails: CompleteSessionBody['reportDetails'],
     ): Promise<Transition<SessionStatus & { fromLaunch: boolean }>> {
       const res = await q.query<{ status: SessionStatusValue; lti: boolean }>(
-        `update simulation_sessions
+        prepared(`update simulation_sessions
             set status = 'complete', completed_at = now(), report_details = $2::jsonb,
                 reported_score = $3
           where uuid = $1 and status = 'in_progress'
-          returning status, lti_launch_id is not null as lti`,
+          returning status, lti_launch_id is not null as lti`),
         // The simulator's score is kept as reported, never as the session's score (issue #23).
         [
           uuid,

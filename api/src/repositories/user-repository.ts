@@ -10,6 +10,7 @@ import type {
 import type { Queryable } from '../db/driver';
 import { pagedList } from '../lib/paged-list';
 import { LOOKUP_SEED } from '../reference/reference-data';
+import { prepared } from '../db/prepared';
 
 /**
  * The signed-in user as the API knows them: our row plus the permissions of their role, and
@@ -33,7 +34,6 @@ interface AuthUserRow {
   account_status: AccountStatus;
   organisation_active: boolean | null;
 }
-
 
 /**
  * Roles that must sign in to Brightspace when their organisation uses it: the ones who work in
@@ -91,7 +91,9 @@ const authUserQuery = (flags: string) =>
 
 export function createUserRepository(db: Queryable, options: UserRepositoryOptions = {}) {
   const brightspace = options.brightspace ?? false;
-  const authUserSql = authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS);
+  const authUserSql = prepared(
+    authUserQuery(brightspace ? BRIGHTSPACE_FLAGS : NO_BRIGHTSPACE_FLAGS),
+  );
 
   const repository = {
     /**

@@ -15,6 +15,13 @@ import type { ChangeNotice } from '../../db/change-notices';
  */
 export const AUTH_USER_TTL_MS = 5_000;
 /**
+ * The time to live on PostgreSQL, where every write to what the cache holds is announced by a
+ * trigger (0030) whoever makes it, and reuse stops while the notices cannot be heard: the time
+ * to live then bounds nothing a notice would not, and a short one only made every polling user
+ * a database load every 4 s (~250 loads/s at 1 000 learners, api/README "Where the time goes").
+ */
+export const AUTH_USER_TTL_NOTICED_MS = 30_000;
+/**
  * A user found older than this share of the time to live is still answered from memory, and
  * loaded again in the background for the next request. A learner polling every second then never
  * finds the entry expired, so whoami and the session status never wait for a pool connection
@@ -25,6 +32,11 @@ export const AUTH_USER_TTL_MS = 5_000;
 export const AUTH_USER_REFRESH_SHARE = 0.8;
 /** Bounds memory: at most this many users are held; the least recently used makes room. */
 export const AUTH_USER_CACHE_SIZE = 10_000;
+
+/** PostgreSQL announces every change (change notices); PGlite relies on the services' forgets. */
+export function authUserTtlMs(kind: 'postgres' | 'pglite'): number {
+  return kind === 'postgres' ? AUTH_USER_TTL_NOTICED_MS : AUTH_USER_TTL_MS;
+}
 
 export interface AuthUserCache {
   /**
@@ -63,17 +75,32 @@ export function createAuthUserCache(
     ...(options.now ? { perf: { now: options.now } } : {}),
     ttlResolution: 0,
   });
-  // Bumped by every forget: a lookup that overlapped a write must not store what it may have
-  // read before the write.
-  let generation = 0;
+  /**
+   * What was forgotten while each load was under way: a load that read before a write to its
+   * user must not store what it read. Recorded per load rather than as one counter for all, so a
+   * write to one user does not throw away every other user's load that overlapped it.
+   */
+  const loads = new Set<{ all: boolean; users: Set<string>; organisations: Set<number> }>();
   /** Background loads under way, one per user at most. */
   const refreshing = new Set<string>();
 
-  /** Loads `sub` and keeps what it found unless a forget came in between. */
+  /** Loads `sub` and keeps what it found unless a forget of that user came in between. */
   const loadAndKeep = async (sub: string, reuse: boolean) => {
-    const seen = generation;
-    const user = await load(sub);
-    if (seen !== generation) return user;
+    const forgotten = { all: false, users: new Set<string>(), organisations: new Set<number>() };
+    loads.add(forgotten);
+    let user: AuthUser | null;
+    try {
+      user = await load(sub);
+    } finally {
+      loads.delete(forgotten);
+    }
+    const overtaken =
+      forgotten.all ||
+      forgotten.users.has(sub) ||
+      (user !== null &&
+        (forgotten.users.has(user.id) ||
+          (user.organisationId !== null && forgotten.organisations.has(user.organisationId))));
+    if (overtaken) return user;
     cache.delete(sub);
     if (user && ttlMs > 0 && reuse) {
       Object.freeze(user.permissions);
@@ -105,16 +132,16 @@ export function createAuthUserCache(
     // Entries are keyed by the token's sub, which is not the user's id for accounts made through
     // the identity provider's admin API; a write to a user drops every entry that is that user.
     forget(userId) {
-      generation++;
+      for (const forgotten of loads) forgotten.users.add(userId);
       cache.delete(userId);
       for (const [key, user] of cache.entries()) if (user.id === userId) cache.delete(key);
     },
     forgetAll() {
-      generation++;
+      for (const forgotten of loads) forgotten.all = true;
       cache.clear();
     },
     forgetOrganisation(organisationId) {
-      generation++;
+      for (const forgotten of loads) forgotten.organisations.add(organisationId);
       for (const [key, user] of cache.entries()) {
         if (user.organisationId === organisationId) cache.delete(key);
       }
@@ -138,6 +165,7 @@ declare module 'fastify' {
 export const authUserCachePlugin = fp(
   async (app) => {
     const cache = createAuthUserCache((sub) => app.repos.users.findAuthUser(sub), {
+      ttlMs: authUserTtlMs(app.db.kind),
       now: () => app.clock.now().getTime(),
       reusable: () => app.changeNotices.live,
       onLookup: cacheLookupCounter(app.metrics, 'auth_user'),

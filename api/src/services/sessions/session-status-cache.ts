@@ -37,9 +37,11 @@ export function createSessionStatusCache(
     ...(now ? { perf: { now } } : {}),
     ttlResolution: 0,
   });
-  // Bumped by every forget: a load that overlapped a change (made here or announced by another
-  // process) must not store what it may have read before the change.
-  let generation = 0;
+  // The load of each uuid that may store its answer: a forget of that uuid (a change made here
+  // or announced by another process) takes it away, since the load may have read before the
+  // change. Per uuid, not one counter for all: at a few changes a second anywhere, a global
+  // counter let almost no load under load store its answer, and every poll went to the database.
+  const storable = new Map<string, symbol>();
   return {
     async read(key, load) {
       const reuse = ttlMs > 0 && reusable();
@@ -51,20 +53,26 @@ export function createSessionStatusCache(
         // Another learner's (or product's) uuid is "not found", exactly as the query would say.
         return same ? hit.status : null;
       }
-      const seen = generation;
-      const status = await load(key);
-      if (status !== null && seen === generation) {
-        entries.set(key.uuid, { key: { ...key }, status });
+      const ticket = Symbol(key.uuid);
+      storable.set(key.uuid, ticket);
+      try {
+        const status = await load(key);
+        if (status !== null && storable.get(key.uuid) === ticket) {
+          entries.set(key.uuid, { key: { ...key }, status });
+        }
+        return status;
+      } finally {
+        if (storable.get(key.uuid) === ticket) storable.delete(key.uuid);
       }
-      return status;
     },
     forget(uuids) {
-      if (uuids.length === 0) return;
-      generation++;
-      for (const uuid of uuids) entries.delete(uuid);
+      for (const uuid of uuids) {
+        storable.delete(uuid);
+        entries.delete(uuid);
+      }
     },
     forgetAll() {
-      generation++;
+      storable.clear();
       entries.clear();
     },
   };

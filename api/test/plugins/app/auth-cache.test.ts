@@ -169,6 +169,27 @@ describe('cached auth users', () => {
     await rename(educator.firstName);
   });
 
+  test('a load that overlapped a change to another user or organisation keeps its user', async () => {
+    const users = createUserRepository(t.db);
+    let release: () => void = () => undefined;
+    let loads = 0;
+    const cached = createAuthUserCache(async (sub) => {
+      loads++;
+      const user = await users.findAuthUser(sub);
+      if (loads === 1) await new Promise<void>((resolve) => (release = resolve));
+      return user;
+    });
+    const loading = cached.get(educator.sub);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Written meanwhile: someone else, and an organisation the educator is not in.
+    cached.forget(randomUUID());
+    cached.forgetOrganisation(-1);
+    release();
+    assert.equal((await loading)?.firstName, educator.firstName);
+    await cached.get(educator.sub);
+    assert.equal(loads, 1, 'the second get is answered from memory');
+  });
+
   test('are shared between requests, so they cannot be changed', async () => {
     const users = createUserRepository(t.db);
     const cached = createAuthUserCache((sub) => users.findAuthUser(sub));

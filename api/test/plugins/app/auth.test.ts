@@ -13,7 +13,7 @@ import { INVALID_TOKEN, NOT_AUTHENTICATED, USER_NOT_REGISTERED } from '@portal/c
 import { buildApp } from '../../../src/app';
 import {
   AUTH_USER_REFRESH_SHARE,
-  AUTH_USER_TTL_MS,
+  authUserTtlMs,
 } from '../../../src/plugins/app/auth-user-cache';
 import {
   account,
@@ -272,12 +272,13 @@ describe('authentication of a deleted user', () => {
     // at its time to live, sooner when a request past the refresh point reloaded it meanwhile. On
     // PostgreSQL the users' change notice (0030) may drop it sooner still, whenever it arrives, so
     // only PGlite pins the cached answer before the refresh point.
-    const refreshAt = AUTH_USER_TTL_MS * AUTH_USER_REFRESH_SHARE;
+    const ttlMs = authUserTtlMs(t.db.kind);
+    const refreshAt = ttlMs * AUTH_USER_REFRESH_SHARE;
     await clock.advance(refreshAt - 100);
     if (!process.env.TEST_DATABASE_URL) {
       assert.equal((await whoami()).statusCode, 200, 'still the cached user');
     }
-    await clock.advance(AUTH_USER_TTL_MS - refreshAt + 150);
+    await clock.advance(ttlMs - refreshAt + 150);
     const res = await whoami();
     assert.equal(res.statusCode, 403);
     assert.deepEqual(res.json(), { detail: USER_NOT_REGISTERED });
