@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { summariseProfile, profileText, type ProfileSummary } from './lib/cpu-profile';
+import { cpuSnapshot, cpuSplit, cpuSplitText, type CpuSplit } from './lib/cpu-split';
 import { HttpTarget } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { parseOptions, USAGE, warmupSeconds, type BenchOptions } from './lib/options';
@@ -231,6 +232,8 @@ interface RunResult {
   relativeTargets: RelativeTargetResult[];
   /** What one API instance reported on /metrics over the measured window (null if unreadable). */
   apiWindow: WindowFigures | null;
+  /** The machine's CPU over the window by part (null off Linux). */
+  cpu: CpuSplit | null;
   generator: { sendLagMs: ReturnType<Recorder['lag']>; abandonedCycles: number };
   profile: ProfileSummary | null;
   notes: string[];
@@ -282,8 +285,9 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
   // The calibration pass records into its own recorder; the load's window starts after it.
   const calibration = new Recorder(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   const api = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections);
+  const simulator = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections);
   const bare = new HttpTarget('127.0.0.1', barePort, calibration, options.connections);
-  started.targets.push(api, bare);
+  started.targets.push(api, simulator, bare);
 
   const reportsAvailable = await probeReports(api, bearers[0]!);
   const notes: string[] = [];
@@ -295,6 +299,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
 
   const ctx: ScenarioContext = {
     api,
+    simulator,
     bare,
     stopAt: Number.POSITIVE_INFINITY,
     sessionMs: options.sessionSeconds * 1000,
@@ -319,6 +324,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
   const stopAt = windowStart + options.duration * 1000;
   const recorder = new Recorder(windowStart, stopAt);
   api.recorder = recorder;
+  simulator.recorder = recorder;
   bare.recorder = recorder;
   ctx.stopAt = stopAt;
 
@@ -338,19 +344,27 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
   // /metrics read as the window opens and as it closes: the event-loop delay histogram restarts at
   // every read (prom-client), and the statement histograms are subtracted.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, windowStart - performance.now())));
+  const parts = {
+    API: started.children.find((c) => c.name === 'api')?.process.pid,
+    'load generator': process.pid,
+    'bare server': started.children.find((c) => c.name === 'bare')?.process.pid,
+  };
+  const cpuStart = cpuSnapshot(parts);
   const scrapeStart = await scrapeApi(apiPort, METRICS_TOKEN);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, stopAt - performance.now())));
+  const cpuEnd = cpuSnapshot(parts);
   const scrapeEnd = scrapeStart && (await scrapeApi(apiPort, METRICS_TOKEN, scrapeStart));
   const apiWindow =
     scrapeStart && scrapeEnd ? windowFigures(scrapeStart, scrapeEnd, options.duration) : null;
   const loadAfter = loadavg()[0] ?? 0;
   const drainUntil = performance.now() + DRAIN_TIMEOUT_MS;
-  while (api.inFlight + bare.inFlight > 0 && performance.now() < drainUntil) {
+  const inFlight = () => api.inFlight + simulator.inFlight + bare.inFlight;
+  while (inFlight() > 0 && performance.now() < drainUntil) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  if (api.inFlight + bare.inFlight > 0) {
+  if (inFlight() > 0) {
     notes.push(
-      `${api.inFlight + bare.inFlight} requests were still unanswered ${DRAIN_TIMEOUT_MS / 1000} s ` +
+      `${inFlight()} requests were still unanswered ${DRAIN_TIMEOUT_MS / 1000} s ` +
         'after the run; their connections were then closed (the "socket hang up" errors).',
     );
   }
@@ -358,6 +372,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
   // Requests the loop left queued in the API (when it could not keep up) must not be charged to
   // the probes: their connections are dropped, and the probes wait until the API answers promptly.
   api.close();
+  simulator.close();
   bare.close();
   // Records nothing until a probe gives it its recorder.
   const nowhere = new Recorder(Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY);
@@ -454,6 +469,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
     targets: judge([...routes, ...probes]),
     relativeTargets: judgeRelative(routes),
     apiWindow,
+    cpu: cpuStart && cpuEnd ? cpuSplit(cpuStart, cpuEnd) : null,
     generator: { sendLagMs: recorder.lag(), abandonedCycles: ctx.abandoned.count },
     profile,
     notes,
@@ -468,7 +484,7 @@ function print(result: RunResult) {
       `API_INSTANCES=${result.instances}`,
     `${o.learners} learners, ${o.duration} s measured after ${warmupSeconds(o)} s warm-up; session ${o.sessionSeconds} s ` +
       `with ${o.evidence} images, think ${o.thinkSeconds} s; educator ${o.educatorRate}/s; ` +
-      `${o.connections} connections per server`,
+      `${o.connections} connections each for the browsers, the simulators and the bare server`,
     `database: ${o.organisations} organisations, ${o.population} learners, ${d.reports} reports, ` +
       `${d.evidence} evidence, ${d.learners} simulated learners ` +
       `(${d.built ? 'prepared' : 'reused; checked'} in ${Object.entries(d.timings)
@@ -482,6 +498,7 @@ function print(result: RunResult) {
     routeTable(result.routes, result.unloaded, true),
     '',
     ...(result.apiWindow ? [windowText(result.apiWindow, result.instances), ''] : []),
+    ...(result.cpu ? [cpuSplitText(result.cpu), ''] : []),
     ...(result.probes.length > 0
       ? [
           `report lists alone (educator = organisation scope, ${o.listRate}/s for ${o.listSeconds} s each):`,

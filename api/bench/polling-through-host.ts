@@ -193,6 +193,7 @@ async function main() {
   const target = new HttpTarget('127.0.0.1', hostPort, recorder, Math.min(learners, 1024));
   const ctx: ScenarioContext = {
     api: target,
+    simulator: target,
     bare: target,
     stopAt,
     sessionMs: durationMs,

@@ -157,6 +157,7 @@ async function main() {
     const target = new HttpTarget('127.0.0.1', proxy.port, recorder, Math.min(learners * 2, 1024));
     const ctx: ScenarioContext = {
       api: target,
+      simulator: target,
       bare: target,
       stopAt,
       sessionMs: durationMs,

@@ -14,7 +14,7 @@ export interface BenchOptions {
   thinkSeconds: number;
   /** Learner-report list requests per second from the educator. */
   educatorRate: number;
-  /** Keep-alive connections to the API (and as many to the bare server). */
+  /** Keep-alive connections of the browsers to the API (as many of the simulators, and to the bare server). */
   connections: number;
   json: boolean;
   /** Write a CPU profile of the API process and print where its time went. */
@@ -51,7 +51,8 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --evidence N          images the headless simulator submits per session (default 2)
   --think-seconds S     pause after reading a report before the next session (default 1)
   --educator-rate R     GET /report/learner per second by an educator (default 2)
-  --connections N       keep-alive connections per server (default 128)
+  --connections N       keep-alive connections of the browsers, as many of the simulators,
+                        and as many to the bare server (default 128)
   --json                print the results as JSON instead of tables
   --profile             CPU-profile the API process and print its hottest functions
   --keep                keep the temp folder (database, stored files, profile)

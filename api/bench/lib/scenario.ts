@@ -43,7 +43,14 @@ const XSRF = { ...COOKIE, [XSRF_HEADER.toLowerCase()]: XSRF_VALUE };
 const SESSION_GIVE_UP_MS = 30_000;
 
 export interface ScenarioContext {
+  /** The learners' browsers. */
   api: HttpTarget;
+  /**
+   * The simulators: another program on the learner's machine, with connections of its own. On
+   * the browsers' connections a slow image upload held a socket that the next whoami waited for
+   * in the generator, a queue no real browser has (api/README, "Where the time goes").
+   */
+  simulator: HttpTarget;
   bare: HttpTarget;
   /** No request is scheduled at or after this instant (performance.now() time). */
   stopAt: number;
@@ -301,7 +308,7 @@ export class HeadlessSimulator {
     body: Buffer | string,
     contentType: string,
   ) {
-    return this.ctx.api.call(route, scheduledAt, {
+    return this.ctx.simulator.call(route, scheduledAt, {
       method: 'POST',
       path,
       headers: { authorization: this.auth, 'content-type': contentType },
