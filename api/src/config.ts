@@ -18,7 +18,7 @@ export const ConfigSchema = Type.Object({
   // PostgreSQL connections each API process may hold (PGlite has one). Every instance holds up
   // to this many, so instances × this (plus one listener each) must fit the server's
   // max_connections.
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
   // API processes this start runs on API_PORT (node:cluster); more than one needs PostgreSQL.
   API_INSTANCES: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   PGLITE_DIR: Type.String({ minLength: 1, default: DEFAULT_PGLITE_DIR }),
