@@ -1,5 +1,6 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Queryable } from '../../db/driver';
+import { prepared } from '../../db/prepared';
 
 /**
  * @fastify/rate-limit's `store` on PostgreSQL (migration 0030's `rate_limit_counters`), so every
@@ -10,7 +11,8 @@ import type { Queryable } from '../../db/driver';
  */
 
 /** `incr`: counts one request, opening a new window when the key's last one is over. */
-const INCREMENT_SQL = `
+const INCREMENT_SQL = prepared(
+  `
   with clock as (
     select (extract(epoch from statement_timestamp()) * 1000)::bigint as now_ms,
            $2::bigint as window_ms
@@ -23,14 +25,17 @@ const INCREMENT_SQL = `
                              then excluded.window_start else c.window_start end,
          window_end = case when c.window_end <= excluded.window_start
                            then excluded.window_end else c.window_end end
-  returning c.hits, (c.window_end - (select now_ms from clock))::integer as ttl_ms`;
+  returning c.hits, (c.window_end - (select now_ms from clock))::integer as ttl_ms`,
+);
 
 /** `read`: the count of the key's current window, without counting. */
-const READ_SQL = `
+const READ_SQL = prepared(
+  `
   select c.hits, (c.window_end - now_ms)::integer as ttl_ms
     from rate_limit_counters c,
          (select (extract(epoch from statement_timestamp()) * 1000)::bigint as now_ms) clock
-   where c.key = $1 and c.window_end > clock.now_ms`;
+   where c.key = $1 and c.window_end > clock.now_ms`,
+);
 
 /** Keys whose window is over (by the database's clock): the next request opens a new one anyway. */
 const SWEEP_SQL = `
