@@ -155,6 +155,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig
   if ((raw.LTI_BROKER_URL === undefined) !== (raw.LTI_BROKER_CLIENT_SECRET === undefined)) {
     throw new ConfigError('Invalid environment:\n  LTI_BROKER_URL, LTI_BROKER_CLIENT_SECRET: set both or neither');
   }
+  // As the API's: the grace runs from the SIGTERM, so a drain as long cuts off every request in flight.
+  if (raw.SHUTDOWN_DRAIN_SECONDS >= raw.SHUTDOWN_GRACE_SECONDS) {
+    throw new ConfigError(
+      `Invalid environment:\n  SHUTDOWN_DRAIN_SECONDS: ${raw.SHUTDOWN_DRAIN_SECONDS} must be less than SHUTDOWN_GRACE_SECONDS (${raw.SHUTDOWN_GRACE_SECONDS}), which counts from the SIGTERM and must leave time for the requests in flight`,
+    );
+  }
   const cookieKeys = raw.IDENTITY_COOKIE_KEYS ?? [];
   return {
     issuer: raw.IDENTITY_ISSUER,

@@ -23,6 +23,16 @@ describe('configuration', () => {
     assert.equal(config.seedDemo, false, 'no demo accounts unless SEED_DEMO says so');
   });
 
+  it('refuses a drain as long as the grace, which would cut off the requests in flight', () => {
+    const env = { IDENTITY_DEV_MODE: 'true', SHUTDOWN_GRACE_SECONDS: '20' };
+    assert.equal(loadConfig({ ...env, SHUTDOWN_DRAIN_SECONDS: '5' }).shutdownDrainMs, 5000);
+    assert.throws(
+      () => loadConfig({ ...env, SHUTDOWN_DRAIN_SECONDS: '20' }),
+      (error: Error) =>
+        error instanceof ConfigError && /SHUTDOWN_DRAIN_SECONDS: 20 must be less than SHUTDOWN_GRACE_SECONDS \(20\)/.test(error.message),
+    );
+  });
+
   it('refuses to start outside development mode without SMTP (the outbox would hand out set-password links)', () => {
     assert.throws(
       () => loadConfig({}),
