@@ -39,6 +39,7 @@ import type { IdentityAdmin } from './identity/identity-admin';
 import { licenseExpiryPlugin } from './plugins/app/license-expiry';
 import { ltiKeyRotationPlugin } from './plugins/app/lti-key-rotation';
 import { fileCleanupPlugin } from './plugins/app/file-cleanup';
+import { outboxCleanupPlugin } from './plugins/app/outbox-cleanup';
 import { databaseGaugesPlugin, metricsPlugin } from './plugins/app/metrics';
 import { lifecyclePlugin } from './plugins/app/lifecycle';
 import type { createLifecycle } from '@portal/service-kit';
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(mailerPlugin);
   await app.register(licenseExpiryPlugin);
   await app.register(fileCleanupPlugin);
+  await app.register(outboxCleanupPlugin);
   await app.register(ltiKeyRotationPlugin);
   await app.register(ltiRosterSyncPlugin);
 

@@ -94,6 +94,8 @@ export const ConfigSchema = Type.Object({
   // How often each process looks whether today's file clean-up (unsaved and replaced uploads)
   // is due; 0 = never in this process.
   FILE_CLEANUP_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
+  // The daily removal of finished image markings from the outbox; 0 = not in this process.
+  OUTBOX_CLEANUP_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
   // How often each process looks whether today's LTI tool key check is due (a next key is
   // published once the signing key is 90 days old; one process per day); 0 = never in this process.
   LTI_KEY_ROTATION_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86400, default: 3600 }),
@@ -205,6 +207,8 @@ export interface Config {
   licenseExpiryCheckMs: number;
   /** 0 = the file clean-up job does not run in this process. */
   fileCleanupCheckMs: number;
+  /** 0 = the outbox clean-up job does not run in this process. */
+  outboxCleanupCheckMs: number;
   /** 0 = the LTI key rotation check does not run in this process. */
   ltiKeyRotationCheckMs: number;
   /** Clock difference tolerated on LTI launch tokens. */
@@ -340,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     installerMaxBytes: raw.INSTALLER_MAX_BYTES,
     licenseExpiryCheckMs: raw.LICENSE_EXPIRY_CHECK_SECONDS * 1000,
     fileCleanupCheckMs: raw.FILE_CLEANUP_CHECK_SECONDS * 1000,
+    outboxCleanupCheckMs: raw.OUTBOX_CLEANUP_CHECK_SECONDS * 1000,
     ltiKeyRotationCheckMs: raw.LTI_KEY_ROTATION_CHECK_SECONDS * 1000,
     ltiClockLeewaySeconds: raw.LTI_CLOCK_LEEWAY_SECONDS,
     ltiRosterSyncCheckMs: raw.LTI_ROSTER_SYNC_CHECK_SECONDS * 1000,

@@ -197,6 +197,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       LICENSE_EXPIRY_CHECK_SECONDS: '0',
       // Tests make stale and replaced files on purpose; the clean-up runs only where one asks.
       FILE_CLEANUP_CHECK_SECONDS: '0',
+      // Tests count outbox rows; the outbox clean-up runs only where one asks.
+      OUTBOX_CLEANUP_CHECK_SECONDS: '0',
       // Tests rotate the tool key themselves; the scheduled check runs only where one asks.
       LTI_KEY_ROTATION_CHECK_SECONDS: '0',
       LTI_ROSTER_SYNC_CHECK_SECONDS: '0',
