@@ -129,6 +129,24 @@ describe('insight_images follows every write', () => {
       ],
     );
 
+    // An image written before the others (a copy, a bulk load): KNEE_90 is a repeat again, and
+    // the new row is one too.
+    const copied = await t.db.query<{ id: number }>(
+      `insert into evidence (session_uuid, position, practice_activity, evidence_data)
+       select session_uuid, 0, practice_activity, evidence_data from evidence where id = $1
+       returning id`,
+      [second],
+    );
+    rows = await assertInStep('an image inserted before the others');
+    assert.deepEqual(
+      rows.map((r) => [r.evidence_id, r.is_repeat]),
+      [
+        [second, true],
+        [lateral, false],
+        [copied.rows[0]!.id, false],
+      ],
+    );
+
     // The learner's next report stays when this one goes.
     const kept = await createSession(t);
     assert.equal((await join(t, kept.token)).statusCode, 200);
