@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { FINISHED_ITEM_RETENTION_MS, runOutboxCleanup } from '../../src/jobs/outbox-cleanup';
 import type { Queryable } from '../../src/db/driver';
 import { MARK_EVIDENCE_KIND } from '../../src/services/sessions/mark-evidence';
+import { CLEANED_KINDS } from '../../src/plugins/app/outbox-cleanup';
 import { buildTestApp, type TestApp } from '../helper';
 import { createManualClock } from '../manual-clock';
 
@@ -41,7 +42,7 @@ describe('the daily outbox clean-up', () => {
     // An account's later steps read its finished creation's progress: never removed.
     const accountCreated = await item(t.db, 'identity.create', 4 * old, 4 * old);
 
-    const run = await runOutboxCleanup(t.db, nextDay());
+    const run = await runOutboxCleanup(t.db, CLEANED_KINDS, nextDay());
     assert.ok(run.ran);
     assert.ok(run.result >= 1);
     assert.equal(await exists(t.db, finishedLongAgo), false);
@@ -52,7 +53,7 @@ describe('the daily outbox clean-up', () => {
     // Once per day: a second check the same day does nothing.
     const day = new Date(Date.now() + dayOffset * DAY);
     const again = await item(t.db, MARK_EVIDENCE_KIND, old, old - DAY);
-    assert.deepEqual(await runOutboxCleanup(t.db, day), {
+    assert.deepEqual(await runOutboxCleanup(t.db, CLEANED_KINDS, day), {
       ran: false,
       day: run.day,
       reason: 'done',
