@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../../bench/lib/cpu-split';
 
 const snapshot = (parts: Record<string, number>, busy: number, total: number): CpuSnapshot => ({
@@ -8,6 +9,21 @@ const snapshot = (parts: Record<string, number>, busy: number, total: number): C
   busy,
   total,
 });
+
+/** Processes whose parent is `pid` (from /proc: what the split itself reads). */
+function childrenOf(pid: number): number {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) count++;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return count;
+}
 
 describe('bench CPU split', () => {
   test('parts are cores’ worth of the window; the rest of the busy time is everything else', () => {
@@ -29,21 +45,30 @@ describe('bench CPU split', () => {
     'a process and its children count for the part named by its id',
     { skip: process.platform !== 'linux' },
     async () => {
-      // A parent that starts a busy child: the child's time is the parent's part.
+      // A parent whose child spins until the parent is gone: the child's time is the parent's part.
+      // No fixed run time, so a slow start on a busy machine cannot end it before the window.
       const parent = spawn(process.execPath, [
         '-e',
-        `require('node:child_process').spawn(process.execPath, ['-e', 'const end = Date.now() + 1500; while (Date.now() < end);'], { stdio: 'inherit' }).on('exit', () => process.exit(0))`,
+        `const c = require('node:child_process').spawn(process.execPath, ['-e', 'const p = process.ppid; while (process.ppid === p);'], { stdio: 'ignore' });
+       process.on('SIGTERM', () => { c.kill('SIGKILL'); process.exit(0); });
+       setInterval(() => undefined, 1000);`,
       ]);
       try {
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Until the child runs: the parent has a child process.
+        const deadline = Date.now() + 20_000;
+        while (Date.now() < deadline) {
+          if (childrenOf(parent.pid ?? -1) > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         const start = cpuSnapshot({ busy: parent.pid });
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
         const end = cpuSnapshot({ busy: parent.pid });
         assert.ok(start && end);
         const busy = cpuSplit(start, end).parts.find((p) => p.part === 'busy');
-        assert.ok(busy && busy.cores > 0.2, `the busy child used ${busy?.cores} cores`);
+        // A spinning process gets a fair share of a core even on a loaded machine.
+        assert.ok(busy && busy.cores > 0.05, `the busy child used ${busy?.cores} cores`);
       } finally {
-        parent.kill();
+        parent.kill('SIGTERM');
       }
     },
   );
