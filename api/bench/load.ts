@@ -305,6 +305,8 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
     sessionMs: options.sessionSeconds * 1000,
     thinkMs: options.thinkSeconds * 1000,
     evidencePerSession: options.evidence,
+    bareEvery: options.bareEvery,
+    statusPolls: { count: 0 },
     image: benchImagePng(),
     reportsAvailable,
     abandoned: { count: 0 },
@@ -484,7 +486,8 @@ function print(result: RunResult) {
       `API_INSTANCES=${result.instances}`,
     `${o.learners} learners, ${o.duration} s measured after ${warmupSeconds(o)} s warm-up; session ${o.sessionSeconds} s ` +
       `with ${o.evidence} images, think ${o.thinkSeconds} s; educator ${o.educatorRate}/s; ` +
-      `${o.connections} connections each for the browsers, the simulators and the bare server`,
+      `${o.connections} connections each for the browsers, the simulators and the bare server; ` +
+      `the bare route with ${o.bareEvery === 1 ? 'every status poll' : `one status poll in ${o.bareEvery}`}`,
     `database: ${o.organisations} organisations, ${o.population} learners, ${d.reports} reports, ` +
       `${d.evidence} evidence, ${d.learners} simulated learners ` +
       `(${d.built ? 'prepared' : 'reused; checked'} in ${Object.entries(d.timings)

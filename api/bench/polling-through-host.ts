@@ -199,6 +199,8 @@ async function main() {
     sessionMs: durationMs,
     thinkMs: 0,
     evidencePerSession: 0,
+    bareEvery: 1,
+    statusPolls: { count: 0 },
     image: Buffer.alloc(0),
     reportsAvailable: false,
     abandoned: { count: 0 },

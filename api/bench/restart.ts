@@ -163,6 +163,8 @@ async function main() {
       sessionMs: durationMs,
       thinkMs: 0,
       evidencePerSession: 0,
+      bareEvery: 1,
+      statusPolls: { count: 0 },
       image: benchImagePng(),
       reportsAvailable: false,
       abandoned: { count: 0 },

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { Recorder } from './stats';
 
 export interface HttpResponse {
@@ -32,6 +32,60 @@ export class UnexpectedResponse extends Error {
 /** As the simulator's session client (`createSessionClient`'s `timeoutMs`). */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
+/** How often a target looks for requests past their time (one timer for all, not one each). */
+const SWEEP_MS = 100;
+
+/**
+ * One request on undici's dispatch interface: no body stream, no promise per step and no
+ * AbortSignal with a timer each (together 55 µs of the generator's CPU per request, a quarter of
+ * it, measured against the bare server at 2 000 requests a second).
+ */
+class PendingRequest implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private status = 0;
+  private readonly chunks: Buffer[] = [];
+  private settled = false;
+
+  constructor(
+    /** performance.now() time by which the answer must have come, counted from the queueing. */
+    readonly deadline: number,
+    private readonly done: (error: Error | null, res?: HttpResponse) => void,
+  ) {}
+
+  private settle(error: Error | null, res?: HttpResponse) {
+    if (this.settled) return;
+    this.settled = true;
+    this.done(error, res);
+  }
+
+  /** Its time is up: it fails now, and is cut off on the wire (or as soon as a connection takes it). */
+  expire() {
+    this.settle(new Error('timeout'));
+    this.controller?.abort(new Error('timeout'));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController) {
+    this.controller = controller;
+    if (this.settled) controller.abort(new Error('timeout'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number) {
+    this.status = statusCode;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer) {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd() {
+    this.settle(null, { status: this.status, body: Buffer.concat(this.chunks) });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error) {
+    this.settle(error);
+  }
+}
+
 /**
  * One HTTP/1.1 keep-alive pool to one server. undici's Pool rather than node:http's agent: the
  * generator shares two cores with the API and PostgreSQL, and undici costs about half as much CPU
@@ -40,6 +94,8 @@ export const REQUEST_TIMEOUT_MS = 15_000;
  */
 export class HttpTarget {
   private readonly pool: Pool;
+  private readonly pending = new Set<PendingRequest>();
+  private readonly sweeper: NodeJS.Timeout;
   /** Requests sent and not yet answered; the run waits for these before it stops the servers. */
   inFlight = 0;
 
@@ -56,33 +112,33 @@ export class HttpTarget {
       headersTimeout: REQUEST_TIMEOUT_MS + 1000,
       bodyTimeout: REQUEST_TIMEOUT_MS + 1000,
     });
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS).unref();
   }
 
-  private async send(spec: RequestSpec): Promise<HttpResponse> {
+  private send(spec: RequestSpec): Promise<HttpResponse> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(spec.headers ?? {})) {
       if (value !== undefined)
         headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
-    try {
-      const res = await this.pool.request({
-        method: spec.method,
-        path: spec.path,
-        headers,
-        body: spec.body ?? null,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const request = new PendingRequest(performance.now() + REQUEST_TIMEOUT_MS, (error, res) => {
+        this.pending.delete(request);
+        if (error) reject(error);
+        else resolve(res!);
       });
-      return { status: res.statusCode, body: Buffer.from(await res.body.arrayBuffer()) };
-    } catch (error) {
-      // The same word for a timeout as before, so failure tables stay comparable.
-      if (
-        error instanceof Error &&
-        (error.name === 'TimeoutError' || error.name === 'AbortError')
-      ) {
-        throw new Error('timeout');
-      }
-      throw error;
-    }
+      this.pending.add(request);
+      this.pool.dispatch(
+        { method: spec.method, path: spec.path, headers, body: spec.body ?? null },
+        request,
+      );
+    });
+  }
+
+  /** Fails every request whose time is up, whether it was sent or still waits for a connection. */
+  private sweep() {
+    const now = performance.now();
+    for (const request of this.pending) if (request.deadline <= now) request.expire();
   }
 
   /**
@@ -121,6 +177,7 @@ export class HttpTarget {
   }
 
   close() {
+    clearInterval(this.sweeper);
     void this.pool.destroy();
   }
 }

@@ -14,7 +14,17 @@ export interface BenchOptions {
   thinkSeconds: number;
   /** Learner-report list requests per second from the educator. */
   educatorRate: number;
-  /** Keep-alive connections of the browsers to the API (as many of the simulators, and to the bare server). */
+  /**
+   * One bare-route request per this many session-status polls, on the same schedule. 1 = every
+   * poll; the default 10 still gives thousands of samples a run (for the p99) without the probe
+   * taking a seventh of the machine (generator and bare server together) from what it measures.
+   */
+  bareEvery: number;
+  /**
+   * Keep-alive connections of the browsers (default: one per learner, as each learner's browser
+   * has its own; 128 shared by 1 000 learners queued every poll behind slow calls in the generator,
+   * a queue no browser has) to the API; as many of the simulators, and to the bare server.
+   */
   connections: number;
   json: boolean;
   /** Write a CPU profile of the API process and print where its time went. */
@@ -51,8 +61,10 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --evidence N          images the headless simulator submits per session (default 2)
   --think-seconds S     pause after reading a report before the next session (default 1)
   --educator-rate R     GET /report/learner per second by an educator (default 2)
+  --bare-every N        call the bare route once per N session-status polls, on their
+                        schedule (default 10; 1 = with every poll)
   --connections N       keep-alive connections of the browsers, as many of the simulators,
-                        and as many to the bare server (default 128)
+                        and as many to the bare server (default: one per learner, at most 1024)
   --json                print the results as JSON instead of tables
   --profile             CPU-profile the API process and print its hottest functions
   --keep                keep the temp folder (database, stored files, profile)
@@ -103,6 +115,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       evidence: { type: 'string' },
       'think-seconds': { type: 'string' },
       'educator-rate': { type: 'string' },
+      'bare-every': { type: 'string' },
       connections: { type: 'string' },
       json: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
@@ -134,7 +147,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     evidence: positive('evidence', values.evidence, 2),
     thinkSeconds: positive('think-seconds', values['think-seconds'], 1, false),
     educatorRate: positive('educator-rate', values['educator-rate'], 2, false),
-    connections: positive('connections', values.connections, 128),
+    bareEvery: positive('bare-every', values['bare-every'], 10),
+    connections: positive('connections', values.connections, Math.min(Math.max(learners, 1), 1024)),
     json: values.json ?? false,
     profile: values.profile ?? false,
     keep: values.keep ?? false,
@@ -160,6 +174,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   }
   if (options.listSeconds > 0 && options.listRate <= 0)
     throw new Error('--list-rate must be more than 0');
+  if (options.bareEvery < 1) throw new Error('--bare-every must be at least 1');
   if (options.saturationConnections < 1)
     throw new Error('--saturation-connections must be at least 1');
   if (options.learners < 1) throw new Error('--learners must be at least 1');

@@ -57,6 +57,10 @@ export interface ScenarioContext {
   sessionMs: number;
   thinkMs: number;
   evidencePerSession: number;
+  /** The bare route is called with every `bareEvery`-th status poll (`--bare-every`). */
+  bareEvery: number;
+  /** Status polls so far, across learners: picks the polls the bare route goes with. */
+  statusPolls: { count: number };
   image: Buffer;
   /** False when the API has no report routes yet; the learner then skips reading reports. */
   reportsAvailable: boolean;
@@ -246,10 +250,12 @@ export class Learner {
         this.ctx.stopAt,
         () => !settled,
         (due) => {
-          // The bare route runs on exactly the status schedule: same rate, same bursts.
-          this.ctx.bare
-            .call(ROUTES.bare, due, { method: 'GET', path: '/bare', expect: [200] })
-            .catch(swallow);
+          // The bare route runs on the status schedule (same bursts), with one poll in `bareEvery`.
+          if (this.ctx.statusPolls.count++ % this.ctx.bareEvery === 0) {
+            this.ctx.bare
+              .call(ROUTES.bare, due, { method: 'GET', path: '/bare', expect: [200] })
+              .catch(swallow);
+          }
           this.status(session, due)
             .then((answer) => {
               if (answer.status === 'complete') finish('complete');

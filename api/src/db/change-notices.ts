@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { SESSION_STATUSES, type SessionStatusValue } from '@portal/contract';
 
 /**
  * Change notices between API processes sharing one PostgreSQL (issue #24 point 1). Triggers of
@@ -13,16 +14,19 @@ export type ChangeNotice =
   | { kind: 'user'; id: string }
   /** An organisation's name, activation or learning platform changed: all its members. */
   | { kind: 'organisation'; id: number }
-  /** A session's status changed. */
-  | { kind: 'session'; id: string }
+  /**
+   * A session's status changed, to `status` (0041; a notice without it, from before, only says
+   * that it changed).
+   */
+  | { kind: 'session'; id: string; status?: SessionStatusValue }
   /** Many rows, or something every user depends on (role permissions): drop everything. */
   | { kind: 'all' };
 
 /** The notice a payload carries; null for anything else (a newer process's kind, noise). */
 export function parseChangeNotice(payload: string | undefined): ChangeNotice | null {
-  let value: { k?: unknown; id?: unknown };
+  let value: { k?: unknown; id?: unknown; s?: unknown };
   try {
-    value = JSON.parse(payload ?? '') as { k?: unknown; id?: unknown };
+    value = JSON.parse(payload ?? '') as { k?: unknown; id?: unknown; s?: unknown };
   } catch {
     return null;
   }
@@ -31,8 +35,12 @@ export function parseChangeNotice(payload: string | undefined): ChangeNotice | n
     case 'all':
       return { kind: 'all' };
     case 'user':
-    case 'session':
       return id === '' ? null : { kind: value.k, id };
+    case 'session': {
+      if (id === '') return null;
+      const status = SESSION_STATUSES.find((s) => s === value.s);
+      return status ? { kind: 'session', id, status } : { kind: 'session', id };
+    }
     case 'organisation':
       return /^\d+$/.test(id) ? { kind: 'organisation', id: Number(id) } : null;
     default:

@@ -38,6 +38,13 @@ export interface Db extends Queryable {
    * paused reader stops the server); destroying it ends the COPY and drops the connection.
    */
   copyCsvOut?(select: string, settings: Record<string, string>): Promise<Readable>;
+  /**
+   * PostgreSQL only: a few connections of their own (POLLED_POOL_SIZE) for the one-row reads the
+   * launch screen polls every second (a session's status when it is not in memory). On the main
+   * pool such a read queued behind transactions whose connections wait for the event loop between
+   * their statements: a second and more under load (api/README, "Where the time goes").
+   */
+  polled?: Queryable;
   /** The connection pool's state (PostgreSQL; PGlite is one connection and has none). */
   poolStats?(): PoolStats;
 }

@@ -27,6 +27,9 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/** Connections of each process's pool for polled reads (Db.polled), beside DATABASE_POOL_SIZE. */
+export const POLLED_POOL_SIZE = 4;
+
 /** How the dedicated connections show in pg_stat_activity (operators, tests). */
 export const DEDICATED_CLIENT_NAME = 'portal-api change notices';
 
@@ -37,9 +40,11 @@ export function createPgDb(options: PgOptions): Db {
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   };
   const pool = new pg.Pool({ ...settings, max });
+  const polledPool = new pg.Pool({ ...settings, max: POLLED_POOL_SIZE });
   return {
     kind: 'postgres',
     ...wrap(pool),
+    polled: wrap(polledPool),
     async transaction(fn) {
       const client = await pool.connect();
       try {
@@ -54,7 +59,9 @@ export function createPgDb(options: PgOptions): Db {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), polledPool.end()]);
+    },
     // Keep-alive, so a connection the network dropped is noticed rather than waited on for ever.
     dedicatedClient: () =>
       new pg.Client({ ...settings, keepAlive: true, application_name: DEDICATED_CLIENT_NAME }),

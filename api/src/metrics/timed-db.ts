@@ -36,6 +36,7 @@ export function timedDb(db: Db, metrics: ApiMetrics): Db {
   return {
     ...db,
     ...timed(db),
+    ...(db.polled ? { polled: timed(db.polled) } : {}),
     kind: db.kind,
     transaction: (fn) => db.transaction((tx) => fn(timed(tx))),
     close: () => db.close(),

@@ -12,6 +12,13 @@ test('notice payloads: known kinds only, ids as the caches key them', () => {
   assert.deepEqual(parseChangeNotice('{"k":"user","id":"u-1"}'), { kind: 'user', id: 'u-1' });
   assert.deepEqual(parseChangeNotice('{"k":"organisation","id":"12"}'), { kind: 'organisation', id: 12 });
   assert.deepEqual(parseChangeNotice('{"k":"session","id":"s"}'), { kind: 'session', id: 's' });
+  assert.deepEqual(parseChangeNotice('{"k":"session","id":"s","s":"complete"}'), {
+    kind: 'session',
+    id: 's',
+    status: 'complete',
+  });
+  // A status this process does not know only says that the session changed.
+  assert.deepEqual(parseChangeNotice('{"k":"session","id":"s","s":"archived"}'), { kind: 'session', id: 's' });
   assert.deepEqual(parseChangeNotice('{"k":"all"}'), { kind: 'all' });
   for (const payload of ['', 'x', '{"k":"user"}', '{"k":"organisation","id":"x"}', '{"k":"other","id":"1"}', undefined]) {
     assert.equal(parseChangeNotice(payload), null, String(payload));
@@ -69,6 +76,24 @@ describe('change notices from the database', { skip: NEEDS_POSTGRES }, () => {
     // A write that changes nothing the caches hold says nothing.
     assert.deepEqual(
       await noticesOf(() => database.db.query(`update organisations set city = 'Elsewhere' where name = 'Demo Hospital'`)),
+      [],
+    );
+  });
+
+  test('a session’s status change is announced with the new status (0041)', async () => {
+    const uuid = randomUUID();
+    await database.db.query(
+      `insert into simulation_sessions (uuid, user_id, product_id, configuration, mode, token_hash)
+       select $1, $2, id, 'knee', 'Desktop', $3 from products order by id limit 1`,
+      [uuid, learner.sub, randomUUID()],
+    );
+    assert.deepEqual(
+      await noticesOf(() => database.db.query(`update simulation_sessions set status = 'in_progress' where uuid = $1`, [uuid])),
+      [{ kind: 'session', id: uuid, status: 'in_progress' }],
+    );
+    // Anything else about the session is not the polled status.
+    assert.deepEqual(
+      await noticesOf(() => database.db.query(`update simulation_sessions set score = 50 where uuid = $1`, [uuid])),
       [],
     );
   });

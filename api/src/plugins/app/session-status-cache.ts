@@ -27,7 +27,11 @@ export const sessionStatusCachePlugin = fp(
     );
     app.changeNotices.subscribe({
       onNotice: (notice) => {
-        if (notice.kind === 'session') cache.forget([notice.id]);
+        if (notice.kind !== 'session') return;
+        // Another process's change (or this one's own, coming back): moved, not dropped, so the
+        // session's next poll on this process does not read the database either.
+        if (notice.status) cache.advance([{ uuid: notice.id, status: notice.status }]);
+        else cache.forget([notice.id]);
       },
       flush: () => cache.forgetAll(),
     });

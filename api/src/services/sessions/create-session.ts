@@ -96,7 +96,15 @@ export async function createSession(
         idleSeconds: sessionTokenIdleSeconds,
       },
     );
-    uow.afterCommit(() => deps.sessionStatuses.forget(result.closed));
+    uow.afterCommit(() => {
+      deps.sessionStatuses.advance(result.closed.map((uuid) => ({ uuid, status: 'closed' })));
+      if (result.ok) {
+        deps.sessionStatuses.remember(
+          { uuid: result.uuid, userId: user.id, productId },
+          'not_started',
+        );
+      }
+    });
     return result;
   });
   if (!created.ok) throw detailError(409, tooManyOpenSessions(maxOpenSessionsPerUser));

@@ -1,4 +1,9 @@
-import type { CompleteSessionBody, SessionStatus, SimulatorSession } from '@portal/contract';
+import type {
+  CompleteSessionBody,
+  SessionStatus,
+  SessionStatusValue,
+  SimulatorSession,
+} from '@portal/contract';
 import { enqueueLtiScore } from '../../lti/grade-passback';
 import {
   createSessionRepository,
@@ -8,7 +13,7 @@ import {
 } from '../../repositories/session-repository';
 import type { Queryable } from '../../db/driver';
 import { createMarkingRepository } from '../../repositories/marking-repository';
-import { runUnitOfWork } from '../unit-of-work';
+import { runUnitOfWork, type UnitOfWork } from '../unit-of-work';
 import type { SessionDeps } from './deps';
 
 /**
@@ -16,14 +21,33 @@ import type { SessionDeps } from './deps';
  * changed session's polled status once committed.
  */
 
+/**
+ * Once committed, the session's polled status moves to what the change made of it (its next poll
+ * is answered from memory, not the database); when the change was refused, whatever is held is
+ * dropped, as another process may have changed it.
+ */
+function afterChange(
+  deps: SessionDeps,
+  uow: UnitOfWork,
+  uuid: string,
+  status: SessionStatusValue | null,
+) {
+  uow.afterCommit(() =>
+    status === null
+      ? deps.sessionStatuses.forget([uuid])
+      : deps.sessionStatuses.advance([{ uuid, status }]),
+  );
+}
+
 /** The simulator starts (or, after a restart, resumes) the session. */
 export function joinSession(
   deps: SessionDeps,
   uuid: string,
 ): Promise<Transition<SimulatorSession>> {
   return runUnitOfWork(deps.db, async (uow) => {
-    uow.afterCommit(() => deps.sessionStatuses.forget([uuid]));
-    return createSessionRepository(uow.q).join(uuid);
+    const result = await createSessionRepository(uow.q).join(uuid);
+    afterChange(deps, uow, uuid, result.ok ? result.value.status : null);
+    return result;
   });
 }
 
@@ -33,8 +57,9 @@ export function completeSessionByOwner(
   key: OwnedSessionKey,
 ): Promise<Transition<SessionStatus>> {
   return runUnitOfWork(deps.db, async (uow) => {
-    uow.afterCommit(() => deps.sessionStatuses.forget([key.uuid]));
-    return createSessionRepository(uow.q).completeByOwner(key);
+    const result = await createSessionRepository(uow.q).completeByOwner(key);
+    afterChange(deps, uow, key.uuid, result.ok ? result.value.status : null);
+    return result;
   });
 }
 
@@ -52,8 +77,8 @@ export function completeSessionBySimulator(
   reportDetails: CompleteSessionBody['reportDetails'],
 ): Promise<Transition<SessionStatus>> {
   return runUnitOfWork(deps.db, async (uow) => {
-    uow.afterCommit(() => deps.sessionStatuses.forget([uuid]));
     const result = await createSessionRepository(uow.q).completeBySimulator(uuid, reportDetails);
+    afterChange(deps, uow, uuid, result.ok ? result.value.status : null);
     if (!result.ok) return result;
     const { fromLaunch, ...status } = result.value;
     if (fromLaunch && (await enqueueCompletionGrade(uow.q, uuid))) {
@@ -86,8 +111,9 @@ export async function enqueueCompletionGrade(tx: Queryable, uuid: string): Promi
 /** Closing twice answers the same; the first close time is kept. */
 export function closeSession(deps: SessionDeps, key: OwnedSessionKey) {
   return runUnitOfWork(deps.db, async (uow) => {
-    uow.afterCommit(() => deps.sessionStatuses.forget([key.uuid]));
-    return createSessionRepository(uow.q).close(key);
+    const result = await createSessionRepository(uow.q).close(key);
+    afterChange(deps, uow, key.uuid, result?.status ?? null);
+    return result;
   });
 }
 
@@ -98,7 +124,9 @@ export function closeExpiredSessions(
 ): Promise<string[]> {
   return runUnitOfWork(deps.db, async (uow) => {
     const uuids = await createSessionRepository(uow.q).closeExpired(lifetime);
-    uow.afterCommit(() => deps.sessionStatuses.forget(uuids));
+    uow.afterCommit(() =>
+      deps.sessionStatuses.advance(uuids.map((uuid) => ({ uuid, status: 'closed' }))),
+    );
     return uuids;
   });
 }
@@ -108,7 +136,8 @@ export async function pollSessionStatus(
   deps: SessionDeps,
   key: OwnedSessionKey,
 ): Promise<SessionStatus | null> {
-  const repository = createSessionRepository(deps.db);
+  // The few connections kept for polled reads: a miss does not queue behind transactions.
+  const repository = createSessionRepository(deps.db.polled ?? deps.db);
   const status = await deps.sessionStatuses.read(
     key,
     async (k) => (await repository.status(k))?.status ?? null,

@@ -74,14 +74,91 @@ describe('session status cache', () => {
     assert.equal(held.count, 4);
   });
 
-  test('of two overlapping loads of one session, the later one stores', async () => {
+  test('reads of a session while its load is under way wait for that load', async () => {
     const cache = createSessionStatusCache(30_000);
     const held = heldLoads();
     const first = cache.read(key('a'), held.load('not_started'));
     const second = cache.read(key('a'), held.load('in_progress'));
+    const third = cache.read(key('a'), held.load('in_progress'));
     held.releaseAll();
-    await Promise.all([first, second]);
-    assert.equal(await cache.read(key('a'), held.now('complete')), 'in_progress');
+    assert.deepEqual(await Promise.all([first, second, third]), [
+      'not_started',
+      'not_started',
+      'not_started',
+    ]);
+    assert.equal(held.count, 1, 'one query for the three polls');
+    assert.equal(await cache.read(key('a'), held.now('complete')), 'not_started', 'stored');
+    assert.equal(held.count, 1);
+  });
+
+  test('a read after its session changed does not wait for the load from before', async () => {
+    const cache = createSessionStatusCache(30_000);
+    const held = heldLoads();
+    const before = cache.read(key('a'), held.load('not_started'));
+    cache.forget(['a']); // the simulator joined after that load read
+    const after = cache.read(key('a'), held.load('in_progress'));
+    held.releaseAll();
+    assert.equal(await before, 'not_started');
+    assert.equal(await after, 'in_progress');
     assert.equal(held.count, 2);
+    assert.equal(
+      await cache.read(key('a'), held.now('complete')),
+      'in_progress',
+      'the later load stored',
+    );
+  });
+
+  test('another learner asking for the session while it loads is not given its answer', async () => {
+    const cache = createSessionStatusCache(30_000);
+    const held = heldLoads();
+    const owner = cache.read(key('a'), held.load('in_progress'));
+    const stranger = cache.read({ ...key('a'), userId: 'someone-else' }, held.load(null as never));
+    held.releaseAll();
+    assert.equal(await owner, 'in_progress');
+    assert.equal(await stranger, null);
+    assert.equal(held.count, 2);
+  });
+
+  test('a change moves a held status forward, and an older notice arriving late does not move it back', async () => {
+    const cache = createSessionStatusCache(30_000);
+    const held = heldLoads();
+    await cache.read(key('a'), held.now('not_started'));
+    cache.advance([{ uuid: 'a', status: 'complete' }]);
+    assert.equal(await cache.read(key('a'), held.now('not_started')), 'complete', 'from memory');
+    cache.advance([{ uuid: 'a', status: 'in_progress' }]); // the join's notice, after the completion
+    assert.equal(await cache.read(key('a'), held.now('not_started')), 'complete');
+    assert.equal(held.count, 1, 'no poll after the changes read the database');
+    // Another learner still gets "not found" for it.
+    assert.equal(
+      await cache.read({ ...key('a'), userId: 'someone-else' }, held.now('complete')),
+      null,
+    );
+  });
+
+  test('a change during a load: the load neither stores nor is waited for', async () => {
+    const cache = createSessionStatusCache(30_000);
+    const held = heldLoads();
+    const before = cache.read(key('a'), held.load('not_started'));
+    cache.advance([{ uuid: 'a', status: 'in_progress' }]);
+    const after = cache.read(key('a'), held.load('in_progress'));
+    held.releaseAll();
+    assert.equal(await before, 'not_started');
+    assert.equal(await after, 'in_progress');
+    assert.equal(held.count, 2);
+    assert.equal(await cache.read(key('a'), held.now('complete')), 'in_progress');
+  });
+
+  test('a change to a session not held stores nothing; a created one is remembered', async () => {
+    const cache = createSessionStatusCache(30_000);
+    const held = heldLoads();
+    cache.advance([{ uuid: 'a', status: 'in_progress' }]);
+    assert.equal(
+      await cache.read(key('a'), held.now('complete')),
+      'complete',
+      'read from the database',
+    );
+    cache.remember(key('b'), 'not_started');
+    assert.equal(await cache.read(key('b'), held.now('in_progress')), 'not_started');
+    assert.equal(held.count, 1);
   });
 });
