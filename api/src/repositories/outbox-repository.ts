@@ -50,6 +50,25 @@ async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<voi
 }
 
 /** `db`: the pool, or a transaction whose writes the outbox's must commit with. */
+/**
+ * Claims up to $1 due items of the kinds $3 for $2 ms, oldest first, never one whose key has an
+ * older item still owed. Reads only the items still owed (migration 0042's partial index): finished
+ * items stay for days (outbox-cleanup), and scanning past them cost 19 ms per claim at 22 000.
+ */
+export const CLAIM_SQL = `update outbox o
+    set locked_until = now() + $2::integer * interval '1 millisecond', attempts = o.attempts + 1
+  where o.id in (
+        select c.id from outbox c
+         where c.done_at is null and c.next_attempt_at <= now()
+           and c.kind = any($3::text[])
+           and (c.locked_until is null or c.locked_until < now())
+           and not exists (select 1 from outbox e
+                            where e.key = c.key and e.id < c.id and e.done_at is null)
+         order by c.id
+         limit $1
+           for update skip locked)
+returning o.id, o.kind, o.key, o.payload, o.progress, o.attempts`;
+
 export function createOutboxRepository(db: Queryable) {
   return {
     enqueue: (items: readonly OutboxItem[]) => enqueue(db, items),
@@ -61,22 +80,7 @@ export function createOutboxRepository(db: Queryable) {
      * loses its lease when it runs out.
      */
     async claim(limit: number, leaseMs: number, kinds: readonly string[]): Promise<ClaimedItem[]> {
-      const res = await db.query<ClaimedRow>(
-        `update outbox o
-            set locked_until = now() + $2::integer * interval '1 millisecond', attempts = o.attempts + 1
-          where o.id in (
-                select c.id from outbox c
-                 where c.done_at is null and c.next_attempt_at <= now()
-                   and c.kind = any($3::text[])
-                   and (c.locked_until is null or c.locked_until < now())
-                   and not exists (select 1 from outbox e
-                                    where e.key = c.key and e.id < c.id and e.done_at is null)
-                 order by c.id
-                 limit $1
-                   for update skip locked)
-        returning o.id, o.kind, o.key, o.payload, o.progress, o.attempts`,
-        [limit, leaseMs, kinds],
-      );
+      const res = await db.query<ClaimedRow>(CLAIM_SQL, [limit, leaseMs, kinds]);
       return res.rows.map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
     },
 
