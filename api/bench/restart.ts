@@ -52,7 +52,9 @@ function options() {
     options: {
       learners: { type: 'string', default: '500' },
       duration: { type: 'string', default: '90' },
-      'evidence-every': { type: 'string', default: '10' },
+      // As bench:api paces a session (two images a minute): at one image every 10 s (50 a second)
+      // the two cores queue every request for seconds before any restart begins.
+      'evidence-every': { type: 'string', default: '30' },
       'database-url': {
         type: 'string',
         default: 'postgres://portal:portal@127.0.0.1:5432/portal_bench_restart',
@@ -218,8 +220,15 @@ async function main() {
         // Deregistered as it is stopped (Kubernetes removes a pod from its endpoints in parallel
         // with the SIGTERM); requests already sent to it finish there.
         instance.draining = true;
+        // Its next incarnation is a new endpoint (a new pod has a new address): no connection to
+        // this one is reused for it. Pooled sockets of the old process that its exit closed while
+        // the bench's loop was behind would otherwise take the new process's first requests and
+        // fail them with ECONNRESET, which no real load balancer's pool does.
+        const oldAgent = instance.agent;
+        instance.agent = new http.Agent({ keepAlive: true });
         instance.child!.process.kill('SIGTERM');
         const code = await exited;
+        oldAgent.destroy();
         log(`${instance.name} stopped (exit ${code}) after ${((performance.now() - from) / 1000).toFixed(1)} s; starting it again…`);
         await start(instance);
         instance.draining = false;

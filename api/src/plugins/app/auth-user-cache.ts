@@ -56,6 +56,16 @@ export interface AuthUserCache {
   forgetOrganisation(organisationId: number): void;
 }
 
+/** What was forgotten while one load was under way. */
+interface Forgotten {
+  all: boolean;
+  users: Set<string>;
+  organisations: Set<number>;
+}
+
+const newForgotten = (): Forgotten => ({ all: false, users: new Set(), organisations: new Set() });
+const overtakenAtAll = (f: Forgotten) => f.all || f.users.size > 0 || f.organisations.size > 0;
+
 export function createAuthUserCache(
   load: (sub: string) => Promise<AuthUser | null>,
   options: {
@@ -80,13 +90,22 @@ export function createAuthUserCache(
    * user must not store what it read. Recorded per load rather than as one counter for all, so a
    * write to one user does not throw away every other user's load that overlapped it.
    */
-  const loads = new Set<{ all: boolean; users: Set<string>; organisations: Set<number> }>();
+  const loads = new Set<Forgotten>();
   /** Background loads under way, one per user at most. */
   const refreshing = new Set<string>();
+  /**
+   * Loads on a miss under way, by sub: the user's other requests meanwhile (whoami and the status
+   * poll arrive together) wait for it rather than load too — after a restart or a flush every
+   * polling user missed at once, twice.
+   */
+  const missing = new Map<string, { forgotten: Forgotten; answer: Promise<AuthUser | null> }>();
 
   /** Loads `sub` and keeps what it found unless a forget of that user came in between. */
-  const loadAndKeep = async (sub: string, reuse: boolean) => {
-    const forgotten = { all: false, users: new Set<string>(), organisations: new Set<number>() };
+  const loadAndKeep = async (
+    sub: string,
+    reuse: boolean,
+    forgotten: Forgotten = newForgotten(),
+  ) => {
     loads.add(forgotten);
     let user: AuthUser | null;
     try {
@@ -127,7 +146,16 @@ export function createAuthUserCache(
         if (cache.getRemainingTTL(sub) < ttlMs * (1 - AUTH_USER_REFRESH_SHARE)) refreshAhead(sub);
         return hit;
       }
-      return loadAndKeep(sub, reuse);
+      if (!reuse) return loadAndKeep(sub, false);
+      // Shared only while nothing at all was forgotten since it started: it may have read before.
+      const under = missing.get(sub);
+      if (under && !overtakenAtAll(under.forgotten)) return under.answer;
+      const forgotten = newForgotten();
+      const answer: Promise<AuthUser | null> = loadAndKeep(sub, true, forgotten).finally(() => {
+        if (missing.get(sub)?.answer === answer) missing.delete(sub);
+      });
+      missing.set(sub, { forgotten, answer });
+      return answer;
     },
     // Entries are keyed by the token's sub, which is not the user's id for accounts made through
     // the identity provider's admin API; a write to a user drops every entry that is that user.

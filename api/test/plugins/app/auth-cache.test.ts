@@ -190,6 +190,41 @@ describe('cached auth users', () => {
     assert.equal(loads, 1, 'the second get is answered from memory');
   });
 
+  test('a user’s requests during its load wait for that load; after a forget they load afresh', async () => {
+    const users = createUserRepository(t.db);
+    const held: Array<() => void> = [];
+    let loads = 0;
+    const cached = createAuthUserCache(async (sub) => {
+      loads++;
+      const user = await users.findAuthUser(sub);
+      await new Promise<void>((resolve) => held.push(resolve));
+      return user;
+    });
+    const releaseAll = async () => {
+      // Let every load reach its wait, then let them all go.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      held.splice(0).forEach((release) => release());
+    };
+    // whoami and the status poll of one learner arrive together after a restart: one load.
+    const together = [cached.get(educator.sub), cached.get(educator.sub), cached.get(educator.sub)];
+    await releaseAll();
+    const answers = await Promise.all(together);
+    assert.equal(loads, 1);
+    assert.ok(answers.every((u) => u?.firstName === educator.firstName));
+
+    cached.forgetAll();
+    const before = cached.get(educator.sub);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rename('Cleo');
+    cached.forget(educator.sub); // written while that load was under way
+    const after = cached.get(educator.sub);
+    await releaseAll();
+    assert.equal((await before)?.firstName, educator.firstName);
+    assert.equal((await after)?.firstName, 'Cleo', 'not the load from before the change');
+    assert.equal(loads, 3);
+    await rename(educator.firstName);
+  });
+
   test('are shared between requests, so they cannot be changed', async () => {
     const users = createUserRepository(t.db);
     const cached = createAuthUserCache((sub) => users.findAuthUser(sub));
