@@ -49,7 +49,6 @@ async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<voi
   );
 }
 
-/** `db`: the pool, or a transaction whose writes the outbox's must commit with. */
 /**
  * Claims up to $1 due items of the kinds $3 for $2 ms, oldest first, never one whose key has an
  * older item still owed. Reads only the items still owed (migration 0042's partial index): finished
@@ -69,6 +68,7 @@ export const CLAIM_SQL = `update outbox o
            for update skip locked)
 returning o.id, o.kind, o.key, o.payload, o.progress, o.attempts`;
 
+/** `db`: the pool, or a transaction whose writes the outbox's must commit with. */
 export function createOutboxRepository(db: Queryable) {
   return {
     enqueue: (items: readonly OutboxItem[]) => enqueue(db, items),
