@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { finished, type Readable } from 'node:stream';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -27,6 +28,29 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/**
+ * A pool whose `end` resolves once its connections are closed, not merely asked to close
+ * (pg-pool's own resolves first): a database dropped or a server stopped right after would
+ * otherwise end a connection still open, whose error nobody hears any more.
+ */
+function closablePool(config: pg.PoolConfig) {
+  const pool = new pg.Pool(config);
+  const open = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => open.add(client));
+  pool.on('remove', (client) => open.delete(client));
+  const end = async () => {
+    await pool.end();
+    const deadline = Date.now() + 5000;
+    while (open.size > 0 && Date.now() < deadline) {
+      await Promise.race([
+        once(pool, 'remove'),
+        new Promise((resolve) => setTimeout(resolve, 100)),
+      ]);
+    }
+  };
+  return { pool, end };
+}
+
 /** Connections of each process's pool for polled reads (Db.polled), beside DATABASE_POOL_SIZE. */
 export const POLLED_POOL_SIZE = 4;
 
@@ -39,12 +63,13 @@ export function createPgDb(options: PgOptions): Db {
     connectionString: options.connectionString,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   };
-  const pool = new pg.Pool({ ...settings, max });
-  const polledPool = new pg.Pool({ ...settings, max: POLLED_POOL_SIZE });
+  const main = closablePool({ ...settings, max });
+  const polled = closablePool({ ...settings, max: POLLED_POOL_SIZE });
+  const pool = main.pool;
   return {
     kind: 'postgres',
     ...wrap(pool),
-    polled: wrap(polledPool),
+    polled: wrap(polled.pool),
     async transaction(fn) {
       const client = await pool.connect();
       try {
@@ -60,7 +85,7 @@ export function createPgDb(options: PgOptions): Db {
       }
     },
     close: async () => {
-      await Promise.all([pool.end(), polledPool.end()]);
+      await Promise.all([main.end(), polled.end()]);
     },
     // Keep-alive, so a connection the network dropped is noticed rather than waited on for ever.
     dedicatedClient: () =>
