@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { cacheLookupCounter } from '../../metrics/api-metrics';
-import type { AuthUser } from '../../repositories/user-repository';
+import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
 import type { ChangeNotice } from '../../db/change-notices';
 
 /**
@@ -192,7 +192,12 @@ declare module 'fastify' {
 
 export const authUserCachePlugin = fp(
   async (app) => {
-    const cache = createAuthUserCache((sub) => app.repos.users.findAuthUser(sub), {
+    // Loaded on the polled routes' own connections (Db.polled): after a restart every poller's
+    // user is a miss, and on the main pool each waited behind uploads' open transactions.
+    const users = app.db.polled
+      ? createUserRepository(app.db.polled, { brightspace: app.config.brightspace !== null })
+      : app.repos.users;
+    const cache = createAuthUserCache((sub) => users.findAuthUser(sub), {
       ttlMs: authUserTtlMs(app.db.kind),
       now: () => app.clock.now().getTime(),
       reusable: () => app.changeNotices.live,
@@ -204,5 +209,8 @@ export const authUserCachePlugin = fp(
     });
     app.decorate('authUsers', cache);
   },
-  { name: 'auth-user-cache', dependencies: ['repositories', 'clock', 'change-notices'] },
+  {
+    name: 'auth-user-cache',
+    dependencies: ['config', 'db', 'repositories', 'clock', 'change-notices'],
+  },
 );

@@ -5,36 +5,52 @@ import { prepared } from '../../db/prepared';
 /**
  * @fastify/rate-limit's `store` on PostgreSQL (migration 0030's `rate_limit_counters`), so every
  * API process counts against the same budgets: a window per key that starts with its first
- * request (as the package's memory store counts), counted with one upsert that answers the count
- * and what is left of the window. Times are the database's clock's, one clock for every process.
- * A Redis store would do the same with one more service to run; PostgreSQL is already there.
+ * request (as the package's memory store counts). Times are the database's clock's, one clock for
+ * every process. A Redis store would do the same with one more service to run; PostgreSQL is
+ * already there.
+ *
+ * Every signed-in request reads its address's refused-credential count and counts itself against
+ * its user's budget: two statements per request, one statement per request per connection's round
+ * trip, which under a thousand pollers made the counters the queue every request waited in
+ * (api/README, "Rolling restarts"). The counts are therefore sent in batches, as a database
+ * batches commits: what arrives while a batch is out goes with the next one, in one statement
+ * that counts and reads every key in it. Nothing is approximated — each request gets the count
+ * its own increment made, as with one statement each — and an idle process sends a request's
+ * count at once.
  */
 
-/** `incr`: counts one request, opening a new window when the key's last one is over. */
-const INCREMENT_SQL = prepared(
+/**
+ * Counts every key of the batch by its number of requests (a key appears once), opening a new
+ * window where the last one is over, and reads the keys that are only read; both answer the
+ * count and what is left of the window. Keys come sorted, so two processes' batches lock their
+ * rows in one order and cannot deadlock.
+ */
+const BATCH_SQL = prepared(
   `
   with clock as (
-    select (extract(epoch from statement_timestamp()) * 1000)::bigint as now_ms,
-           $2::bigint as window_ms
+    select (extract(epoch from statement_timestamp()) * 1000)::bigint as now_ms
+  ),
+  counted as (
+    insert into rate_limit_counters as c (key, window_start, window_end, hits)
+    select t.key, clock.now_ms, clock.now_ms + t.window_ms, t.n
+      from unnest($1::text[], $2::bigint[], $3::int[]) with ordinality as t(key, window_ms, n, i),
+           clock
+     order by t.i
+    on conflict (key) do update
+       set hits = case when c.window_end <= excluded.window_start
+                       then excluded.hits else c.hits + excluded.hits end,
+           window_start = case when c.window_end <= excluded.window_start
+                               then excluded.window_start else c.window_start end,
+           window_end = case when c.window_end <= excluded.window_start
+                             then excluded.window_end else c.window_end end
+    returning c.key, c.hits, c.window_end
   )
-  insert into rate_limit_counters as c (key, window_start, window_end, hits)
-  select $1, now_ms, now_ms + window_ms, 1 from clock
-  on conflict (key) do update
-     set hits = case when c.window_end <= excluded.window_start then 1 else c.hits + 1 end,
-         window_start = case when c.window_end <= excluded.window_start
-                             then excluded.window_start else c.window_start end,
-         window_end = case when c.window_end <= excluded.window_start
-                           then excluded.window_end else c.window_end end
-  returning c.hits, (c.window_end - (select now_ms from clock))::integer as ttl_ms`,
-);
-
-/** `read`: the count of the key's current window, without counting. */
-const READ_SQL = prepared(
-  `
-  select c.hits, (c.window_end - now_ms)::integer as ttl_ms
-    from rate_limit_counters c,
-         (select (extract(epoch from statement_timestamp()) * 1000)::bigint as now_ms) clock
-   where c.key = $1 and c.window_end > clock.now_ms`,
+  select key, hits, (window_end - (select now_ms from clock))::integer as ttl_ms, true as counted
+    from counted
+  union all
+  select c.key, c.hits, (c.window_end - clock.now_ms)::integer, false
+    from rate_limit_counters c, clock
+   where c.key = any($4::text[]) and c.window_end > clock.now_ms`,
 );
 
 /** Keys whose window is over (by the database's clock): the next request opens a new one anyway. */
@@ -45,32 +61,111 @@ const SWEEP_SQL = `
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 interface CounterRow {
+  key: string;
   hits: number;
   ttl_ms: number;
+  counted: boolean;
+}
+
+interface Batch {
+  /** Per key: its window and the requests that count on it, in arrival order. */
+  increments: Map<string, { windowMs: number; waiting: Callback[] }>;
+  /** Per key: the requests that read it without counting. */
+  reads: Map<string, Callback[]>;
+}
+
+const emptyBatch = (): Batch => ({ increments: new Map(), reads: new Map() });
+
+/**
+ * One statement at a time per process: the batch that fills while it runs goes next. The first
+ * request of an idle process waits for nothing but a turn of the event loop (so the requests of
+ * that turn share its statement).
+ */
+export function createCounterBatcher(db: Queryable) {
+  let next = emptyBatch();
+  let sending = false;
+  let scheduled = false;
+
+  const schedule = () => {
+    if (sending || scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void send();
+    });
+  };
+
+  async function send(): Promise<void> {
+    const batch = next;
+    if (batch.increments.size === 0 && batch.reads.size === 0) return;
+    next = emptyBatch();
+    sending = true;
+    const counted = [...batch.increments.keys()].sort();
+    try {
+      const { rows } = await db.query<CounterRow>(BATCH_SQL, [
+        counted,
+        counted.map((key) => batch.increments.get(key)!.windowMs),
+        counted.map((key) => batch.increments.get(key)!.waiting.length),
+        [...batch.reads.keys()],
+      ]);
+      const found = new Map<string, CounterRow>();
+      for (const row of rows) {
+        if (row.counted) {
+          // The key's count after all its requests of this batch: each gets the count its own
+          // increment made, in arrival order.
+          const waiting = batch.increments.get(row.key)!.waiting;
+          const ttl = Math.max(row.ttl_ms, 0);
+          waiting.forEach((cb, i) => cb(null, { current: row.hits - waiting.length + 1 + i, ttl }));
+        } else {
+          found.set(row.key, row);
+        }
+      }
+      for (const [key, waiting] of batch.reads) {
+        const row = found.get(key);
+        const result = row
+          ? { current: row.hits, ttl: Math.max(row.ttl_ms, 0) }
+          : { current: 0, ttl: 0 };
+        for (const cb of waiting) cb(null, result);
+      }
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      for (const { waiting } of batch.increments.values()) for (const cb of waiting) cb(failure);
+      for (const waiting of batch.reads.values()) for (const cb of waiting) cb(failure);
+    } finally {
+      sending = false;
+      schedule();
+    }
+  }
+
+  return {
+    incr(key: string, windowMs: number, cb: Callback) {
+      const entry = next.increments.get(key);
+      if (entry) entry.waiting.push(cb);
+      else next.increments.set(key, { windowMs, waiting: [cb] });
+      schedule();
+    },
+    read(key: string, cb: Callback) {
+      const waiting = next.reads.get(key);
+      if (waiting) waiting.push(cb);
+      else next.reads.set(key, [cb]);
+      schedule();
+    },
+  };
 }
 
 /** The store class @fastify/rate-limit instantiates, counting in `db`. */
 export function databaseRateLimitStore(db: Queryable): FastifyRateLimitStoreCtor {
-  const answer = (rows: CounterRow[], cb: Callback) => {
-    const row = rows[0];
-    cb(null, row ? { current: row.hits, ttl: Math.max(row.ttl_ms, 0) } : { current: 0, ttl: 0 });
-  };
+  // One batcher for every limiter of the app: their keys are prefixed with their class.
+  const batcher = createCounterBatcher(db);
   class DatabaseRateLimitStore {
     incr(key: string, cb: Callback, timeWindow: number) {
-      db.query<CounterRow>(INCREMENT_SQL, [key, timeWindow]).then(
-        (res) => answer(res.rows, cb),
-        (error: Error) => cb(error),
-      );
+      batcher.incr(key, timeWindow, cb);
     }
 
     read(key: string, cb: Callback) {
-      db.query<CounterRow>(READ_SQL, [key]).then(
-        (res) => answer(res.rows, cb),
-        (error: Error) => cb(error),
-      );
+      batcher.read(key, cb);
     }
 
-    /** Every limiter shares the one table; their keys are prefixed with their class. */
     child() {
       return this;
     }

@@ -131,7 +131,9 @@ export const rateLimitPlugin = fp(
       global: false,
       ...(shared
         ? {
-            store: databaseRateLimitStore(app.db),
+            // On the polled routes' own connections (Db.polled): every signed-in request counts
+            // here, and on the main pool each waited behind uploads' open transactions.
+            store: databaseRateLimitStore(app.db.polled ?? app.db),
             // A database that cannot count cannot serve the request either; its own error says
             // why, rather than a rate limit's.
             skipOnError: true,
