@@ -145,9 +145,9 @@ async function startServers(
       OIDC_ISSUER: identity.issuer,
       OIDC_CLIENT_ID: 'frontend',
       SEED_DEMO: 'true',
-      // The bench measures the API's capacity: hundreds of learners share one address here, and
-      // their pace is the scenario's, not a user's.
-      RATE_LIMIT_ENABLED: 'false',
+      // The bench measures the API's capacity: its learners' pace is the scenario's, within the
+      // default per-user budgets; --rate-limits counts them as production does.
+      RATE_LIMIT_ENABLED: String(options.rateLimits),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       // node cluster on one port (src/instances.ts); the cluster's primary hands out connections.
@@ -315,7 +315,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
   log(`Calibration: every route ${CALIBRATION_ROUNDS} times, one request at a time…`);
   await calibrate(
     ctx,
-    new Learner(ctx, bearers[0]!, seeded(0)),
+    bearers.slice(0, CALIBRATION_ROUNDS).map((bearer, i) => new Learner(ctx, bearer, seeded(i))),
     educatorBearer,
     CALIBRATION_ROUNDS,
   );

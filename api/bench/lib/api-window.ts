@@ -26,7 +26,8 @@ export interface WindowFigures {
   routes: Array<{ route: string; perSecond: number; meanMs: number }>;
   statements: Array<{ statement: string; perSecond: number; meanMs: number }>;
   /** Share of look-ups each in-process cache answered from memory (null: none made). */
-  cacheHitRates: Array<{ cache: string; lookups: number; hitShare: number }>;
+  /** Per cache: hits and loads (misses) over all look-ups; the rest waited for a load (`shared`). */
+  cacheHitRates: Array<{ cache: string; lookups: number; hitShare: number; loadShare: number }>;
 }
 
 const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/;
@@ -134,22 +135,25 @@ function histogramMeans(start: Scrape, end: Scrape, name: string, seconds: numbe
     .sort((a, b) => b.perSecond - a.perSecond);
 }
 
-/** Hits over look-ups per cache over the window (`cache_lookups_total`). */
+/** Hits and loads over look-ups per cache over the window (`cache_lookups_total`). */
 function cacheHitRates(start: Scrape, end: Scrape) {
-  const lookups = new Map<string, { hit: number; miss: number }>();
+  const lookups = new Map<string, { hit: number; miss: number; all: number }>();
   for (const [labels, count] of deltas(start, end, 'cache_lookups_total', '')) {
     const cache = label(labels, 'cache');
-    const entry = lookups.get(cache) ?? { hit: 0, miss: 0 };
-    if (label(labels, 'result') === 'hit') entry.hit += count;
-    else entry.miss += count;
+    const entry = lookups.get(cache) ?? { hit: 0, miss: 0, all: 0 };
+    const result = label(labels, 'result');
+    if (result === 'hit') entry.hit += count;
+    else if (result === 'miss') entry.miss += count;
+    entry.all += count;
     lookups.set(cache, entry);
   }
   return [...lookups]
-    .filter(([, { hit, miss }]) => hit + miss > 0)
-    .map(([cache, { hit, miss }]) => ({
+    .filter(([, { all }]) => all > 0)
+    .map(([cache, { hit, miss, all }]) => ({
       cache,
-      lookups: hit + miss,
-      hitShare: hit / (hit + miss),
+      lookups: all,
+      hitShare: hit / all,
+      loadShare: miss / all,
     }));
 }
 
@@ -204,7 +208,10 @@ export function windowText(w: WindowFigures, instances: number): string {
     ...(w.cacheHitRates.length > 0
       ? [
           `  caches: ${w.cacheHitRates
-            .map((c) => `${c.cache} ${(c.hitShare * 100).toFixed(1)} % hits of ${c.lookups}`)
+            .map(
+              (c) =>
+                `${c.cache} ${(c.hitShare * 100).toFixed(1)} % hits, ${(c.loadShare * 100).toFixed(1)} % loads of ${c.lookups}`,
+            )
             .join(', ')}`,
         ]
       : []),

@@ -31,6 +31,12 @@ export interface BenchOptions {
   profile: boolean;
   /** Leave the temp folder (database, files, profile) in place. */
   keep: boolean;
+  /**
+   * Production rate limits on (RATE_LIMIT_ENABLED, default budgets): every signed-in request
+   * then also reads and counts its budgets (batched statements on PostgreSQL). Off by default,
+   * as the figures of issue #24 point 5 were measured.
+   */
+  rateLimits: boolean;
   /** PostgreSQL to run the API against (127.0.0.1 only); null = PGlite in a temp folder. */
   databaseUrl: string | null;
   /** Drop and prepare the PostgreSQL data again even when it is already there. */
@@ -68,6 +74,7 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --json                print the results as JSON instead of tables
   --profile             CPU-profile the API process and print its hottest functions
   --keep                keep the temp folder (database, stored files, profile)
+  --rate-limits         run the API with its production rate limits (default: off)
 
   --database-url URL    run the API against this PostgreSQL (127.0.0.1 only; a dedicated
                         database: the bench fills it and reuses it on later runs with the same
@@ -120,6 +127,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       json: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      'rate-limits': { type: 'boolean', default: false },
       'database-url': { type: 'string' },
       rebuild: { type: 'boolean', default: false },
       population: { type: 'string' },
@@ -152,6 +160,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     json: values.json ?? false,
     profile: values.profile ?? false,
     keep: values.keep ?? false,
+    rateLimits: values['rate-limits'] ?? false,
     databaseUrl,
     rebuild: values.rebuild ?? false,
     population: positive('population', values.population, postgres ? 50_000 : 2 * learners),

@@ -425,16 +425,19 @@ export function startEducator(ctx: ScenarioContext, bearer: string, rate: number
 
 /**
  * Every route of the loop, one request at a time (nothing else in flight): the service time of
- * each route without queueing, the floor under the loaded figures. Also warms up the JIT.
+ * each route without queueing, the floor under the loaded figures. Also warms up the JIT. The
+ * rounds go to the learners in turn, so none creates sessions faster than its budget allows when
+ * the API counts them (`--rate-limits`).
  */
 export async function calibrate(
   ctx: ScenarioContext,
-  learner: Learner,
+  learners: readonly Learner[],
   educatorBearer: string,
   rounds: number,
 ) {
   const now = () => performance.now();
   for (let round = 0; round < rounds; round++) {
+    const learner = learners[round % learners.length]!;
     const session = await learner.createSession(now());
     const simulator = new HeadlessSimulator(ctx, session.token);
     await learner.status(session, now());

@@ -35,7 +35,7 @@ export function createApiMetrics() {
     }),
     cacheLookups: metrics.counter({
       name: 'cache_lookups_total',
-      help: 'Look-ups of the in-process caches (auth_user, access_token, session_status), by result (hit, miss)',
+      help: 'Look-ups of the in-process caches (auth_user, access_token, session_status), by result (hit; miss: loaded; shared: waited for a load already under way)',
       labelNames: ['cache', 'result'],
     }),
   };
@@ -43,11 +43,17 @@ export function createApiMetrics() {
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
 
-/** Where a cache reports its look-ups; `hit` false = it had to load. */
-export type CacheLookup = (hit: boolean) => void;
+/**
+ * Where a cache reports its look-ups: `hit` from memory, `miss` loaded, `shared` waited for
+ * the load another look-up started (no statement of its own).
+ */
+export type CacheLookup = (result: 'hit' | 'miss' | 'shared') => void;
 
 export function cacheLookupCounter(metrics: ApiMetrics, cache: string): CacheLookup {
-  const hit = metrics.cacheLookups.labels(cache, 'hit');
-  const miss = metrics.cacheLookups.labels(cache, 'miss');
-  return (found) => (found ? hit : miss).inc();
+  const counters = {
+    hit: metrics.cacheLookups.labels(cache, 'hit'),
+    miss: metrics.cacheLookups.labels(cache, 'miss'),
+    shared: metrics.cacheLookups.labels(cache, 'shared'),
+  };
+  return (result) => counters[result].inc();
 }

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import { cacheLookupCounter } from '../../metrics/api-metrics';
+import { cacheLookupCounter, type CacheLookup } from '../../metrics/api-metrics';
 import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
 import type { ChangeNotice } from '../../db/change-notices';
 
@@ -74,7 +74,7 @@ export function createAuthUserCache(
     /** False while reuse cannot be trusted (change notices not heard): every get loads. */
     reusable?: () => boolean;
     /** Hit or miss of each get (the cache metrics). */
-    onLookup?: (hit: boolean) => void;
+    onLookup?: CacheLookup;
   } = {},
 ): AuthUserCache {
   const reusable = options.reusable ?? (() => true);
@@ -141,15 +141,19 @@ export function createAuthUserCache(
     async get(sub) {
       const reuse = reusable();
       const hit = reuse ? cache.get(sub) : undefined;
-      options.onLookup?.(hit !== undefined);
       if (hit) {
+        options.onLookup?.('hit');
         if (cache.getRemainingTTL(sub) < ttlMs * (1 - AUTH_USER_REFRESH_SHARE)) refreshAhead(sub);
         return hit;
       }
-      if (!reuse) return loadAndKeep(sub, false);
       // Shared only while nothing at all was forgotten since it started: it may have read before.
-      const under = missing.get(sub);
-      if (under && !overtakenAtAll(under.forgotten)) return under.answer;
+      const under = reuse ? missing.get(sub) : undefined;
+      if (under && !overtakenAtAll(under.forgotten)) {
+        options.onLookup?.('shared');
+        return under.answer;
+      }
+      options.onLookup?.('miss');
+      if (!reuse) return loadAndKeep(sub, false);
       const forgotten = newForgotten();
       const answer: Promise<AuthUser | null> = loadAndKeep(sub, true, forgotten).finally(() => {
         if (missing.get(sub)?.answer === answer) missing.delete(sub);

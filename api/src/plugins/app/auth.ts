@@ -188,7 +188,7 @@ export const authPlugin = fp<AuthPluginOptions>(
 
       let claims: AccessClaims;
       const known = accepted.get(token);
-      tokenLookup(known !== undefined);
+      tokenLookup(known !== undefined ? 'hit' : 'miss');
       if (known) {
         claims = known;
       } else {

@@ -46,7 +46,7 @@ export function createSessionStatusCache(
   ttlMs: number,
   now?: () => number,
   reusable: () => boolean = () => true,
-  onLookup?: (hit: boolean) => void,
+  onLookup?: (result: 'hit' | 'miss' | 'shared') => void,
 ): SessionStatusCache {
   const entries = new LRUCache<string, { key: OwnedSessionKey; status: SessionStatusValue }>({
     max: STATUS_CACHE_MAX,
@@ -73,11 +73,17 @@ export function createSessionStatusCache(
       const reuse = ttlMs > 0 && reusable();
       if (!reuse) return load(key);
       const hit = entries.get(key.uuid);
-      onLookup?.(hit !== undefined);
       // Another learner's (or product's) uuid is "not found", exactly as the query would say.
-      if (hit) return sameOwner(hit.key, key) ? hit.status : null;
+      if (hit) {
+        onLookup?.('hit');
+        return sameOwner(hit.key, key) ? hit.status : null;
+      }
       const under = loading.get(key.uuid);
-      if (under && sameOwner(under.key, key)) return under.answer;
+      if (under && sameOwner(under.key, key)) {
+        onLookup?.('shared');
+        return under.answer;
+      }
+      onLookup?.('miss');
       const ticket = Symbol(key.uuid);
       const current = () => loading.get(key.uuid)?.ticket === ticket;
       const answer = load(key)

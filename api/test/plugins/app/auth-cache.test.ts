@@ -194,12 +194,16 @@ describe('cached auth users', () => {
     const users = createUserRepository(t.db);
     const held: Array<() => void> = [];
     let loads = 0;
-    const cached = createAuthUserCache(async (sub) => {
-      loads++;
-      const user = await users.findAuthUser(sub);
-      await new Promise<void>((resolve) => held.push(resolve));
-      return user;
-    });
+    const lookups: string[] = [];
+    const cached = createAuthUserCache(
+      async (sub) => {
+        loads++;
+        const user = await users.findAuthUser(sub);
+        await new Promise<void>((resolve) => held.push(resolve));
+        return user;
+      },
+      { onLookup: (result) => lookups.push(result) },
+    );
     const releaseAll = async () => {
       // Let every load reach its wait, then let them all go.
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -211,6 +215,7 @@ describe('cached auth users', () => {
     const answers = await Promise.all(together);
     assert.equal(loads, 1);
     assert.ok(answers.every((u) => u?.firstName === educator.firstName));
+    assert.deepEqual(lookups, ['miss', 'shared', 'shared'], 'the waiting requests cost no load');
 
     cached.forgetAll();
     const before = cached.get(educator.sub);
@@ -222,6 +227,7 @@ describe('cached auth users', () => {
     assert.equal((await before)?.firstName, educator.firstName);
     assert.equal((await after)?.firstName, 'Cleo', 'not the load from before the change');
     assert.equal(loads, 3);
+    assert.deepEqual(lookups.slice(3), ['miss', 'miss']);
     await rename(educator.firstName);
   });
 

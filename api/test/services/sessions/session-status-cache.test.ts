@@ -75,7 +75,10 @@ describe('session status cache', () => {
   });
 
   test('reads of a session while its load is under way wait for that load', async () => {
-    const cache = createSessionStatusCache(30_000);
+    const lookups: string[] = [];
+    const cache = createSessionStatusCache(30_000, undefined, undefined, (result) =>
+      lookups.push(result),
+    );
     const held = heldLoads();
     const first = cache.read(key('a'), held.load('not_started'));
     const second = cache.read(key('a'), held.load('in_progress'));
@@ -89,6 +92,8 @@ describe('session status cache', () => {
     assert.equal(held.count, 1, 'one query for the three polls');
     assert.equal(await cache.read(key('a'), held.now('complete')), 'not_started', 'stored');
     assert.equal(held.count, 1);
+    // The metric tells the waiting reads from loads: they cost no statement.
+    assert.deepEqual(lookups, ['miss', 'shared', 'shared', 'hit']);
   });
 
   test('a read after its session changed does not wait for the load from before', async () => {
