@@ -7,8 +7,10 @@ import type {
   SimulationMode,
   SimulatorSession,
 } from '@portal/contract';
+import { isUuid } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { prepared } from '../db/prepared';
+import { statementBatches } from '../db/statement-batches';
 
 /** What the session-token check knows about the session a simulator call belongs to. */
 export interface TokenSession {
@@ -37,6 +39,44 @@ export interface OwnedSessionKey {
   uuid: string;
   userId: string;
   productId: number;
+}
+
+/** The statuses of owned sessions, in the keys' order (a missing one has no row). */
+const OWNED_STATUSES_SQL = prepared(
+  `select k.i::int as i, s.status
+     from unnest($1::uuid[], $2::uuid[], $3::int[]) with ordinality as k(uuid, user_id, product_id, i)
+     join simulation_sessions s
+       on s.uuid = k.uuid and s.user_id = k.user_id and s.product_id = k.product_id`,
+);
+
+const INT4_MAX = 2 ** 31 - 1;
+
+/**
+ * The launch screen's polls that miss the status cache, many in one statement
+ * (statement-batches.ts): the status of each owned session, null when there is none. One
+ * process's loads share this; the statement runs on `q` (the polled reads' connections).
+ */
+export function createSessionStatusLoads(
+  q: Queryable,
+): (key: OwnedSessionKey) => Promise<SessionStatusValue | null> {
+  const load = statementBatches<OwnedSessionKey, SessionStatusValue | null>(async (keys) => {
+    const { rows } = await q.query<{ i: number; status: SessionStatusValue }>(OWNED_STATUSES_SQL, [
+      keys.map((k) => k.uuid),
+      keys.map((k) => k.userId),
+      keys.map((k) => k.productId),
+    ]);
+    const statuses = keys.map((): SessionStatusValue | null => null);
+    for (const row of rows) statuses[row.i - 1] = row.status;
+    return statuses;
+  });
+  // A key no row can match must not fail the others' statement with a cast error.
+  return (key) =>
+    isUuid(key.uuid) &&
+    isUuid(key.userId) &&
+    Number.isInteger(key.productId) &&
+    Math.abs(key.productId) <= INT4_MAX
+      ? load(key)
+      : Promise.resolve(null);
 }
 
 /** A state change that did not happen: no such session, or it is in the wrong state. */

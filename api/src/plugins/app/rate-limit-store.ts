@@ -1,6 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Queryable } from '../../db/driver';
 import { prepared } from '../../db/prepared';
+import { statementBatches } from '../../db/statement-batches';
 
 /**
  * @fastify/rate-limit's `store` on PostgreSQL (migration 0030's `rate_limit_counters`), so every
@@ -59,6 +60,9 @@ const SWEEP_SQL = `
    where window_end <= (extract(epoch from statement_timestamp()) * 1000)::bigint`;
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+type Counted = { current: number; ttl: number };
+/** One request's use of a counter: counting on it (in its window) or reading it. */
+type CounterUse = { key: string; windowMs: number } | { key: string; read: true };
 
 interface CounterRow {
   key: string;
@@ -67,88 +71,62 @@ interface CounterRow {
   counted: boolean;
 }
 
-interface Batch {
-  /** Per key: its window and the requests that count on it, in arrival order. */
-  increments: Map<string, { windowMs: number; waiting: Callback[] }>;
-  /** Per key: the requests that read it without counting. */
-  reads: Map<string, Callback[]>;
+/** One batch's uses of the counters in one statement (BATCH_SQL); results in the uses' order. */
+async function countAndRead(db: Queryable, uses: readonly CounterUse[]): Promise<Counted[]> {
+  // Per counted key, the positions of its uses in arrival order; a key appears once in the SQL.
+  const increments = new Map<string, { windowMs: number; positions: number[] }>();
+  const reads = new Set<string>();
+  uses.forEach((use, position) => {
+    if ('read' in use) {
+      reads.add(use.key);
+      return;
+    }
+    const entry = increments.get(use.key);
+    if (entry) entry.positions.push(position);
+    else increments.set(use.key, { windowMs: use.windowMs, positions: [position] });
+  });
+  const counted = [...increments.keys()].sort();
+  const { rows } = await db.query<CounterRow>(BATCH_SQL, [
+    counted,
+    counted.map((key) => increments.get(key)!.windowMs),
+    counted.map((key) => increments.get(key)!.positions.length),
+    [...reads],
+  ]);
+  const results: Counted[] = uses.map(() => ({ current: 0, ttl: 0 }));
+  const found = new Map<string, Counted>();
+  for (const row of rows) {
+    const ttl = Math.max(row.ttl_ms, 0);
+    if (!row.counted) {
+      found.set(row.key, { current: row.hits, ttl });
+      continue;
+    }
+    // The key's count after all its uses of this batch: each gets the count its own increment
+    // made, in arrival order.
+    const { positions } = increments.get(row.key)!;
+    positions.forEach((position, i) => {
+      results[position] = { current: row.hits - positions.length + 1 + i, ttl };
+    });
+  }
+  uses.forEach((use, position) => {
+    if ('read' in use) results[position] = found.get(use.key) ?? { current: 0, ttl: 0 };
+  });
+  return results;
 }
 
-const emptyBatch = (): Batch => ({ increments: new Map(), reads: new Map() });
-
-/**
- * One statement at a time per process: the batch that fills while it runs goes next. The first
- * request of an idle process waits for nothing but a turn of the event loop (so the requests of
- * that turn share its statement).
- */
+/** The counters of one process (statement-batches.ts), with @fastify/rate-limit's callbacks. */
 export function createCounterBatcher(db: Queryable) {
-  let next = emptyBatch();
-  let sending = false;
-  let scheduled = false;
-
-  const schedule = () => {
-    if (sending || scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      void send();
-    });
-  };
-
-  async function send(): Promise<void> {
-    const batch = next;
-    if (batch.increments.size === 0 && batch.reads.size === 0) return;
-    next = emptyBatch();
-    sending = true;
-    const counted = [...batch.increments.keys()].sort();
-    try {
-      const { rows } = await db.query<CounterRow>(BATCH_SQL, [
-        counted,
-        counted.map((key) => batch.increments.get(key)!.windowMs),
-        counted.map((key) => batch.increments.get(key)!.waiting.length),
-        [...batch.reads.keys()],
-      ]);
-      const found = new Map<string, CounterRow>();
-      for (const row of rows) {
-        if (row.counted) {
-          // The key's count after all its requests of this batch: each gets the count its own
-          // increment made, in arrival order.
-          const waiting = batch.increments.get(row.key)!.waiting;
-          const ttl = Math.max(row.ttl_ms, 0);
-          waiting.forEach((cb, i) => cb(null, { current: row.hits - waiting.length + 1 + i, ttl }));
-        } else {
-          found.set(row.key, row);
-        }
-      }
-      for (const [key, waiting] of batch.reads) {
-        const row = found.get(key);
-        const result = row
-          ? { current: row.hits, ttl: Math.max(row.ttl_ms, 0) }
-          : { current: 0, ttl: 0 };
-        for (const cb of waiting) cb(null, result);
-      }
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      for (const { waiting } of batch.increments.values()) for (const cb of waiting) cb(failure);
-      for (const waiting of batch.reads.values()) for (const cb of waiting) cb(failure);
-    } finally {
-      sending = false;
-      schedule();
-    }
-  }
-
+  const counter = statementBatches<CounterUse, Counted>((uses) => countAndRead(db, uses));
+  const answer = (promise: Promise<Counted>, cb: Callback) =>
+    promise.then(
+      (result) => cb(null, result),
+      (error: unknown) => cb(error instanceof Error ? error : new Error(String(error))),
+    );
   return {
     incr(key: string, windowMs: number, cb: Callback) {
-      const entry = next.increments.get(key);
-      if (entry) entry.waiting.push(cb);
-      else next.increments.set(key, { windowMs, waiting: [cb] });
-      schedule();
+      void answer(counter({ key, windowMs }), cb);
     },
     read(key: string, cb: Callback) {
-      const waiting = next.reads.get(key);
-      if (waiting) waiting.push(cb);
-      else next.reads.set(key, [cb]);
-      schedule();
+      void answer(counter({ key, read: true }), cb);
     },
   };
 }

@@ -1,5 +1,10 @@
+import type { SessionStatusValue } from '@portal/contract';
 import fp from 'fastify-plugin';
 import { cacheLookupCounter } from '../../metrics/api-metrics';
+import {
+  createSessionStatusLoads,
+  type OwnedSessionKey,
+} from '../../repositories/session-repository';
 import {
   createSessionStatusCache,
   type SessionStatusCache,
@@ -12,6 +17,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The launch screen's polled session statuses; the session services drop what they change. */
     sessionStatuses: SessionStatusCache;
+    /** The statuses the cache does not hold, loaded in batches (SessionDeps). */
+    sessionStatusLoads: (key: OwnedSessionKey) => Promise<SessionStatusValue | null>;
   }
 }
 
@@ -36,6 +43,8 @@ export const sessionStatusCachePlugin = fp(
       flush: () => cache.forgetAll(),
     });
     app.decorate('sessionStatuses', cache);
+    // On the polled reads' own connections: a miss does not queue behind transactions.
+    app.decorate('sessionStatusLoads', createSessionStatusLoads(app.db.polled ?? app.db));
   },
   { name: 'session-status-cache', dependencies: ['db', 'clock', 'change-notices'] },
 );

@@ -136,11 +136,6 @@ export async function pollSessionStatus(
   deps: SessionDeps,
   key: OwnedSessionKey,
 ): Promise<SessionStatus | null> {
-  // The few connections kept for polled reads: a miss does not queue behind transactions.
-  const repository = createSessionRepository(deps.db.polled ?? deps.db);
-  const status = await deps.sessionStatuses.read(
-    key,
-    async (k) => (await repository.status(k))?.status ?? null,
-  );
+  const status = await deps.sessionStatuses.read(key, deps.sessionStatusLoads);
   return status === null ? null : { uuid: key.uuid, status };
 }
