@@ -40,8 +40,8 @@ export interface Db extends Queryable {
   copyCsvOut?(select: string, settings: Record<string, string>): Promise<Readable>;
   /**
    * PostgreSQL only: a few connections of their own (POLLED_POOL_SIZE) for the one-row reads the
-   * launch screen polls every second (a session's status or a signed-in user when not in memory)
-   * and the rate-limit counters' batches, which every signed-in request waits for. On the main
+   * launch screen polls every second (batches of the session statuses not in memory) and the
+   * rate-limit counters' batches, which every signed-in request waits for. On the main
    * pool such a read queued behind transactions whose connections wait for the event loop between
    * their statements: a second and more under load (api/README, "Where the time goes").
    */

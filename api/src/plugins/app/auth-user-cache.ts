@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { cacheLookupCounter, type CacheLookup } from '../../metrics/api-metrics';
-import { createUserRepository, type AuthUser } from '../../repositories/user-repository';
+import type { AuthUser } from '../../repositories/user-repository';
 import type { ChangeNotice } from '../../db/change-notices';
 
 /**
@@ -196,12 +196,10 @@ declare module 'fastify' {
 
 export const authUserCachePlugin = fp(
   async (app) => {
-    // Loaded on the polled routes' own connections (Db.polled): after a restart every poller's
-    // user is a miss, and on the main pool each waited behind uploads' open transactions.
-    const users = app.db.polled
-      ? createUserRepository(app.db.polled, { brightspace: app.config.brightspace !== null })
-      : app.repos.users;
-    const cache = createAuthUserCache((sub) => users.findAuthUser(sub), {
+    // On the main pool, not the polled reads' connections: every poller's user is loaded again
+    // every few seconds in the background (refresh-ahead, ~200 loads/s at 1 000 learners), which
+    // there queued the status polls' misses for seconds (api/README, "Rolling restart", evening).
+    const cache = createAuthUserCache((sub) => app.repos.users.findAuthUser(sub), {
       ttlMs: authUserTtlMs(app.db.kind),
       now: () => app.clock.now().getTime(),
       reusable: () => app.changeNotices.live,
