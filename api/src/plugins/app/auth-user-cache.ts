@@ -73,7 +73,7 @@ export function createAuthUserCache(
     now?: () => number;
     /** False while reuse cannot be trusted (change notices not heard): every get loads. */
     reusable?: () => boolean;
-    /** Hit or miss of each get (the cache metrics). */
+    /** Each get's outcome: hit, miss (loaded) or shared (waited for a load under way). */
     onLookup?: CacheLookup;
   } = {},
 ): AuthUserCache {
@@ -211,8 +211,5 @@ export const authUserCachePlugin = fp(
     });
     app.decorate('authUsers', cache);
   },
-  {
-    name: 'auth-user-cache',
-    dependencies: ['config', 'db', 'repositories', 'clock', 'change-notices'],
-  },
+  { name: 'auth-user-cache', dependencies: ['repositories', 'clock', 'change-notices'] },
 );

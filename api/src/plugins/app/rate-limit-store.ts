@@ -11,13 +11,10 @@ import { statementBatches } from '../../db/statement-batches';
  * already there.
  *
  * Every signed-in request reads its address's refused-credential count and counts itself against
- * its user's budget: two statements per request, one statement per request per connection's round
- * trip, which under a thousand pollers made the counters the queue every request waited in
- * (api/README, "Rolling restarts"). The counts are therefore sent in batches, as a database
- * batches commits: what arrives while a batch is out goes with the next one, in one statement
- * that counts and reads every key in it. Nothing is approximated — each request gets the count
- * its own increment made, as with one statement each — and an idle process sends a request's
- * count at once.
+ * its user's budget: with a statement each, the counters were the queue every request waited in
+ * during a rolling restart (api/README, "Rolling restart", evening). They go in batches
+ * (db/statement-batches.ts), one statement counting and reading every key of a batch. Nothing is
+ * approximated: each request gets the count its own increment made, as with one statement each.
  */
 
 /**
