@@ -55,6 +55,8 @@ function options() {
       // As bench:api paces a session (two images a minute): at one image every 10 s (50 a second)
       // the two cores queue every request for seconds before any restart begins.
       'evidence-every': { type: 'string', default: '30' },
+      // Per second from the first poll: requests, p50/p99 and failures, restart windows marked.
+      timeline: { type: 'boolean', default: false },
       'database-url': {
         type: 'string',
         default: 'postgres://portal:portal@127.0.0.1:5432/portal_bench_restart',
@@ -71,16 +73,22 @@ function options() {
     durationMs: whole('duration', values.duration) * 1000,
     evidenceEveryMs: whole('evidence-every', values['evidence-every']) * 1000,
     databaseUrl: values['database-url'],
+    timeline: values.timeline ?? false,
   };
 }
 
 /** Every request's latency (from when it was due) and whether it fell into a restart. */
 class RestartRecorder extends Recorder {
-  readonly samples: Array<{ at: number; ms: number; failed: boolean }> = [];
+  readonly samples: Array<{ at: number; ms: number; failed: boolean; upload: boolean }> = [];
   /** Failures by route and kind (a status and its text, or the client's error), ports left out. */
   readonly failures = new Map<string, number>();
   override record(route: string, scheduledAt: number, sentAt: number, endedAt: number, error?: string) {
-    this.samples.push({ at: scheduledAt, ms: endedAt - Math.min(scheduledAt, sentAt), failed: error !== undefined });
+    this.samples.push({
+      at: scheduledAt,
+      ms: endedAt - Math.min(scheduledAt, sentAt),
+      failed: error !== undefined,
+      upload: route.includes('/evidence'),
+    });
     if (error !== undefined) {
       const kind = `${route}: ${error.replace(/127\.0\.0\.1:\d+/g, '…').slice(0, 100)}`;
       this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
@@ -92,7 +100,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sleepUntil = (at: number) => sleep(Math.max(0, at - performance.now()));
 
 async function main() {
-  const { learners, durationMs, evidenceEveryMs, databaseUrl } = options();
+  const { learners, durationMs, evidenceEveryMs, databaseUrl, timeline } = options();
   const dir = await mkdtemp(join(tmpdir(), 'bench-restart-'));
   const children: Child[] = [];
   const identity = await BenchIdentity.start();
@@ -263,6 +271,7 @@ async function main() {
       `  evidence:        ${submitted} acknowledged (201), ${stored} stored, ${unanswered} without an answer (client timeout); ` +
         `lost (acknowledged, not stored): ${Math.max(0, submitted - stored)}`,
     );
+    if (timeline) printTimeline(all, restarts, begin + rampMs);
     const ok = failed === 0 && submitted === stored;
     console.log(ok ? 'PASS: no failed request, no lost evidence' : 'MISS');
     process.exitCode = ok ? 0 : 1;
@@ -274,3 +283,35 @@ async function main() {
 }
 
 await main();
+
+/**
+ * Where in the run the time went: per second (by when requests were due) the polls' and the
+ * uploads' count, p50 and p99, and the failures; `R` marks the seconds of a restart window.
+ */
+function printTimeline(
+  samples: RestartRecorder['samples'],
+  restarts: Array<{ from: number; to: number }>,
+  from: number,
+) {
+  const seconds = new Map<number, { polls: number[]; uploads: number[]; failed: number }>();
+  for (const sample of samples) {
+    if (sample.at < from) continue;
+    const second = Math.floor((sample.at - from) / 1000);
+    const entry = seconds.get(second) ?? { polls: [], uploads: [], failed: 0 };
+    (sample.upload ? entry.uploads : entry.polls).push(sample.ms);
+    if (sample.failed) entry.failed++;
+    seconds.set(second, entry);
+  }
+  const figures = (values: number[]) => {
+    if (values.length === 0) return '—'.padStart(20);
+    const sorted = Float64Array.from(values).sort();
+    return `${String(values.length).padStart(4)} ${percentile(sorted, 50).toFixed(0).padStart(7)} ${percentile(sorted, 99).toFixed(0).padStart(7)}`;
+  };
+  console.log('\nPer second after the ramp (R = restart window): polls n p50 p99 ms | uploads n p50 p99 ms | failed');
+  for (const second of [...seconds.keys()].sort((a, b) => a - b)) {
+    const entry = seconds.get(second)!;
+    const at = from + second * 1000;
+    const mark = restarts.some((r) => at + 1000 > r.from && at < r.to) ? 'R' : ' ';
+    console.log(`  ${String(second).padStart(3)} s ${mark}  ${figures(entry.polls)} | ${figures(entry.uploads)} | ${entry.failed}`);
+  }
+}
