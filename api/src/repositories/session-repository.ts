@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CloseSessionResult,
-  CompleteSessionBody,
-  SessionStatus,
-  SessionStatusValue,
-  SimulationMode,
-  SimulatorSession,
+import {
+  isUuid,
+  type CloseSessionResult,
+  type CompleteSessionBody,
+  type SessionStatus,
+  type SessionStatusValue,
+  type SimulationMode,
+  type SimulatorSession,
 } from '@portal/contract';
-import { isUuid } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { prepared } from '../db/prepared';
 import { statementBatches } from '../db/statement-batches';
@@ -206,12 +206,6 @@ export function createSessionRepository(q: Queryable) {
         ],
       );
       return { ok: true, uuid, closed } as const;
-    },
-
-    /** The learner polls this every second: one primary-key lookup, nothing else. */
-    async status(key: OwnedSessionKey): Promise<SessionStatus | null> {
-      const status = await ownedStatus(key);
-      return status === null ? null : { uuid: key.uuid, status };
     },
 
     /** The learner ends a session the simulator never completed (e.g. it crashed). */
