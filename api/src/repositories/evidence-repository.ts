@@ -1,6 +1,7 @@
 import type { EvidenceSubmission, SessionStatusValue } from '@portal/contract';
 import type { Queryable } from '../db/driver';
 import { prepared } from '../db/prepared';
+import { storedPayload, type OutboxItem } from './outbox-repository';
 
 export interface EvidenceImageFile {
   id: string;
@@ -35,94 +36,84 @@ export interface EvidenceLimits {
   maxStoredBytes: number;
 }
 
-/** `add` needs a transaction (its row locks); the reads run on the pool as well. */
+interface AddEvidenceRow {
+  outcome: 'added' | 'not_in_progress' | 'limit' | 'storage_quota';
+  current_status: SessionStatusValue | null;
+  new_id: number | null;
+  pending: boolean | null;
+}
+
 export function createEvidenceRepository(q: Queryable) {
   return {
-    async countFor(sessionUuid: string): Promise<number> {
-      const res = await q.query<{ count: number }>(
-        prepared('select count(*)::int as count from evidence where session_uuid = $1'),
-        [sessionUuid],
-      );
-      return res.rows[0]?.count ?? 0;
-    },
-
-    /** Bytes of every file the user owns (evidence images and uploads; not installers). */
-    async storedBytesOf(userId: string): Promise<number> {
-      const res = await q.query<{ bytes: string }>(
+    /**
+     * How many evidence the session holds and how many bytes the user's files take (evidence
+     * images and uploads; not installers), in one statement: the upload's cheap checks before
+     * its bytes are written.
+     */
+    async usage(sessionUuid: string, userId: string): Promise<{ count: number; bytes: number }> {
+      const res = await q.query<{ count: number; bytes: string }>(
         // Installers an administrator uploads serve everyone; they are not the user's own files.
-        prepared(`select coalesce(sum(size), 0)::text as bytes from files
-          where owner_id = $1 and kind <> 'sim-installation-file'`),
-        [userId],
+        prepared(`select (select count(*)::int from evidence where session_uuid = $1) as count,
+                         (select coalesce(sum(size), 0)::text from files
+                           where owner_id = $2 and kind <> 'sim-installation-file') as bytes`),
+        [sessionUuid, userId],
       );
-      return Number(res.rows[0]?.bytes ?? 0);
+      const row = res.rows[0];
+      return { count: row?.count ?? 0, bytes: Number(row?.bytes ?? 0) };
     },
 
     /**
-     * The user's row is locked so that two uploads of one learner cannot both pass the storage
+     * Checks and writes in one statement (migration 0043's `add_evidence`, its own transaction):
+     * the user's row is locked so that two uploads of one learner cannot both pass the storage
      * quota (user before session, the order session creation uses too), and the session row so
      * two submissions cannot take the same position and the session cannot complete between the
-     * status check and the insert. Nothing is written unless everything is.
+     * status check and the insert. An X-ray image the session's marking scheme marks is queued
+     * as `marking` plus its `evidenceId`, and the session's score is cleared while it waits.
+     * Nothing is written unless everything is.
      */
-    async add(evidence: NewEvidence, limits: EvidenceLimits): Promise<AddEvidenceResult> {
-      await q.query(prepared('select 1 from users where id = $1 for no key update'), [
-        evidence.userId,
-      ]);
-      const session = await q.query<{ status: SessionStatusValue; user_id: string }>(
-        prepared('select status, user_id from simulation_sessions where uuid = $1 for update'),
-        [evidence.sessionUuid],
-      );
-      const row = session.rows[0];
-      if (row?.status !== 'in_progress') {
-        return { ok: false, reason: 'not_in_progress', status: row?.status ?? null } as const;
-      }
-      const counted = await q.query<{ count: number }>(
-        prepared('select count(*)::int as count from evidence where session_uuid = $1'),
-        [evidence.sessionUuid],
-      );
-      const position = counted.rows[0]?.count ?? 0;
-      if (position >= limits.maxPerSession) return { ok: false, reason: 'limit' } as const;
-
-      const { image } = evidence;
-      if (image) {
-        const stored = await q.query<{ bytes: string }>(
-          prepared(`select coalesce(sum(size), 0)::text as bytes from files
-            where owner_id = $1 and kind <> 'sim-installation-file'`),
-          [row.user_id],
-        );
-        if (Number(stored.rows[0]?.bytes ?? 0) + image.size > limits.maxStoredBytes) {
-          return { ok: false, reason: 'storage_quota' } as const;
-        }
-        await q.query(
-          prepared(`insert into files (id, kind, original_name, mime_type, size, storage_key, state, owner_id)
-           values ($1, 'evidence-image', $2, $3, $4, $5, 'saved', $6)`),
-          [image.id, image.originalName, image.mimeType, image.size, image.storageKey, row.user_id],
-        );
-      }
-      // Whether the outbox worker has to mark it (X-ray images of a configuration with a marking
-      // scheme, as mark-evidence.ts marks them), decided in the insert itself: no extra round trip.
-      const inserted = await q.query<{ id: number; marking_pending: boolean }>(
-        prepared(`insert into evidence (session_uuid, position, practice_activity, image_file_id, evidence_data,
-                               marking_pending)
-         values ($1, $2, $3, $4, $5::jsonb,
-                 $6::text = 'xray_image' and exists (
-                   select 1 from simulation_sessions s
-                     join product_configurations c
-                       on c.product_id = s.product_id
-                      and lower(c.configuration_name) = lower(s.configuration)
-                    where s.uuid = $1 and c.marking_scheme is not null))
-         returning id, marking_pending`),
+    async add(
+      evidence: NewEvidence,
+      limits: EvidenceLimits,
+      marking: OutboxItem,
+    ): Promise<AddEvidenceResult> {
+      const { image, submission } = evidence;
+      const res = await q.query<AddEvidenceRow>(
+        prepared(`select outcome, current_status, new_id, pending
+          from add_evidence($1::uuid, $2::uuid, $3::text, $4::jsonb, $5::text, $6::uuid, $7::text,
+                            $8::text, $9::integer, $10::text, $11::integer, $12::bigint, $13::text,
+                            $14::text, $15::jsonb)`),
         [
           evidence.sessionUuid,
-          position,
-          evidence.submission.practiceActivity,
+          evidence.userId,
+          submission.practiceActivity,
+          JSON.stringify(submission.evidenceData),
+          submission.evidenceData.meta.type,
           image?.id ?? null,
-          JSON.stringify(evidence.submission.evidenceData),
-          evidence.submission.evidenceData.meta.type,
+          image?.originalName ?? null,
+          image?.mimeType ?? null,
+          image?.size ?? null,
+          image?.storageKey ?? null,
+          limits.maxPerSession,
+          limits.maxStoredBytes,
+          marking.kind,
+          marking.key,
+          JSON.stringify(storedPayload(marking.payload)),
         ],
       );
-      const added = inserted.rows[0];
-      if (added === undefined) throw new Error('evidence insert returned no id');
-      return { ok: true, id: added.id, markingPending: added.marking_pending } as const;
+      const row = res.rows[0];
+      switch (row?.outcome) {
+        case 'added':
+          if (row.new_id === null) throw new Error('add_evidence added no id');
+          return { ok: true, id: row.new_id, markingPending: row.pending === true };
+        case 'not_in_progress':
+          return { ok: false, reason: 'not_in_progress', status: row.current_status };
+        case 'limit':
+          return { ok: false, reason: 'limit' };
+        case 'storage_quota':
+          return { ok: false, reason: 'storage_quota' };
+        default:
+          throw new Error(`add_evidence answered ${String(row?.outcome)}`);
+      }
     },
   };
 }

@@ -137,14 +137,6 @@ export function createMarkingRepository(q: Queryable) {
       );
     },
 
-    /** A session with an image waiting for marking has no score yet (upload's transaction). */
-    async clearScoreWhileMarking(sessionUuid: string): Promise<void> {
-      await q.query(
-        'update simulation_sessions set score = null where uuid = $1 and score is not null',
-        [sessionUuid],
-      );
-    },
-
     async hasImagesWaiting(sessionUuid: string): Promise<boolean> {
       const res = await q.query(
         'select 1 from evidence where session_uuid = $1 and marking_pending limit 1',

@@ -28,15 +28,21 @@ interface ClaimedRow {
 }
 
 /**
+ * An item's payload as it is stored: with the id of the request that made the work, which the
+ * worker does it under (outbox-worker.ts), so the identity provider's and our log lines of it
+ * show the browser action that started it. For every statement that adds items.
+ */
+export function storedPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  const requestId = currentRequestId();
+  return requestId ? { ...payload, requestId } : payload;
+}
+
+/**
  * Adds items in the caller's transaction, so they exist exactly when the change that needs them
  * is committed. One statement for any number of items (a bulk add brings thousands).
  */
 async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<void> {
   if (items.length === 0) return;
-  // The request that made the work: the worker does it under that id (outbox-worker.ts), so the
-  // identity provider's and our log lines of it show the browser action that started it.
-  const requestId = currentRequestId();
-  const payloadOf = (i: OutboxItem) => (requestId ? { ...i.payload, requestId } : i.payload);
   await tx.query(
     `insert into outbox (kind, key, payload)
      select kind, key, payload::jsonb
@@ -44,7 +50,7 @@ async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<voi
     [
       items.map((i) => i.kind),
       items.map((i) => i.key),
-      items.map((i) => JSON.stringify(payloadOf(i))),
+      items.map((i) => JSON.stringify(storedPayload(i.payload))),
     ],
   );
 }

@@ -1,9 +1,13 @@
-import type { Db, Queryable } from '../../db/driver';
+import type { Db } from '../../db/driver';
 import { markImage } from '../../marking/mark-image';
 import { finalSessionScore } from '../../marking/session-score';
 import type { OutboxKind, OutboxLog } from '../../outbox/handler-registry';
 import { createMarkingRepository } from '../../repositories/marking-repository';
-import { createOutboxRepository, type ClaimedItem } from '../../repositories/outbox-repository';
+import {
+  createOutboxRepository,
+  type ClaimedItem,
+  type OutboxItem,
+} from '../../repositories/outbox-repository';
 import { runUnitOfWork } from '../unit-of-work';
 import { enqueueCompletionGrade } from './session-changes';
 
@@ -36,20 +40,13 @@ export interface MarkEvidencePayload {
 }
 
 /**
- * In the upload's transaction: the item that marks `evidenceId`. Its key is the session, so a
+ * The item that marks an image of `sessionUuid`, as the upload's statement queues it with the
+ * image (`add_evidence`, migration 0043, adds `evidenceId`). Its key is the session, so a
  * session's images are marked in upload order (the repeats criterion counts earlier images).
- * The session has no score until the image is marked.
  */
-export async function queueMarking(
-  tx: Queryable,
-  sessionUuid: string,
-  evidenceId: number,
-): Promise<void> {
-  const payload: MarkEvidencePayload = { sessionUuid, evidenceId };
-  await createOutboxRepository(tx).enqueue([
-    { kind: MARK_EVIDENCE_KIND, key: `mark-evidence:${sessionUuid}`, payload: { ...payload } },
-  ]);
-  await createMarkingRepository(tx).clearScoreWhileMarking(sessionUuid);
+export function markingItem(sessionUuid: string): OutboxItem {
+  const payload: Omit<MarkEvidencePayload, 'evidenceId'> = { sessionUuid };
+  return { kind: MARK_EVIDENCE_KIND, key: `mark-evidence:${sessionUuid}`, payload };
 }
 
 export interface MarkEvidenceOptions {

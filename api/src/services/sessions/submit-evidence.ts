@@ -7,9 +7,8 @@ import {
   type NewEvidence,
 } from '../../repositories/evidence-repository';
 import type { Storage } from '../../storage/storage';
-import { runUnitOfWork } from '../unit-of-work';
 import type { SessionDeps } from './deps';
-import { queueMarking } from './mark-evidence';
+import { markingItem } from './mark-evidence';
 
 export interface EvidenceImage {
   fileName: string;
@@ -19,7 +18,7 @@ export interface EvidenceImage {
 
 /**
  * Stores one evidence of the simulator's: the image's bytes first, so a row never points at a
- * missing file, then the rows in one unit of work that checks the session, the evidence limit and
+ * missing file, then the rows in one statement that checks the session, the evidence limit and
  * the storage quota under locks, and queues the image's marking (issue #23) for the outbox worker,
  * kicked once committed: marking is not the upload's to wait for (mark-evidence.ts). The bytes
  * are removed again when the rows are not written.
@@ -45,21 +44,16 @@ export async function submitEvidence(
   }
   let result: AddEvidenceResult;
   try {
-    result = await runUnitOfWork(deps.db, async (uow) => {
-      const added = await createEvidenceRepository(uow.q).add(
-        { ...evidence, image: stored },
-        limits,
-      );
-      if (added.ok && added.markingPending) {
-        await queueMarking(uow.q, evidence.sessionUuid, added.id);
-        uow.afterCommit(() => deps.outboxWorker.kick());
-      }
-      return added;
-    });
+    result = await createEvidenceRepository(deps.db).add(
+      { ...evidence, image: stored },
+      limits,
+      markingItem(evidence.sessionUuid),
+    );
   } catch (error) {
     if (stored) await deps.storage.remove(stored.storageKey);
     throw error;
   }
   if (!result.ok && stored) await deps.storage.remove(stored.storageKey);
+  if (result.ok && result.markingPending) deps.outboxWorker.kick();
   return result;
 }

@@ -159,14 +159,11 @@ const simulatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (Object.keys(errors).length > 0 || !submission) throw badRequest(errors);
       // Cheap checks before the bytes are written; add() checks both again under a lock.
-      if ((await evidence.countFor(session.uuid)) >= maxEvidencePerSession) {
+      const usage = await evidence.usage(session.uuid, session.userId);
+      if (usage.count >= maxEvidencePerSession) {
         throw fieldError(NON_FIELD_ERRORS, evidenceLimit(maxEvidencePerSession));
       }
-      if (
-        form.image &&
-        (await evidence.storedBytesOf(session.userId)) + form.image.data.length >
-          maxStoredBytesPerUser
-      ) {
+      if (form.image && usage.bytes + form.image.data.length > maxStoredBytesPerUser) {
         throw quotaError();
       }
 
