@@ -9,105 +9,97 @@ import type { Queryable } from '../db/driver';
 import type { ImageToScore } from '../marking/session-score';
 import { prepared } from '../db/prepared';
 
+export interface ImageToMark {
+  awaitsGrade: boolean;
+  image: { practiceActivity: string; evidenceData: EvidenceData; earlierAttempts: number } | null;
+  scheme: MarkingScheme | null;
+}
+
 /** Rows of marked images (evidence_marks, evidence.score) and the session's computed score. */
 export function createMarkingRepository(q: Queryable) {
   return {
-    /** The marking scheme of the configuration the session was launched with; null: none. */
-    async schemeOfSession(sessionUuid: string): Promise<MarkingScheme | null> {
-      const res = await q.query<{ marking_scheme: MarkingScheme | null }>(
-        prepared(`select c.marking_scheme
-           from simulation_sessions s
-           join product_configurations c
-             on c.product_id = s.product_id
-            and lower(c.configuration_name) = lower(s.configuration)
-          where s.uuid = $1`),
-        [sessionUuid],
+    /**
+     * What one marking needs, in one statement, with the session's row locked for it (the
+     * completion locks it too, so a completion either sees the image still waiting or sees it
+     * marked: never neither). Null: the session is gone. `image` null: it no longer waits for
+     * its marking (marked already, or gone). `scheme`: the marking scheme of the configuration
+     * the session was launched with, as it is now; `earlierAttempts`: the images of the same
+     * projection taken before it in the session.
+     */
+    async imageToMark(sessionUuid: string, evidenceId: number): Promise<ImageToMark | null> {
+      const res = await q.query<{
+        grade_awaits_marking: boolean;
+        practice_activity: string | null;
+        evidence_data: EvidenceData | null;
+        marking_scheme: MarkingScheme | null;
+        earlier_attempts: number | null;
+      }>(
+        prepared(`select s.grade_awaits_marking, e.practice_activity, e.evidence_data,
+                         c.marking_scheme,
+                         (select count(*)::int from evidence p
+                           where p.session_uuid = s.uuid
+                             and p.practice_activity = e.practice_activity
+                             and p.position < e.position) as earlier_attempts
+                    from simulation_sessions s
+                    left join evidence e
+                      on e.id = $2 and e.session_uuid = s.uuid and e.marking_pending
+                    left join product_configurations c
+                      on c.product_id = s.product_id
+                     and lower(c.configuration_name) = lower(s.configuration)
+                   where s.uuid = $1
+                     for update of s`),
+        [sessionUuid, evidenceId],
       );
-      return res.rows[0]?.marking_scheme ?? null;
+      const row = res.rows[0];
+      if (!row) return null;
+      const image =
+        row.practice_activity !== null && row.evidence_data !== null
+          ? {
+              practiceActivity: row.practice_activity,
+              evidenceData: row.evidence_data,
+              earlierAttempts: row.earlier_attempts ?? 0,
+            }
+          : null;
+      return { awaitsGrade: row.grade_awaits_marking, image, scheme: row.marking_scheme };
     },
 
     /**
-     * Locks the session's row for one marking (the completion locks it too, so a completion
-     * either sees the image still waiting or sees it marked: never neither). Null: it is gone.
+     * The image's marks and score (null: it stays without marks, its scheme is gone or marking
+     * gave up); it no longer waits for marking. Answers every image of the session after the
+     * write, for the session's score. One statement (migration 0044's `save_marking`).
      */
-    async lockSession(sessionUuid: string): Promise<{ awaitsGrade: boolean } | null> {
-      const res = await q.query<{ grade_awaits_marking: boolean }>(
-        prepared('select grade_awaits_marking from simulation_sessions where uuid = $1 for update'),
-        [sessionUuid],
-      );
-      const row = res.rows[0];
-      return row ? { awaitsGrade: row.grade_awaits_marking } : null;
-    },
-
-    /** The image, while it still waits for its marking; null once marked (or gone). */
-    async waitingImage(
+    async saveMarking(
       sessionUuid: string,
       evidenceId: number,
-    ): Promise<{ practiceActivity: string; evidenceData: EvidenceData; position: number } | null> {
+      marks: ImageMarks | null,
+    ): Promise<ImageToScore[]> {
+      const c = marks?.criteria ?? [];
       const res = await q.query<{
-        practice_activity: string;
-        evidence_data: EvidenceData;
-        position: number;
+        projection: string;
+        image_score: string | number | null;
+        pending: boolean;
       }>(
-        `select practice_activity, evidence_data, position from evidence
-          where id = $1 and session_uuid = $2 and marking_pending`,
-        [evidenceId, sessionUuid],
+        prepared(`select projection, image_score, pending
+          from save_marking($1::uuid, $2::integer, $3::boolean, $4::numeric, $5::text[],
+                            $6::numeric[], $7::numeric[], $8::text[], $9::float8[], $10::float8[])`),
+        [
+          sessionUuid,
+          evidenceId,
+          marks !== null,
+          marks?.score ?? null,
+          c.map((m) => m.criterion),
+          c.map((m) => m.mark),
+          c.map((m) => m.max),
+          c.map((m) => m.reason),
+          c.map((m) => m.value),
+          c.map((m) => m.limit),
+        ],
       );
-      const row = res.rows[0];
-      return row
-        ? {
-            practiceActivity: row.practice_activity,
-            evidenceData: row.evidence_data,
-            position: row.position,
-          }
-        : null;
-    },
-
-    /** Images of the same projection taken before the one at `position` in the session. */
-    async earlierAttempts(
-      sessionUuid: string,
-      practiceActivity: string,
-      position: number,
-    ): Promise<number> {
-      const res = await q.query<{ count: number }>(
-        `select count(*)::int as count from evidence
-          where session_uuid = $1 and practice_activity = $2 and position < $3`,
-        [sessionUuid, practiceActivity, position],
-      );
-      return res.rows[0]?.count ?? 0;
-    },
-
-    /**
-     * The image's criteria in one statement (the insight triggers run once per statement) and its
-     * score; it no longer waits for marking.
-     */
-    async saveMarks(evidenceId: number, marks: ImageMarks): Promise<void> {
-      const c = marks.criteria;
-      if (c.length > 0) {
-        await q.query(
-          prepared(`insert into evidence_marks (evidence_id, criterion, mark, max, reason, value, limit_value)
-           select $1, * from unnest($2::text[], $3::numeric[], $4::numeric[], $5::text[],
-                                    $6::float8[], $7::float8[])`),
-          [
-            evidenceId,
-            c.map((m) => m.criterion),
-            c.map((m) => m.mark),
-            c.map((m) => m.max),
-            c.map((m) => m.reason),
-            c.map((m) => m.value),
-            c.map((m) => m.limit),
-          ],
-        );
-      }
-      await q.query(
-        prepared('update evidence set score = $2, marking_pending = false where id = $1'),
-        [evidenceId, marks.score],
-      );
-    },
-
-    /** The image stays without marks (its scheme is gone, or marking gave up on it). */
-    async leaveUnmarked(evidenceId: number): Promise<void> {
-      await q.query('update evidence set marking_pending = false where id = $1', [evidenceId]);
+      return res.rows.map((r) => ({
+        projection: r.projection,
+        score: r.image_score === null ? null : Number(r.image_score),
+        pending: r.pending,
+      }));
     },
 
     /** Each image's projection, score and whether it still waits, for the session's score. */

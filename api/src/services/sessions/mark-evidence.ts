@@ -70,25 +70,20 @@ async function mark(
   const { sessionUuid, evidenceId } = item.payload as unknown as MarkEvidencePayload;
   await runUnitOfWork(options.db, async (uow) => {
     const marking = createMarkingRepository(uow.q);
-    const session = await marking.lockSession(sessionUuid);
-    const image = session ? await marking.waitingImage(sessionUuid, evidenceId) : null;
-    if (image) {
+    const found = await marking.imageToMark(sessionUuid, evidenceId);
+    if (found?.image) {
       // The scheme as it is now: one removed since the upload marks nothing.
-      const scheme = giveUp ? null : await marking.schemeOfSession(sessionUuid);
-      if (scheme) {
-        const earlierAttempts = await marking.earlierAttempts(
-          sessionUuid,
-          image.practiceActivity,
-          image.position,
-        );
-        await marking.saveMarks(
-          evidenceId,
-          markImage(scheme, { evidenceData: image.evidenceData, earlierAttempts }),
-        );
-      } else {
-        await marking.leaveUnmarked(evidenceId);
-      }
-      const images = await marking.scoredImages(sessionUuid);
+      const scheme = giveUp ? null : found.scheme;
+      const images = await marking.saveMarking(
+        sessionUuid,
+        evidenceId,
+        scheme
+          ? markImage(scheme, {
+              evidenceData: found.image.evidenceData,
+              earlierAttempts: found.image.earlierAttempts,
+            })
+          : null,
+      );
       await marking.setSessionScore(
         sessionUuid,
         finalSessionScore(images),
@@ -96,7 +91,7 @@ async function mark(
       );
       if (
         !images.some((i) => i.pending) &&
-        session?.awaitsGrade &&
+        found.awaitsGrade &&
         (await marking.takeGradeAwaitingMarking(sessionUuid)) &&
         (await enqueueCompletionGrade(uow.q, sessionUuid))
       ) {
