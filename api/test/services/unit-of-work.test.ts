@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runUnitOfWork } from '../../src/services/unit-of-work';
+import { runSingleWrite, runUnitOfWork } from '../../src/services/unit-of-work';
 import { createTestDatabase, type TestDatabase } from '../helper';
 
 describe('runUnitOfWork', () => {
@@ -67,5 +67,55 @@ describe('runUnitOfWork', () => {
     assert.equal(await count(), before + 1);
     assert.equal(later, true);
     assert.equal(errors.length, 1);
+  });
+
+  test('a single write runs without a transaction; its hooks run after it, reads may follow it', async () => {
+    const before = await count();
+    const seen: string[] = [];
+    const result = await runSingleWrite(database.db, async (uow) => {
+      await uow.q.query('insert into uow_probe (n) values (4)');
+      uow.afterCommit(async () => void seen.push(`hook saw ${await count()}`));
+      const read = await uow.q.query<{ n: number }>('select count(*)::int as n from uow_probe');
+      assert.deepEqual(seen, [], 'no hook runs before the work is done');
+      return read.rows[0]?.n;
+    });
+    assert.equal(result, before + 1);
+    assert.deepEqual(seen, [`hook saw ${before + 1}`]);
+  });
+
+  test('a second write is refused before it is sent, as are locking reads and scripts', async () => {
+    const before = await count();
+    let hooked = false;
+    await assert.rejects(
+      runSingleWrite(database.db, async (uow) => {
+        await uow.q.query('insert into uow_probe (n) values (5)');
+        uow.afterCommit(() => void (hooked = true));
+        await uow.q.query('insert into uow_probe (n) values (6)');
+      }),
+      /second write/,
+    );
+    assert.equal(await count(), before + 1, 'the first write stands; the second never ran');
+    assert.equal(hooked, false, 'no hook runs when the work throws');
+    for (const second of [
+      'select n from uow_probe for update',
+      'select n from uow_probe for no key update',
+      '  update uow_probe set n = n',
+      'with x as (delete from uow_probe returning n) select * from x',
+    ]) {
+      await assert.rejects(
+        runSingleWrite(database.db, async (uow) => {
+          await uow.q.query('select 1');
+          await uow.q.query(second);
+        }),
+        /second write/,
+        second,
+      );
+    }
+    assert.equal(await count(), before + 1);
+    await assert.rejects(
+      runSingleWrite(database.db, (uow) => uow.q.exec('delete from uow_probe')),
+      /one statement/,
+    );
+    assert.equal(await count(), before + 1);
   });
 });

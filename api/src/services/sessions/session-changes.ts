@@ -13,12 +13,13 @@ import {
 } from '../../repositories/session-repository';
 import type { Queryable } from '../../db/driver';
 import { createMarkingRepository } from '../../repositories/marking-repository';
-import { runUnitOfWork, type UnitOfWork } from '../unit-of-work';
+import { runSingleWrite, runUnitOfWork, type UnitOfWork } from '../unit-of-work';
 import type { SessionDeps } from './deps';
 
 /**
  * The status changes of a session after its creation, each one unit of work that drops the
- * changed session's polled status once committed.
+ * changed session's polled status once committed. A join, a close and a learner's completion are
+ * one statement each and run without a transaction (`runSingleWrite`).
  */
 
 /**
@@ -44,7 +45,7 @@ export function joinSession(
   deps: SessionDeps,
   uuid: string,
 ): Promise<Transition<SimulatorSession>> {
-  return runUnitOfWork(deps.db, async (uow) => {
+  return runSingleWrite(deps.db, async (uow) => {
     const result = await createSessionRepository(uow.q).join(uuid);
     afterChange(deps, uow, uuid, result.ok ? result.value.status : null);
     return result;
@@ -56,7 +57,7 @@ export function completeSessionByOwner(
   deps: SessionDeps,
   key: OwnedSessionKey,
 ): Promise<Transition<SessionStatus>> {
-  return runUnitOfWork(deps.db, async (uow) => {
+  return runSingleWrite(deps.db, async (uow) => {
     const result = await createSessionRepository(uow.q).completeByOwner(key);
     afterChange(deps, uow, key.uuid, result.ok ? result.value.status : null);
     return result;
@@ -110,7 +111,7 @@ export async function enqueueCompletionGrade(tx: Queryable, uuid: string): Promi
 
 /** Closing twice answers the same; the first close time is kept. */
 export function closeSession(deps: SessionDeps, key: OwnedSessionKey) {
-  return runUnitOfWork(deps.db, async (uow) => {
+  return runSingleWrite(deps.db, async (uow) => {
     const result = await createSessionRepository(uow.q).close(key);
     afterChange(deps, uow, key.uuid, result?.status ?? null);
     return result;
