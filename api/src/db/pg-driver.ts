@@ -10,6 +10,8 @@ export interface PgOptions {
   /** Puts every connection in this schema (tests use one schema per file). */
   searchPath?: string;
   max?: number;
+  /** The polled reads' limits (tests shorten them); default POLLED_TIMEOUTS. */
+  polledTimeouts?: { statementMs: number; answerMs: number };
 }
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
@@ -54,6 +56,18 @@ function closablePool(config: pg.PoolConfig) {
 /** Connections of each process's pool for polled reads (Db.polled), beside DATABASE_POOL_SIZE. */
 export const POLLED_POOL_SIZE = 4;
 
+/**
+ * Limits of the polled reads' connections. Their statements go one batch at a time per process
+ * (db/statement-batches.ts: every rate-limit count and status miss of a moment in one), so one
+ * statement that never finishes would hold up every later batch of its process, not only its
+ * own request. PostgreSQL cancels a batch that runs past `statementMs` (a lock or a stalled
+ * server); the client gives up past `answerMs` (a connection the network dropped mid-statement,
+ * which no server-side limit ends) and drops that connection. Either fails the batch's requests,
+ * and the next batch goes. A batch takes milliseconds; the launch screen polls every second and
+ * the simulator's client waits 15 s.
+ */
+export const POLLED_TIMEOUTS = { statementMs: 5_000, answerMs: 15_000 };
+
 /** How the dedicated connections show in pg_stat_activity (operators, tests). */
 export const DEDICATED_CLIENT_NAME = 'portal-api change notices';
 
@@ -64,7 +78,13 @@ export function createPgDb(options: PgOptions): Db {
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   };
   const main = closablePool({ ...settings, max });
-  const polled = closablePool({ ...settings, max: POLLED_POOL_SIZE });
+  const polledTimeouts = options.polledTimeouts ?? POLLED_TIMEOUTS;
+  const polled = closablePool({
+    ...settings,
+    max: POLLED_POOL_SIZE,
+    statement_timeout: polledTimeouts.statementMs,
+    query_timeout: polledTimeouts.answerMs,
+  });
   const pool = main.pool;
   return {
     kind: 'postgres',
