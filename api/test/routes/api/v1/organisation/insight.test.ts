@@ -132,12 +132,26 @@ describe('GET /api/v1/organisation/:id/insight and /api/v1/report/progress', () 
       [{ ...RANGE, learner: otherLearner.sub }, 'learner'],
       [{ ...RANGE, learner: 'not-a-uuid' }, 'learner'],
       [{ ...RANGE, productId: 0 }, 'productId'],
+      // A date format accepts year 0000, which no PostgreSQL date is (found by the fuzz suite).
+      [{ from: '0000-06-01', to: '0000-06-02' }, 'from'],
+      [{ to: '0000-06-02' }, 'to'],
     ];
     for (const [query, field] of cases) {
       const res = await get(educator.sub, insightUrl(query));
       assert.equal(res.status, 400, JSON.stringify({ query, body: res.body }));
       assert.ok(JSON.stringify(res.body).includes(field), JSON.stringify(res.body));
     }
+    // A range whose derived end would pass the last day a date names ends there (it was a 500:
+    // the export had already answered as CSV when the database refused "+010000-…").
+    const last = await get(educator.sub, insightUrl({ from: '9999-12-31' }));
+    assert.equal(last.status, 200, JSON.stringify(last.body));
+    assert.deepEqual(
+      [(last.body as unknown as Insight).from, (last.body as unknown as Insight).to],
+      ['9999-12-31', '9999-12-31'],
+    );
+    const first = await get(educator.sub, insightUrl({ to: '0001-01-01' }));
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal((first.body as unknown as Insight).from, '0001-01-01');
     // Exactly 366 days is allowed.
     assert.equal(
       (await get(educator.sub, insightUrl({ from: '2024-01-01', to: '2024-12-31' }))).status,

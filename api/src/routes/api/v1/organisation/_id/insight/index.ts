@@ -84,13 +84,16 @@ const insightRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const filter = await filterOf(request);
       // Only digits and dates reach the name, so it needs no quoting beyond the quotes.
       const filename = `insight-${filter.organisationId}-${filter.from}-${filter.to}.csv`;
+      // Opened before the answer is typed as CSV: if the database refuses, the error goes out as
+      // the JSON problem it is, not as a reply that already claims to be a CSV file.
+      const csv = await insightExportStream(app.db, filter);
       return (
         reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${filename}"`)
           .header('cache-control', 'no-store')
           // A stream is sent as it is (no serializer runs); the schema's string only documents it.
-          .send((await insightExportStream(app.db, filter)) as unknown as string)
+          .send(csv as unknown as string)
       );
     },
   );
