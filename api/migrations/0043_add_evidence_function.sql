@@ -6,6 +6,15 @@
 -- The same checks, locks and writes in the same order, as one function: one round trip, and the
 -- statement's own transaction makes it all or nothing as before.
 --
+-- The bytes of a user's files that count against their storage quota: evidence images and
+-- uploads, not installers (an administrator's installer serves everyone; it is not their own
+-- file). The one definition, for the upload's pre-check and for add_evidence's locked check.
+create or replace function user_stored_bytes(p_user uuid) returns bigint
+language sql stable as $$
+  select coalesce(sum(size), 0)::bigint from files
+   where owner_id = p_user and kind <> 'sim-installation-file'
+$$;
+
 -- Outcome: 'added' (new_id; pending: an X-ray image the session's marking scheme marks, queued
 -- for the outbox worker as the item p_marking_* plus its id), 'not_in_progress' (current_status:
 -- the session's, null when there is none), 'limit' (the session holds p_max_per_session already)
@@ -34,7 +43,6 @@ declare
   v_status text;
   v_owner uuid;
   v_position integer;
-  v_bytes bigint;
   v_id integer;
   v_pending boolean;
 begin
@@ -55,10 +63,7 @@ begin
   end if;
 
   if p_file_id is not null then
-    -- Installers an administrator uploads serve everyone; they are not the user's own files.
-    select coalesce(sum(size), 0) into v_bytes
-      from files where owner_id = v_owner and kind <> 'sim-installation-file';
-    if v_bytes + p_file_size > p_max_stored_bytes then
+    if user_stored_bytes(v_owner) + p_file_size > p_max_stored_bytes then
       return query select 'storage_quota'::text, v_status, null::integer, null::boolean;
       return;
     end if;

@@ -46,16 +46,14 @@ interface AddEvidenceRow {
 export function createEvidenceRepository(q: Queryable) {
   return {
     /**
-     * How many evidence the session holds and how many bytes the user's files take (evidence
-     * images and uploads; not installers), in one statement: the upload's cheap checks before
-     * its bytes are written.
+     * How many evidence the session holds and how many bytes of the user's files count against
+     * their quota, in one statement: the upload's cheap checks before its bytes are written.
      */
     async usage(sessionUuid: string, userId: string): Promise<{ count: number; bytes: number }> {
       const res = await q.query<{ count: number; bytes: string }>(
-        // Installers an administrator uploads serve everyone; they are not the user's own files.
+        // user_stored_bytes (migration 0043): the files that count against the quota.
         prepared(`select (select count(*)::int from evidence where session_uuid = $1) as count,
-                         (select coalesce(sum(size), 0)::text from files
-                           where owner_id = $2 and kind <> 'sim-installation-file') as bytes`),
+                         user_stored_bytes($2)::text as bytes`),
         [sessionUuid, userId],
       );
       const row = res.rows[0];

@@ -32,8 +32,9 @@ export async function runUnitOfWork<T>(
  * atomic on its own, and BEGIN and COMMIT around it were two more round trips, each waiting for a
  * busy event loop with a pool connection held (issue #24 point 5; a session's join and close, a
  * third of the transactions under the learner load). The write is the first statement; only
- * plain reads may follow it (e.g. why it changed nothing): anything else throws before it is sent,
- * as it could not be undone with the first. The after-commit hooks run as `runUnitOfWork`'s do, once the work resolved.
+ * plain reads may follow it (e.g. why it changed nothing): anything else throws before it is
+ * sent, as it could not be undone with the first. The after-commit hooks run as
+ * `runUnitOfWork`'s do, once the work resolved.
  */
 export async function runSingleWrite<T>(
   db: Queryable,

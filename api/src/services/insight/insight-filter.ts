@@ -25,8 +25,8 @@ export const INSIGHT_MESSAGES = {
 /**
  * The request's range and filters, or a 400 naming the field: a day outside 0001–9999, `to`
  * before `from`, or a range over INSIGHT_MAX_RANGE_DAYS (named on `from`, the end the screen
- * moves back). Both ends default
- * to the INSIGHT_DEFAULT_RANGE_DAYS up to today (UTC); one end given alone anchors the other.
+ * moves back). Both ends default to the INSIGHT_DEFAULT_RANGE_DAYS up to today (UTC); one end
+ * given alone anchors the other.
  */
 export function insightFilter(
   organisationId: number,
