@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import type { Storage } from '../../src/storage/storage';
+
+/** A full garbage collection, without starting node with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 export interface Fetched {
   status: number;
@@ -99,11 +107,20 @@ export function storageSuite(name: string, setup: () => StorageUnderTest) {
       const { storage } = setup();
       const k = key('big.bin');
       const total = 96 * 1024 * 1024;
-      global.gc?.();
+      const limitMb = 48;
+      collectGarbage();
       const baseline = process.memoryUsage().arrayBuffers;
       let peak = baseline;
+      // What the store holds, not parts already sent and not yet collected: a sample over the
+      // limit counts only what survives a collection (one CI run saw 52.5 MB of such garbage
+      // where 30 MB is usual).
       const sampler = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+        let now = process.memoryUsage().arrayBuffers;
+        if ((now - baseline) / 1024 / 1024 >= limitMb) {
+          collectGarbage();
+          now = process.memoryUsage().arrayBuffers;
+        }
+        peak = Math.max(peak, now);
       }, 2);
       try {
         assert.equal(
@@ -117,7 +134,7 @@ export function storageSuite(name: string, setup: () => StorageUnderTest) {
       t.diagnostic(`${name}: buffers grew by at most ${grownMb.toFixed(1)} MB for 96 MB`);
       // A buffered body would add its 96 MB; streaming holds a few parts at most (S3: 2 × 5 MB
       // plus what the in-process test server holds while writing a part).
-      assert.ok(grownMb < 48, `buffers grew by ${grownMb.toFixed(1)} MB for a 96 MB body`);
+      assert.ok(grownMb < limitMb, `buffers grew by ${grownMb.toFixed(1)} MB for a 96 MB body`);
       await storage.remove(k);
     });
 
