@@ -82,7 +82,14 @@ export function isSafeRequestId(value: unknown): value is string;
 /** Fastify's `genReqId`: the incoming X-Request-Id when it is safe, otherwise a fresh UUID. */
 export function genReqId(req: IncomingMessage | { headers?: Record<string, unknown> }): string;
 /** Fastify options: ids from `genReqId`, no header taken on trust. */
-export const requestIdOptions: { requestIdHeader: false; genReqId: typeof genReqId };
+/** Fastify's `childLoggerFactory`: a request logger that becomes pino's child only when it writes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed loosely, as `logRequests` is: service-kit does not depend on Fastify
+export function lazyChildLogger(logger: any, bindings: Record<string, unknown>, options?: any): any;
+export const requestIdOptions: {
+  requestIdHeader: false;
+  genReqId: typeof genReqId;
+  childLoggerFactory: typeof lazyChildLogger;
+};
 /** The id of the request being handled (inside its handler), otherwise undefined. */
 export function currentRequestId(): string | undefined;
 /** Runs `fn` as part of request `id`. */
@@ -197,8 +204,27 @@ export interface Metrics {
   gauge<L extends string>(options: Omit<GaugeConfiguration<L>, 'registers'>): Gauge<L>;
   histogram<L extends string>(options: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L>;
   /** `http_request_duration_seconds{method, route, status_code}`. */
-  httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  httpRequestDuration: SeriesHistogram<'method' | 'route' | 'status_code'>;
 }
+
+/** A histogram whose hot path names its series by a key the caller already has; reads out as prom-client's. */
+export class SeriesHistogram<L extends string = string> {
+  constructor(options: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[] });
+  readonly name: string;
+  readonly help: string;
+  /** Counts `value` in series `key`; `labels()` is called the first time the key is seen. */
+  observeKeyed(key: string, labels: () => Partial<Record<L, string | number>>, value: number): void;
+  reset(): void;
+  get(): Promise<unknown>;
+}
+
+/** Per-request counts kept as numbers and added to a prom-client counter when it is read. */
+export function pendingCounts(): {
+  /** The function that adds one to the series with these labels. */
+  counter(labels: Record<string, string>): () => void;
+  /** Pass as the counter's `collect`. */
+  collect(this: Counter<string>): void;
+};
 /** The process's registry (label `service`), Node's default metrics and the request histogram. */
 export function createMetrics(service: string): Metrics;
 /** Constant-time comparison of a given token with the expected one. */
@@ -249,8 +275,17 @@ export interface SecurityHeaders {
   isHttps(req: IncomingMessage): boolean;
   /** Fills the headers in when the head is written; headers the handler set win. */
   middleware(req: IncomingMessage, res: ServerResponse, next?: () => void): void;
+  /** Fills a Fastify reply's headers in; headers the route set win. */
+  fillReply(request: FastifyLikeRequest, reply: FastifyLikeReply): void;
   /** Fastify onSend hook; headers the route set win. */
   onSend<P>(request: FastifyLikeRequest, reply: FastifyLikeReply, payload: P): Promise<P>;
+  /** The same as a callback-style onSend hook (no promise per answer). */
+  onSendHook<P>(
+    request: FastifyLikeRequest,
+    reply: FastifyLikeReply,
+    payload: P,
+    done: (error: Error | null, payload: P) => void,
+  ): void;
 }
 
 export function securityHeaders(options: SecurityHeadersOptions): SecurityHeaders;

@@ -19,12 +19,13 @@ export {
 export { crossSiteCookieAttributes, keepsCrossSiteCookies } from './cross-site-cookies.mjs';
 export { createLtiFrameAncestors, FRAME_ORIGINS_TTL_MS, isFrameOrigin } from './lti-frame-ancestors.mjs';
 export { createLifecycle, READINESS_TIMEOUT_MS, serveOperationEndpoints, serveReadiness } from './lifecycle.mjs';
-export { createMetrics, serveMetrics, tokenMatches, UNMATCHED_ROUTE } from './metrics.mjs';
+export { createMetrics, pendingCounts, SeriesHistogram, serveMetrics, tokenMatches, UNMATCHED_ROUTE } from './metrics.mjs';
 export {
   REQUEST_ID_HEADER,
   currentRequestId,
   genReqId,
   isSafeRequestId,
+  lazyChildLogger,
   logRequests,
   requestIdOptions,
   requestLogLevel,
@@ -332,6 +333,13 @@ export function securityHeaders({
     if (https && !has(HSTS)) set(HSTS, hsts);
   };
 
+  // Lower-case names, as Fastify keeps a reply's headers: set and looked up without converting.
+  const lowerCased = [...headers].map(([name, value]) => [name.toLowerCase(), value]);
+  const fillReply = (request, reply) => {
+    for (const [name, value] of lowerCased) if (!reply.hasHeader(name)) reply.header(name, value);
+    if (request.protocol === 'https' && !reply.hasHeader(HSTS)) reply.header(HSTS, hsts);
+  };
+
   return {
     headers,
     hsts,
@@ -352,14 +360,17 @@ export function securityHeaders({
       };
       next?.();
     },
-    /** Fastify onSend hook; Fastify's `request.protocol` already honours its own trustProxy. */
+    /** Fills a Fastify reply's headers in; Fastify's `request.protocol` honours its trustProxy. */
+    fillReply,
+    /** Fastify onSend hook (async, for callers that await it). */
     async onSend(request, reply, payload) {
-      fill(
-        (name) => reply.hasHeader(name),
-        (name, value) => reply.header(name, value),
-        request.protocol === 'https',
-      );
+      fillReply(request, reply);
       return payload;
+    },
+    /** The same as a callback hook: no promise per answer (the API's polls are thousands a second). */
+    onSendHook(request, reply, payload, done) {
+      fillReply(request, reply);
+      done(null, payload);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createMetrics } from '@portal/service-kit';
+import { createMetrics, pendingCounts } from '@portal/service-kit';
 
 /** Query durations: a poll's query takes well under a millisecond, a report list's tens. */
 const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -10,7 +10,10 @@ const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
  */
 export function createApiMetrics() {
   const metrics = createMetrics('api');
+  // Two or three look-ups per request: counted as numbers, added to the counter when it is read.
+  const cacheCounts = pendingCounts();
   return {
+    cacheCounts,
     ...metrics,
     dbQueryDuration: metrics.histogram({
       name: 'db_query_duration_seconds',
@@ -37,6 +40,7 @@ export function createApiMetrics() {
       name: 'cache_lookups_total',
       help: 'Look-ups of the in-process caches (auth_user, access_token, session_status), by result (hit; miss: loaded; shared: waited for a load already under way)',
       labelNames: ['cache', 'result'],
+      collect: cacheCounts.collect,
     }),
   };
 }
@@ -51,9 +55,9 @@ export type CacheLookup = (result: 'hit' | 'miss' | 'shared') => void;
 
 export function cacheLookupCounter(metrics: ApiMetrics, cache: string): CacheLookup {
   const counters = {
-    hit: metrics.cacheLookups.labels(cache, 'hit'),
-    miss: metrics.cacheLookups.labels(cache, 'miss'),
-    shared: metrics.cacheLookups.labels(cache, 'shared'),
+    hit: metrics.cacheCounts.counter({ cache, result: 'hit' }),
+    miss: metrics.cacheCounts.counter({ cache, result: 'miss' }),
+    shared: metrics.cacheCounts.counter({ cache, result: 'shared' }),
   };
-  return (result) => counters[result].inc();
+  return (result) => counters[result]();
 }

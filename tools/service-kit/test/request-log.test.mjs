@@ -47,3 +47,45 @@ test('the request id is known inside its request only', async () => {
   assert.equal(seen, 'req-1');
   assert.equal(currentRequestId(), undefined);
 });
+
+test('a request’s logger becomes pino’s child only when it writes, and then carries the request id', async () => {
+  const { default: pino } = await import('pino');
+  const { lazyChildLogger } = await import('../index.mjs');
+  const lines = [];
+  const root = pino({ level: 'info' }, { write: (line) => lines.push(JSON.parse(line)) });
+  let children = 0;
+  const child = root.child;
+  root.child = function countedChild(...args) {
+    children += 1;
+    return child.apply(this, args);
+  };
+
+  const quiet = lazyChildLogger(root, { reqId: 'poll-1' }, {});
+  quiet.debug('below the level');
+  quiet.trace({ x: 1 }, 'below the level');
+  assert.equal(quiet.isLevelEnabled('debug'), false);
+  assert.equal(quiet.level, 'info');
+  assert.equal(children, 0, 'nothing written: no child made');
+  assert.equal(lines.length, 0);
+
+  const writing = lazyChildLogger(root, { reqId: 'upload-2' }, {});
+  writing.info({ size: 3 }, 'stored');
+  writing.warn('twice');
+  assert.equal(children, 1, 'one child for every line of the request');
+  assert.deepEqual(
+    lines.map(({ reqId, msg, size }) => ({ reqId, msg, size })),
+    [
+      { reqId: 'upload-2', msg: 'stored', size: 3 },
+      { reqId: 'upload-2', msg: 'twice', size: undefined },
+    ],
+  );
+  assert.deepEqual(writing.bindings(), { reqId: 'upload-2' });
+  writing.child({ step: 'mark' }).error('nested');
+  assert.deepEqual([lines[2].reqId, lines[2].step, lines[2].msg], ['upload-2', 'mark', 'nested']);
+
+  // A route's own level needs a real child at once.
+  const own = lazyChildLogger(root, { reqId: 'route-3' }, { level: 'debug' });
+  own.debug('shown');
+  assert.equal(lines.at(-1).msg, 'shown');
+  assert.equal(lines.at(-1).reqId, 'route-3');
+});

@@ -92,24 +92,36 @@ test('a TLS socket is https whatever the headers say', () => {
   assert.equal(isHttps({ socket: {}, headers: { 'x-forwarded-proto': 'https' } }), false);
 });
 
-test('the Fastify hook fills in what the route left unset and adds HSTS on https', async () => {
-  const { onSend } = securityHeaders({ csp: HOST_CSP });
+test('the Fastify hooks fill in what the route left unset and add HSTS on https', async () => {
+  const { onSend, onSendHook } = securityHeaders({ csp: HOST_CSP });
+  // Like Fastify's reply: names kept in lower case, looked up in any case.
   const replyWith = (initial) => {
     const set = new Map(Object.entries(initial));
     return {
       set,
-      hasHeader: (name) => [...set.keys()].some((key) => key.toLowerCase() === name.toLowerCase()),
-      header: (name, value) => set.set(name, value),
+      hasHeader: (name) => set.has(name.toLowerCase()),
+      header: (name, value) => set.set(name.toLowerCase(), value),
     };
   };
   const route = replyWith({ 'content-security-policy': 'sandbox' });
   assert.equal(await onSend({ protocol: 'https' }, route, 'body'), 'body');
   assert.equal(route.set.get('content-security-policy'), 'sandbox');
-  assert.equal(route.set.has('Content-Security-Policy'), false);
-  assert.equal(route.set.get('X-Content-Type-Options'), 'nosniff');
-  assert.equal(route.set.get('Strict-Transport-Security'), 'max-age=31536000; includeSubDomains');
+  assert.equal(route.set.get('x-content-type-options'), 'nosniff');
+  assert.equal(route.set.get('strict-transport-security'), 'max-age=31536000; includeSubDomains');
   const plain = replyWith({});
   await onSend({ protocol: 'http' }, plain, null);
-  assert.match(plain.set.get('Content-Security-Policy'), /frame-ancestors 'none'/);
-  assert.equal(plain.set.has('Strict-Transport-Security'), false);
+  assert.match(plain.set.get('content-security-policy'), /frame-ancestors 'none'/);
+  assert.equal(plain.set.has('strict-transport-security'), false);
+
+  // The callback form: the same headers, the payload passed on unchanged.
+  const viaCallback = replyWith({ 'x-frame-options': 'SAMEORIGIN' });
+  const passed = await new Promise((resolve, reject) =>
+    onSendHook({ protocol: 'https' }, viaCallback, 'payload', (error, payload) => (error ? reject(error) : resolve(payload))),
+  );
+  assert.equal(passed, 'payload');
+  assert.equal(viaCallback.set.get('x-frame-options'), 'SAMEORIGIN');
+  const viaPromise = replyWith({ 'x-frame-options': 'SAMEORIGIN' });
+  await onSend({ protocol: 'https' }, viaPromise, 'payload');
+  assert.deepEqual(new Map([...viaCallback.set].sort()), new Map([...viaPromise.set].sort()));
+  assert.ok(viaCallback.set.size > 6, `headers: ${[...viaCallback.set.keys()]}`);
 });

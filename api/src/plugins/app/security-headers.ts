@@ -16,7 +16,7 @@ export const API_CSP = {
 
 export const securityHeadersPlugin = fp(
   async (app) => {
-    app.addHook('onSend', securityHeaders({ csp: API_CSP, referrerPolicy: 'no-referrer' }).onSend);
+    app.addHook('onSend', securityHeaders({ csp: API_CSP, referrerPolicy: 'no-referrer' }).onSendHook);
   },
   { name: 'security-headers' },
 );
