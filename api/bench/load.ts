@@ -117,6 +117,9 @@ function seeded(seed: number): () => number {
   };
 }
 
+/** A learner's browser polls whoami and the session's status at the same moment: two connections. */
+const BROWSER_CONNECTIONS = 2;
+
 /** Lets the bench read the API's own /metrics (event-loop delay, statement times). */
 const METRICS_TOKEN = `bench-${process.pid}-${Date.now()}`;
 
@@ -284,8 +287,10 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
 
   // The calibration pass records into its own recorder; the load's window starts after it.
   const calibration = new Recorder(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
-  const api = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections);
-  const simulator = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections);
+  // Each learner's browser and simulator keep connections of their own, as real ones do; the
+  // educator and the probes share a pool.
+  const api = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections, BROWSER_CONNECTIONS);
+  const simulator = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections, 1);
   const bare = new HttpTarget('127.0.0.1', barePort, calibration, options.connections);
   started.targets.push(api, simulator, bare);
 
@@ -486,7 +491,8 @@ function print(result: RunResult) {
       `API_INSTANCES=${result.instances}`,
     `${o.learners} learners, ${o.duration} s measured after ${warmupSeconds(o)} s warm-up; session ${o.sessionSeconds} s ` +
       `with ${o.evidence} images, think ${o.thinkSeconds} s; educator ${o.educatorRate}/s; ` +
-      `${o.connections} connections each for the browsers, the simulators and the bare server; ` +
+      `${BROWSER_CONNECTIONS} connections per learner's browser and one per simulator, ` +
+      `${o.connections} shared for the educator and the bare route; ` +
       `the bare route with ${o.bareEvery === 1 ? 'every status poll' : `one status poll in ${o.bareEvery}`}`,
     `database: ${o.organisations} organisations, ${o.population} learners, ${d.reports} reports, ` +
       `${d.evidence} evidence, ${d.learners} simulated learners ` +

@@ -5,6 +5,15 @@ import { onSupervisorShutdown, superviseInstances } from './instances';
 
 const config = loadOrExit(() => loadConfig());
 
+/**
+ * Connections that have arrived and wait for the API to take them. A busy Node process takes one
+ * per event-loop turn (libuv since 1.45 accepts once per poll), so a burst of new connections — a
+ * class opening the portal together, a load balancer refilling its pool — waits in this queue;
+ * with Node's default of 511 the excess was dropped and the browsers retried after 1, 3, 7 s
+ * (api/README, "Connections accepted one per turn"). Linux caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 if (cluster.isPrimary && config.instances > 1) {
   // API_INSTANCES > 1: this process only starts and watches the instances that run serve().
   superviseInstances({ instances: config.instances, logLevel: config.logLevel });
@@ -49,7 +58,7 @@ async function serve() {
   onSupervisorShutdown((signal) => closing.close(signal));
 
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   } catch (error) {
     app.log.error({ err: error }, 'could not start');
     await app.close().catch(() => undefined);

@@ -15,6 +15,11 @@ export interface RequestSpec {
   body?: Buffer | string;
   /** Status codes that count as success. */
   expect: readonly number[];
+  /**
+   * The client whose own connections carry it (a learner's browser, a learner's simulator), on a
+   * target made with `perClient`; otherwise the target's shared pool.
+   */
+  client?: string;
 }
 
 /** Raised for an unexpected status so a learner's loop can stop and start over. */
@@ -99,20 +104,45 @@ export class HttpTarget {
   /** Requests sent and not yet answered; the run waits for these before it stops the servers. */
   inFlight = 0;
 
+  /** Each client's own connections (`perClient`), by `RequestSpec.client`. */
+  private readonly clients = new Map<string, Pool>();
+
   constructor(
     readonly host: string,
     readonly port: number,
     /** Swapped between the calibration pass and the load. */
     public recorder: Recorder,
     connections: number,
+    /**
+     * Connections of each client's own (0: every request on the shared pool). A browser keeps its
+     * connections while its learner polls; a pool shared by all learners opens connections when
+     * its busy ones run out and lets the rest idle out, so bursts of new connections reached the
+     * API in the measured window, which a busy Node process accepts one per event-loop turn
+     * (api/README, "Connections accepted one per turn").
+     */
+    private readonly perClient = 0,
   ) {
-    this.pool = new Pool(`http://${host}:${port}`, {
+    this.pool = this.newPool(connections);
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS).unref();
+  }
+
+  private newPool(connections: number) {
+    return new Pool(`http://${this.host}:${this.port}`, {
       connections,
       // The whole request has REQUEST_TIMEOUT_MS (the signal below); these only must not be shorter.
       headersTimeout: REQUEST_TIMEOUT_MS + 1000,
       bodyTimeout: REQUEST_TIMEOUT_MS + 1000,
     });
-    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS).unref();
+  }
+
+  private poolOf(client: string | undefined): Pool {
+    if (client === undefined || this.perClient === 0) return this.pool;
+    let pool = this.clients.get(client);
+    if (!pool) {
+      pool = this.newPool(this.perClient);
+      this.clients.set(client, pool);
+    }
+    return pool;
   }
 
   private send(spec: RequestSpec): Promise<HttpResponse> {
@@ -128,7 +158,7 @@ export class HttpTarget {
         else resolve(res!);
       });
       this.pending.add(request);
-      this.pool.dispatch(
+      this.poolOf(spec.client).dispatch(
         { method: spec.method, path: spec.path, headers, body: spec.body ?? null },
         request,
       );
@@ -179,6 +209,8 @@ export class HttpTarget {
   close() {
     clearInterval(this.sweeper);
     void this.pool.destroy();
+    for (const pool of this.clients.values()) void pool.destroy();
+    this.clients.clear();
   }
 }
 

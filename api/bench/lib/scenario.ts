@@ -126,6 +126,7 @@ export class Learner {
       path,
       headers: { authorization: this.bearer, ...COOKIE },
       expect: [200],
+      client: this.bearer,
     });
   }
 
@@ -135,6 +136,7 @@ export class Learner {
       path,
       headers: { authorization: this.bearer, ...XSRF },
       expect: [expect],
+      client: this.bearer,
     };
     if (body !== undefined) {
       spec.body = JSON.stringify(body);
@@ -263,7 +265,7 @@ export class Learner {
             .catch(swallow);
         },
       );
-      new HeadlessSimulator(this.ctx, session.token)
+      new HeadlessSimulator(this.ctx, session.token, this.bearer)
         .runPaced(session.openedAt)
         .catch((error: unknown) => {
           swallow(error);
@@ -302,6 +304,8 @@ export class HeadlessSimulator {
   constructor(
     private readonly ctx: ScenarioContext,
     token: string,
+    /** The learner's machine, whose simulator keeps its connection from session to session. */
+    private readonly client?: string,
   ) {
     this.auth = `${SESSION_TOKEN_SCHEME} ${token}`;
   }
@@ -320,6 +324,7 @@ export class HeadlessSimulator {
       headers: { authorization: this.auth, 'content-type': contentType },
       body,
       expect: [expect],
+      ...(this.client === undefined ? {} : { client: this.client }),
     });
   }
 
