@@ -118,7 +118,7 @@ export class HttpTarget {
      * connections while its learner polls; a pool shared by all learners opens connections when
      * its busy ones run out and lets the rest idle out, so bursts of new connections reached the
      * API in the measured window, which a busy Node process accepts one per event-loop turn
-     * (api/README, "Connections accepted one per turn").
+     * (api/README, "Night: connections accepted one per turn").
      */
     private readonly perClient = 0,
   ) {

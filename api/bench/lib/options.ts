@@ -21,9 +21,11 @@ export interface BenchOptions {
    */
   bareEvery: number;
   /**
-   * Keep-alive connections of the browsers (default: one per learner, as each learner's browser
-   * has its own; 128 shared by 1 000 learners queued every poll behind slow calls in the generator,
-   * a queue no browser has) to the API; as many of the simulators, and to the bare server.
+   * Keep-alive connections shared by the educator (to the API) and by the bare route's calls
+   * (default: one per learner, at most 1 024). Each learner's browser has two of its own and its
+   * simulator one (load.ts): 128 shared by 1 000 learners queued every poll behind slow calls in
+   * the generator, and a shared pool opened bursts of new connections mid-run, neither of which a
+   * browser does.
    */
   connections: number;
   json: boolean;
@@ -69,8 +71,9 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --educator-rate R     GET /report/learner per second by an educator (default 2)
   --bare-every N        call the bare route once per N session-status polls, on their
                         schedule (default 10; 1 = with every poll)
-  --connections N       keep-alive connections of the browsers, as many of the simulators,
-                        and as many to the bare server (default: one per learner, at most 1024)
+  --connections N       keep-alive connections shared by the educator and by the bare route's
+                        calls (default: one per learner, at most 1024); each learner's browser
+                        has two of its own, its simulator one
   --json                print the results as JSON instead of tables
   --profile             CPU-profile the API process and print its hottest functions
   --keep                keep the temp folder (database, stored files, profile)
