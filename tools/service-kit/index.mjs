@@ -328,17 +328,20 @@ export function securityHeaders({
     return Boolean(trusted) && forwarded === 'https';
   };
 
-  const fill = (has, set, https) => {
-    for (const [name, value] of headers) if (!has(name)) set(name, value);
+  const fill = (list, has, set, https) => {
+    for (const [name, value] of list) if (!has(name)) set(name, value);
     if (https && !has(HSTS)) set(HSTS, hsts);
   };
 
   // Lower-case names, as Fastify keeps a reply's headers: set and looked up without converting.
   const lowerCased = [...headers].map(([name, value]) => [name.toLowerCase(), value]);
-  const fillReply = (request, reply) => {
-    for (const [name, value] of lowerCased) if (!reply.hasHeader(name)) reply.header(name, value);
-    if (request.protocol === 'https' && !reply.hasHeader(HSTS)) reply.header(HSTS, hsts);
-  };
+  const fillReply = (request, reply) =>
+    fill(
+      lowerCased,
+      (name) => reply.hasHeader(name),
+      (name, value) => reply.header(name, value),
+      request.protocol === 'https',
+    );
 
   return {
     headers,
@@ -354,7 +357,7 @@ export function securityHeaders({
           const has = (name) =>
             res.hasHeader(name) ||
             Boolean(inline && Object.keys(inline).some((key) => key.toLowerCase() === name.toLowerCase()));
-          fill(has, (name, value) => res.setHeader(name, value), isHttps(req));
+          fill(headers, has, (name, value) => res.setHeader(name, value), isHttps(req));
         }
         return writeHead.apply(this, args);
       };

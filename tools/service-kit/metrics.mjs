@@ -131,14 +131,10 @@ export function pendingCounts() {
     /** A function that adds one to the series with these labels. */
     counter(labels) {
       const key = JSON.stringify(labels);
-      let entry = series.get(key);
-      if (!entry) {
-        entry = { labels, pending: 0 };
-        series.set(key, entry);
-      }
-      const counted = entry;
+      const entry = series.get(key) ?? { labels, pending: 0 };
+      series.set(key, entry);
       return () => {
-        counted.pending += 1;
+        entry.pending += 1;
       };
     },
     /** prom-client's `collect` of the counter: adds what was counted since the last read. */
