@@ -15,6 +15,47 @@ export interface ImageToMark {
   scheme: MarkingScheme | null;
 }
 
+/** An image of the session as the unlocked read saw it: what `finish_marking` checks again. */
+export interface SeenImage extends ImageToScore {
+  id: number;
+}
+
+/** What a marking needs, read without a lock, with the session's images for its score. */
+export interface MarkingSnapshot extends ImageToMark {
+  images: SeenImage[];
+}
+
+/** Marks and the session's score for `finish_marking` (migration 0045). */
+export interface FinishMarking {
+  sessionUuid: string;
+  evidenceId: number;
+  marks: ImageMarks | null;
+  /** The session's images the score was computed from, in capture order. */
+  seen: readonly SeenImage[];
+  sessionScore: number | null;
+  passMark: number | null;
+  /** The outbox item done with the marking, and its note. */
+  itemId: number;
+  note: string | null;
+}
+
+/** save_marking's marks parameters ($3–$10 of both functions). */
+function marksParams(marks: ImageMarks | null): unknown[] {
+  const c = marks?.criteria ?? [];
+  return [
+    marks !== null,
+    marks?.score ?? null,
+    c.map((m) => m.criterion),
+    c.map((m) => m.mark),
+    c.map((m) => m.max),
+    c.map((m) => m.reason),
+    c.map((m) => m.value),
+    c.map((m) => m.limit),
+  ];
+}
+
+const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
+
 /** Rows of marked images (evidence_marks, evidence.score) and the session's computed score. */
 export function createMarkingRepository(q: Queryable) {
   return {
@@ -64,6 +105,98 @@ export function createMarkingRepository(q: Queryable) {
     },
 
     /**
+     * `imageToMark`'s answer without the lock, plus the session's images (id, projection, score,
+     * waiting) in capture order: the outbox worker's first statement of a marking, the second
+     * being `finishMarking`, which checks under the lock that nothing of it changed.
+     */
+    async markingSnapshot(
+      sessionUuid: string,
+      evidenceId: number,
+    ): Promise<MarkingSnapshot | null> {
+      const res = await q.query<{
+        grade_awaits_marking: boolean;
+        practice_activity: string | null;
+        evidence_data: EvidenceData | null;
+        marking_scheme: MarkingScheme | null;
+        earlier_attempts: number | null;
+        images: Array<{
+          id: number;
+          projection: string;
+          score: string | number | null;
+          pending: boolean;
+        }>;
+      }>(
+        prepared(`select s.grade_awaits_marking, e.practice_activity, e.evidence_data,
+                         c.marking_scheme,
+                         (select count(*)::int from evidence p
+                           where p.session_uuid = s.uuid
+                             and p.practice_activity = e.practice_activity
+                             and p.position < e.position) as earlier_attempts,
+                         (select coalesce(json_agg(json_build_object(
+                                   'id', a.id, 'projection', a.practice_activity,
+                                   'score', a.score, 'pending', a.marking_pending)
+                                   order by a.position), '[]')
+                            from evidence a where a.session_uuid = s.uuid) as images
+                    from simulation_sessions s
+                    left join evidence e
+                      on e.id = $2 and e.session_uuid = s.uuid and e.marking_pending
+                    left join product_configurations c
+                      on c.product_id = s.product_id
+                     and lower(c.configuration_name) = lower(s.configuration)
+                   where s.uuid = $1`),
+        [sessionUuid, evidenceId],
+      );
+      const row = res.rows[0];
+      if (!row) return null;
+      const image =
+        row.practice_activity !== null && row.evidence_data !== null
+          ? {
+              practiceActivity: row.practice_activity,
+              evidenceData: row.evidence_data,
+              earlierAttempts: row.earlier_attempts ?? 0,
+            }
+          : null;
+      return {
+        awaitsGrade: row.grade_awaits_marking,
+        image,
+        scheme: row.marking_scheme,
+        images: row.images.map((i) => ({
+          id: i.id,
+          projection: i.projection,
+          score: numberOrNull(i.score),
+          pending: i.pending,
+        })),
+      };
+    },
+
+    /**
+     * Writes a marking computed from `markingSnapshot` in one statement (migration 0045's
+     * `finish_marking`): 'marked', or 'fallback' with nothing written when the session's images
+     * changed since the read or the marking must queue a completion's grade.
+     */
+    async finishMarking(m: FinishMarking): Promise<'marked' | 'fallback'> {
+      const res = await q.query<{ outcome: 'marked' | 'fallback' }>(
+        prepared(`select finish_marking($1::uuid, $2::integer, $3::boolean, $4::numeric,
+                    $5::text[], $6::numeric[], $7::numeric[], $8::text[], $9::float8[],
+                    $10::float8[], $11::integer[], $12::boolean[], $13::numeric[],
+                    $14::smallint, $15::smallint, $16::bigint, $17::text) as outcome`),
+        [
+          m.sessionUuid,
+          m.evidenceId,
+          ...marksParams(m.marks),
+          m.seen.map((i) => i.id),
+          m.seen.map((i) => i.pending),
+          m.seen.map((i) => i.score),
+          m.sessionScore,
+          m.passMark,
+          m.itemId,
+          m.note,
+        ],
+      );
+      return res.rows[0]?.outcome ?? 'fallback';
+    },
+
+    /**
      * The image's marks and score (null: it stays without marks, its scheme is gone or marking
      * gave up); it no longer waits for marking. Answers every image of the session after the
      * write, for the session's score. One statement (migration 0044's `save_marking`).
@@ -73,7 +206,6 @@ export function createMarkingRepository(q: Queryable) {
       evidenceId: number,
       marks: ImageMarks | null,
     ): Promise<ImageToScore[]> {
-      const c = marks?.criteria ?? [];
       const res = await q.query<{
         projection: string;
         image_score: string | number | null;
@@ -82,22 +214,11 @@ export function createMarkingRepository(q: Queryable) {
         prepared(`select projection, image_score, pending
           from save_marking($1::uuid, $2::integer, $3::boolean, $4::numeric, $5::text[],
                             $6::numeric[], $7::numeric[], $8::text[], $9::float8[], $10::float8[])`),
-        [
-          sessionUuid,
-          evidenceId,
-          marks !== null,
-          marks?.score ?? null,
-          c.map((m) => m.criterion),
-          c.map((m) => m.mark),
-          c.map((m) => m.max),
-          c.map((m) => m.reason),
-          c.map((m) => m.value),
-          c.map((m) => m.limit),
-        ],
+        [sessionUuid, evidenceId, ...marksParams(marks)],
       );
       return res.rows.map((r) => ({
         projection: r.projection,
-        score: r.image_score === null ? null : Number(r.image_score),
+        score: numberOrNull(r.image_score),
         pending: r.pending,
       }));
     },

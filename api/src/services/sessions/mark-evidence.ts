@@ -57,12 +57,55 @@ export interface MarkEvidenceOptions {
 }
 
 /**
+ * Marks the item's image in two statements (issue #24 point 5): an unlocked read of what the
+ * marking needs, then migration 0045's `finish_marking`, which locks the session, checks that its
+ * images are still the ones read, and writes the marks, the image's and the session's scores and
+ * the item done, all or nothing. Every pool connection is held for a turn of the busy event loop
+ * per statement, and the transaction below took six. When the images changed in between, or the
+ * marking must queue a completion's grade, nothing was written and the transaction does it all.
+ */
+async function mark(
+  options: MarkEvidenceOptions,
+  item: ClaimedItem,
+  giveUp: string | null,
+): Promise<void> {
+  const { sessionUuid, evidenceId } = item.payload as unknown as MarkEvidencePayload;
+  const marking = createMarkingRepository(options.db);
+  const seen = await marking.markingSnapshot(sessionUuid, evidenceId);
+  if (seen?.image) {
+    const scheme = giveUp ? null : seen.scheme;
+    const marks = scheme
+      ? markImage(scheme, {
+          evidenceData: seen.image.evidenceData,
+          earlierAttempts: seen.image.earlierAttempts,
+        })
+      : null;
+    // The session's images once this one is saved, as save_marking would answer them.
+    const after = seen.images.map((i) =>
+      i.id === evidenceId ? { ...i, score: marks ? marks.score : i.score, pending: false } : i,
+    );
+    const outcome = await marking.finishMarking({
+      sessionUuid,
+      evidenceId,
+      marks,
+      seen: seen.images,
+      sessionScore: finalSessionScore(after),
+      passMark: scheme?.passMark ?? null,
+      itemId: item.id,
+      note: giveUp,
+    });
+    if (outcome === 'marked') return;
+  }
+  await markInTransaction(options, item, giveUp);
+}
+
+/**
  * Marks the item's image in one transaction with its completion: the criterion marks, the image's
  * score, the session's score (once no image waits) and, when the simulator completed the session
  * while it waited, the completion's grade. A repeated item (a lease that ran out after the
  * commit) finds the image marked and does nothing.
  */
-async function mark(
+async function markInTransaction(
   options: MarkEvidenceOptions,
   item: ClaimedItem,
   giveUp: string | null,
