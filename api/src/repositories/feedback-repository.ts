@@ -5,6 +5,7 @@ import type {
   UserNotification,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
+import { CRITERION_ORDER } from './marking-repository';
 
 /** Who wrote feedback: kept by id and, for after the account is gone, by name. */
 export interface FeedbackAuthor {
@@ -12,10 +13,20 @@ export interface FeedbackAuthor {
   name: string;
 }
 
-interface CommentRow {
+export interface CommentRow {
   comment: string;
   author_name: string;
   updated_at: Date | string;
+}
+
+/** An overridden criterion as stored (`overrides`, and the report read's JSON of it). */
+export interface OverrideRow {
+  criterion: MarkingCriterion;
+  original_mark: string | number | null;
+  mark: string | number;
+  override_reason: string;
+  overridden_by_name: string;
+  overridden_at: Date | string;
 }
 
 /** One criterion of one image as an override needs it. */
@@ -28,10 +39,19 @@ export interface CriterionRow {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const num = (value: string | number | null) => (value === null ? null : Number(value));
-const toComment = (r: CommentRow): FeedbackComment => ({
+export const toComment = (r: CommentRow): FeedbackComment => ({
   comment: r.comment,
   authorName: r.author_name,
   updatedAt: iso(r.updated_at),
+});
+
+export const toOverride = (r: OverrideRow): MarkOverride => ({
+  criterion: r.criterion,
+  originalMark: num(r.original_mark),
+  mark: Number(r.mark),
+  reason: r.override_reason,
+  authorName: r.overridden_by_name,
+  updatedAt: iso(r.overridden_at),
 });
 
 /** Educator feedback (migration 0033): comments, mark overrides and the learner's notifications. */
@@ -61,34 +81,17 @@ export function createFeedbackRepository(q: Queryable) {
     async overrides(evidenceIds: readonly number[]): Promise<Map<number, MarkOverride[]>> {
       const found = new Map<number, MarkOverride[]>();
       if (evidenceIds.length === 0) return found;
-      const res = await q.query<{
-        evidence_id: number;
-        criterion: MarkingCriterion;
-        original_mark: string | number | null;
-        mark: string | number;
-        override_reason: string;
-        overridden_by_name: string;
-        overridden_at: Date | string;
-      }>(
+      const res = await q.query<OverrideRow & { evidence_id: number }>(
         `select evidence_id, criterion, original_mark, mark, override_reason, overridden_by_name,
                 overridden_at
            from evidence_marks
           where evidence_id = any($1::int[]) and override_reason is not null
-          order by evidence_id,
-                   array_position(array['centring', 'collimation', 'kV', 'mAs', 'dose',
-                                        'exposureIndex', 'repeats'], criterion)`,
+          order by evidence_id, ${CRITERION_ORDER}`,
         [evidenceIds],
       );
       for (const r of res.rows) {
         const list = found.get(r.evidence_id) ?? [];
-        list.push({
-          criterion: r.criterion,
-          originalMark: num(r.original_mark),
-          mark: Number(r.mark),
-          reason: r.override_reason,
-          authorName: r.overridden_by_name,
-          updatedAt: iso(r.overridden_at),
-        });
+        list.push(toOverride(r));
         found.set(r.evidence_id, list);
       }
       return found;

@@ -56,6 +56,29 @@ function marksParams(marks: ImageMarks | null): unknown[] {
 
 const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
 
+/** A criterion's mark as stored (`marksOf`, and the report read's JSON of it). */
+export interface MarkRow {
+  criterion: CriterionMark['criterion'];
+  mark: string | number | null;
+  max: string | number;
+  reason: CriterionMark['reason'];
+  value: number | null;
+  limit_value: number | null;
+}
+
+export const toCriterionMark = (r: MarkRow): CriterionMark => ({
+  criterion: r.criterion,
+  mark: numberOrNull(r.mark),
+  max: Number(r.max),
+  reason: r.reason,
+  value: r.value,
+  limit: r.limit_value,
+});
+
+/** The order criteria are shown in (the contract's), for `order by`. */
+export const CRITERION_ORDER = `array_position(array['centring', 'collimation', 'kV', 'mAs', 'dose',
+                                        'exposureIndex', 'repeats'], criterion)`;
+
 /** Rows of marked images (evidence_marks, evidence.score) and the session's computed score. */
 export function createMarkingRepository(q: Queryable) {
   return {
@@ -282,32 +305,15 @@ export function createMarkingRepository(q: Queryable) {
     async marksOf(evidenceIds: readonly number[]): Promise<Map<number, CriterionMark[]>> {
       const marks = new Map<number, CriterionMark[]>();
       if (evidenceIds.length === 0) return marks;
-      const res = await q.query<{
-        evidence_id: number;
-        criterion: CriterionMark['criterion'];
-        mark: string | number | null;
-        max: string | number;
-        reason: CriterionMark['reason'];
-        value: number | null;
-        limit_value: number | null;
-      }>(
+      const res = await q.query<MarkRow & { evidence_id: number }>(
         `select evidence_id, criterion, mark, max, reason, value, limit_value
            from evidence_marks where evidence_id = any($1::int[])
-          order by evidence_id,
-                   array_position(array['centring', 'collimation', 'kV', 'mAs', 'dose',
-                                        'exposureIndex', 'repeats'], criterion)`,
+          order by evidence_id, ${CRITERION_ORDER}`,
         [evidenceIds],
       );
       for (const r of res.rows) {
         const list = marks.get(r.evidence_id) ?? [];
-        list.push({
-          criterion: r.criterion,
-          mark: r.mark === null ? null : Number(r.mark),
-          max: Number(r.max),
-          reason: r.reason,
-          value: r.value,
-          limit: r.limit_value,
-        });
+        list.push(toCriterionMark(r));
         marks.set(r.evidence_id, list);
       }
       return marks;

@@ -17,8 +17,20 @@ import {
   type REPORT_ORDERING_FIELDS,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
-import { createFeedbackRepository } from './feedback-repository';
-import { createMarkingRepository } from './marking-repository';
+import {
+  createFeedbackRepository,
+  toComment,
+  toOverride,
+  type CommentRow,
+  type OverrideRow,
+} from './feedback-repository';
+import {
+  createMarkingRepository,
+  CRITERION_ORDER,
+  toCriterionMark,
+  type MarkRow,
+} from './marking-repository';
+import { prepared } from '../db/prepared';
 import { escapeLike, pagedList } from '../lib/paged-list';
 
 /**
@@ -102,6 +114,8 @@ interface ReportRowRecord {
   pass_mark: number | null;
   grade_pending_since: Date | string | null;
   grade_released_at: Date | string | null;
+  /** The educator's comment on the whole report (report_feedback), as JSON. */
+  report_comment: CommentRow | null;
 }
 
 interface EvidenceRecord {
@@ -113,6 +127,13 @@ interface EvidenceRecord {
   has_image: boolean;
   score: string | number | null;
   marking_pending: boolean;
+}
+
+/** An image with its marks, comment and overrides, as the report read's one statement has them. */
+interface EvidenceDetailRecord extends EvidenceRecord {
+  marks: MarkRow[] | null;
+  comment: CommentRow | null;
+  overrides: OverrideRow[] | null;
 }
 
 export interface EvidenceImage {
@@ -408,14 +429,42 @@ export function createReportRepository(q: Queryable) {
     };
   }
 
+  /**
+   * A report's images with their marks, comments and overrides in one statement (issue #24
+   * point 5): as four, each held a pool connection for a turn of the busy event loop, and every
+   * learner opens their report after a session. The nested rows come as JSON and go through the
+   * same mappers as the separate reads (`withMarksAndFeedback`).
+   */
   async function evidenceOf(uuid: string, owner: ReportRowRecord): Promise<Evidence[]> {
-    const res = await q.query<EvidenceRecord>(
-      `select id, practice_activity, analysis, analysis_status_id, evidence_data,
-              image_file_id is not null as has_image, score, marking_pending
-         from evidence where session_uuid = $1 order by position`,
+    const res = await q.query<EvidenceDetailRecord>(
+      prepared(`select e.id, e.practice_activity, e.analysis, e.analysis_status_id, e.evidence_data,
+              e.image_file_id is not null as has_image, e.score, e.marking_pending,
+              (select json_agg(json_build_object('criterion', m.criterion, 'mark', m.mark,
+                        'max', m.max, 'reason', m.reason, 'value', m.value,
+                        'limit_value', m.limit_value) order by ${CRITERION_ORDER})
+                 from evidence_marks m where m.evidence_id = e.id) as marks,
+              (select json_build_object('comment', f.comment, 'author_name', f.author_name,
+                        'updated_at', f.updated_at)
+                 from evidence_feedback f where f.evidence_id = e.id) as comment,
+              (select json_agg(json_build_object('criterion', m.criterion,
+                        'original_mark', m.original_mark, 'mark', m.mark,
+                        'override_reason', m.override_reason,
+                        'overridden_by_name', m.overridden_by_name,
+                        'overridden_at', m.overridden_at) order by ${CRITERION_ORDER})
+                 from evidence_marks m
+                where m.evidence_id = e.id and m.override_reason is not null) as overrides
+         from evidence e where e.session_uuid = $1 order by e.position`),
       [uuid],
     );
-    return withMarksAndFeedback(res.rows, owner);
+    return res.rows.map((e) =>
+      toEvidence(
+        e,
+        owner,
+        e.marks?.map(toCriterionMark),
+        e.comment === null ? null : toComment(e.comment),
+        e.overrides?.map(toOverride) ?? [],
+      ),
+    );
   }
 
   async function withMarksAndFeedback(
@@ -461,7 +510,10 @@ export function createReportRepository(q: Queryable) {
       `select s.id, s.uuid, s.user_id, u.organisation_id, p.name as simulation,
               ${SESSION_NAME} as description, ${RECORDED} as recorded, s.mode,
               u.first_name, u.last_name, u.email, s.report_details, s.score,
-              s.reported_score, s.pass_mark, s.grade_pending_since, s.grade_released_at
+              s.reported_score, s.pass_mark, s.grade_pending_since, s.grade_released_at,
+              (select json_build_object('comment', rf.comment, 'author_name', rf.author_name,
+                        'updated_at', rf.updated_at)
+                 from report_feedback rf where rf.session_uuid = s.uuid) as report_comment
          from ${FROM}
         where s.uuid = $1 and ${IS_REPORT}`,
       [uuid],
@@ -572,7 +624,7 @@ export function createReportRepository(q: Queryable) {
       const record = await findRecord(uuid);
       if (!record || !canSee(viewer, record)) return null;
       const evidence = await evidenceOf(uuid, record);
-      const feedback = await createFeedbackRepository(q).reportComment(uuid);
+      const feedback = record.report_comment === null ? null : toComment(record.report_comment);
       const analysed = evidence.filter((e) => (ANALYSED as number[]).includes(e.analysisStatus));
       return {
         id: record.id,
