@@ -28,6 +28,12 @@ export interface WindowFigures {
   /** Share of look-ups each in-process cache answered from memory (null: none made). */
   /** Per cache: hits and loads (misses) over all look-ups; the rest waited for a load (`shared`). */
   cacheHitRates: Array<{ cache: string; lookups: number; hitShare: number; loadShare: number }>;
+  /**
+   * The main pool as the window closed (a snapshot: a mid-window read would restart the
+   * event-loop histogram). Every statement holds a connection until the event loop reads its
+   * answer, so a full pool with statements waiting says round trips, not PostgreSQL, are short.
+   */
+  pool: { busy: number; max: number; waiting: number } | null;
 }
 
 const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/;
@@ -187,6 +193,13 @@ export function windowFigures(start: Scrape, end: Scrape, seconds: number): Wind
         meanMs: r.meanMs,
       })),
     cacheHitRates: cacheHitRates(start, end),
+    pool: end.values.has('db_pool_connections{state="max"}')
+      ? {
+          busy: v('db_pool_connections{state="busy"}'),
+          max: v('db_pool_connections{state="max"}'),
+          waiting: v('db_pool_waiting_queries'),
+        }
+      : null,
   };
 }
 
@@ -205,6 +218,14 @@ export function windowText(w: WindowFigures, instances: number): string {
       (s) =>
         `  statement ${s.statement}: ${s.perSecond.toFixed(0)}/s, mean ${f(s.meanMs)} ms (pool wait included)`,
     ),
+    ...(w.statements.length > 0
+      ? [
+          `  statements in all: ${w.statements.reduce((sum, s) => sum + s.perSecond, 0).toFixed(0)}/s` +
+            (w.pool
+              ? `; pool as the window closed: ${w.pool.busy} of ${w.pool.max} busy, ${w.pool.waiting} waiting`
+              : ''),
+        ]
+      : []),
     ...(w.cacheHitRates.length > 0
       ? [
           `  caches: ${w.cacheHitRates

@@ -75,9 +75,15 @@ describe('bench: the API window from two reads of /metrics', () => {
         'db_query_duration_seconds_count{driver="postgres",statement="select",service="api"} 2000',
         'http_request_duration_seconds_sum{method="GET",route="/api/v1/user/whoami",status_code="200",service="api"} 3',
         'http_request_duration_seconds_count{method="GET",route="/api/v1/user/whoami",status_code="200",service="api"} 1500',
+        'db_pool_connections{state="busy",service="api"} 20',
+        'db_pool_connections{state="idle",service="api"} 0',
+        'db_pool_connections{state="max",service="api"} 20',
+        'db_pool_waiting_queries{service="api"} 35',
       ].join('\n'),
     );
     const w = windowFigures(start, end, 30);
+    assert.deepEqual(w.pool, { busy: 20, max: 20, waiting: 35 });
+    assert.equal(windowFigures(end, start, 30).pool, null, 'no pool figures, none shown');
     assert.deepEqual(w.eventLoopDelayMs, { p50: 10.5, p99: 30, max: 90 });
     assert.equal(w.cpuCores, 0.5);
     assert.equal(w.gcShare, 0.05);
