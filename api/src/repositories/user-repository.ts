@@ -76,6 +76,11 @@ const BRIGHTSPACE_FLAGS = `
 const NO_BRIGHTSPACE_FLAGS = `
   false as is_brightspace_auth_required, false as brightspace_user_mismatch,`;
 
+/**
+ * Reads nothing against the clock (no now(), no expiry): on PostgreSQL the auth cache keeps what
+ * this finds for 5 minutes and relies on change notices for every change, and a field that
+ * changes with time alone sends none (plugins/app/auth-user-cache.ts, AUTH_USER_TTL_NOTICED_MS).
+ */
 const authUserQuery = (flags: string) =>
   `select u.id, u.email, u.first_name, u.last_name, u.language, r.name as role_name,
           u.organisation_id, o.name as organisation_name, o.is_active as organisation_active,

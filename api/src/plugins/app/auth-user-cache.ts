@@ -9,25 +9,31 @@ import type { ChangeNotice } from '../../db/change-notices';
  * status every second, and loading the user with their permissions is the costliest query of
  * either request (~1 ms of PGlite, see api/bench): reusing it for a few seconds takes most of
  * that off the polled routes. Changes through this process's services show at once (they call
- * `forget`); on PostgreSQL, changes by another API process or straight in SQL arrive as change
- * notices within milliseconds (plugins/app/change-notices.ts), and this time only bounds what a
- * lost notice could cost.
+ * `forget`); this time bounds how long a change straight in SQL goes unseen. This is the time to
+ * live with PGlite (one process, no change notices); PostgreSQL has its own, below.
  */
 export const AUTH_USER_TTL_MS = 5_000;
 /**
  * The time to live on PostgreSQL, where every write to what the cache holds is announced by a
  * trigger (0030) whoever makes it, and reuse stops while the notices cannot be heard: the time
- * to live then bounds nothing a notice would not, and a short one only made every polling user
- * a database load every 4 s (~250 loads/s at 1 000 learners, api/README "Where the time goes").
+ * to live then bounds only what a lost notice could cost, and what changes with time alone —
+ * nothing does: no field of AuthUser is read against the clock (findAuthUser's query compares
+ * nothing with now(), and test/plugins/app/auth-cache.test.ts fails if it starts to). A user
+ * whose field one day depends on the time needs an entry that ends when that field would read
+ * differently (a per-entry `ttl` on `set`), not a shorter time to live for everyone. Every
+ * polling learner costs one background load per 80 % of this (every 4 min, ~4 loads/s at 1 000
+ * learners; at 30 s it was ~42/s and at 5 s ~250/s, each holding a pool connection for about
+ * one event-loop turn under load: api/README, "Night: connections accepted one per turn").
  */
-export const AUTH_USER_TTL_NOTICED_MS = 30_000;
+export const AUTH_USER_TTL_NOTICED_MS = 300_000;
 /**
  * A user found older than this share of the time to live is still answered from memory, and
  * loaded again in the background for the next request. A learner polling every second then never
  * finds the entry expired, so whoami and the session status never wait for a pool connection
  * behind slower statements (api/README.md, "Where the time goes"), while no answer is ever
  * older than the time to live. Late in the time to live, so a poller's user is loaded about as
- * often as before (every 4–5 s instead of every 5 s), with a second of slack for the load.
+ * often as the time to live alone would (every 4 s of 5 with PGlite, every 4 min of 5 on
+ * PostgreSQL), with a fifth of it as slack for the load.
  */
 export const AUTH_USER_REFRESH_SHARE = 0.8;
 /** Bounds memory: at most this many users are held; the least recently used makes room. */
@@ -197,8 +203,9 @@ declare module 'fastify' {
 export const authUserCachePlugin = fp(
   async (app) => {
     // On the main pool, not the polled reads' connections: every poller's user is loaded again
-    // every few seconds in the background (refresh-ahead, ~200 loads/s at 1 000 learners), which
-    // there queued the status polls' misses for seconds (api/README, "Rolling restart", evening).
+    // in the background (refresh-ahead: every 4 s with PGlite; on PostgreSQL, every 4 min since
+    // the time to live is 5 min, it was ~200 loads/s at 1 000 learners with 5 s), which there
+    // queued the status polls' misses for seconds (api/README, "Rolling restart", evening).
     const cache = createAuthUserCache((sub) => app.repos.users.findAuthUser(sub), {
       ttlMs: authUserTtlMs(app.db.kind),
       now: () => app.clock.now().getTime(),

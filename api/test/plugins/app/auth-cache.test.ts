@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { INVALID_TOKEN } from '@portal/contract';
-import { createAuthUserCache } from '../../../src/plugins/app/auth-user-cache';
+import {
+  AUTH_USER_REFRESH_SHARE,
+  createAuthUserCache,
+} from '../../../src/plugins/app/auth-user-cache';
+import type { Queryable } from '../../../src/db/driver';
 import { createUserRepository } from '../../../src/repositories/user-repository';
 import {
   account,
@@ -248,5 +252,88 @@ describe('cached auth users', () => {
     await rename('Edgar');
     assert.equal((await cached.get(educator.sub))?.firstName, 'Edgar');
     await rename(educator.firstName);
+  });
+});
+
+/**
+ * On PostgreSQL every change to what the cache holds sends a change notice, so a user is kept
+ * 5 minutes (issue #24 point 5: the reloads of a shorter time held pool connections). That is
+ * only right while nothing the cache holds changes with time alone, which sends no notice.
+ */
+describe('the auth users’ time to live', () => {
+  let t: TestApp;
+  const clock = createManualClock();
+  const learner = account('learner', 'Demo Hospital');
+
+  before(async () => {
+    t = await buildTestApp({}, { clock });
+    await t.app.ready();
+  });
+  after(() => t.close());
+
+  /** A change no notice announces: what a lost notice, or a change with time alone, looks like. */
+  const renameUnannounced = (firstName: string) =>
+    t.db.transaction(async (tx) => {
+      await tx.query("select set_config('portal.announce_changes', 'off', true)");
+      await tx.query('update users set first_name = $2 where id = $1', [learner.sub, firstName]);
+    });
+
+  test('is 5 minutes on PostgreSQL and 5 s with PGlite, and a user is reused all of it', async () => {
+    // Written out rather than read from the constants: what is pinned is the behaviour.
+    const ttlMs = t.db.kind === 'postgres' ? 300_000 : 5_000;
+    // Valid past the time to live, so the token is never what the answer turns on.
+    const headers = await authHeader(learner.sub, { expiresIn: ttlMs / 1000 + 600 });
+    const firstName = async () =>
+      (await t.app.inject({ url: '/api/v1/user/whoami', headers })).json<{ firstName: string }>()
+        .firstName;
+    try {
+      assert.equal(await firstName(), learner.firstName);
+      await renameUnannounced('Quinn');
+      // Untouched until just before its end, the entry is still what the first request loaded:
+      // no load happened in between (a load would have read the new name).
+      await clock.advance(ttlMs * AUTH_USER_REFRESH_SHARE - 100);
+      assert.equal(await firstName(), learner.firstName);
+      await clock.advance(ttlMs * (1 - AUTH_USER_REFRESH_SHARE) - 100);
+      assert.equal(await firstName(), learner.firstName, 'still reused just before the end');
+      // That request was past the refresh point: its background load brings the new name.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(await firstName(), 'Quinn');
+    } finally {
+      await t.db.query('update users set first_name = $2 where id = $1', [
+        learner.sub,
+        learner.firstName,
+      ]);
+    }
+  });
+
+  test('holds nothing that changes with time alone: the user is read against no clock', async () => {
+    // Every statement findAuthUser sends, with and without the Brightspace flags, on the real
+    // database: a comparison with the time (a pending e-mail change's expires_at > now(), a
+    // lockout, a licence's validity) would change a cached user without any write and so without
+    // a notice, and would need an entry that ends when it reads differently.
+    const sent: Array<{ sql: string; params: readonly unknown[] }> = [];
+    const recording: Queryable = {
+      query: (sql, params = []) => {
+        sent.push({ sql, params });
+        return t.db.query(sql, params);
+      },
+      exec: (sql) => t.db.exec(sql),
+    };
+    for (const brightspace of [false, true]) {
+      const found = await createUserRepository(recording, { brightspace }).findAuthUser(
+        learner.sub,
+      );
+      assert.equal(found?.id, learner.sub);
+    }
+    assert.equal(sent.length, 2);
+    const clockReads =
+      /\b(now|clock_timestamp|statement_timestamp|transaction_timestamp|timeofday)\s*\(|\b(current_date|current_time|current_timestamp|localtime|localtimestamp)\b|\binterval\b|expir/i;
+    for (const { sql, params } of sent) {
+      assert.doesNotMatch(sql, clockReads);
+      assert.ok(
+        params.every((p) => !(p instanceof Date)),
+        'no time is passed in to compare with either',
+      );
+    }
   });
 });

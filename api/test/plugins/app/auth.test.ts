@@ -263,7 +263,8 @@ describe('authentication of a deleted user', () => {
        values ($1, $2, 'Gone', 'Soon', (select id from roles where name = 'learner'))`,
       [sub, `${sub}@gone.test`],
     );
-    const headers = await authHeader(sub);
+    // Valid past the users' time to live (5 min on PostgreSQL), so the 403 is the user's.
+    const headers = await authHeader(sub, { expiresIn: authUserTtlMs(t.db.kind) / 1000 + 600 });
     const whoami = () => t.app.inject({ url: '/api/v1/user/whoami', headers });
     assert.equal((await whoami()).statusCode, 200);
     await t.db.query('delete from users where id = $1', [sub]);
