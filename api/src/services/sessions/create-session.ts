@@ -12,7 +12,7 @@ import { createLtiRepository } from '../../repositories/lti-repository';
 import { createProductConfigurationRepository } from '../../repositories/product-configuration-repository';
 import { createSessionRepository } from '../../repositories/session-repository';
 import type { AuthUser } from '../../repositories/user-repository';
-import { runUnitOfWork } from '../unit-of-work';
+import { runSingleWrite } from '../unit-of-work';
 import type { SessionDeps } from './deps';
 
 export const tooManyOpenSessions = (max: number) =>
@@ -77,7 +77,8 @@ export async function createSession(
   await assertOwnRecentLaunch(deps.db, ltiLaunchId, user.id);
 
   const token = newSessionToken();
-  const created = await runUnitOfWork(deps.db, async (uow) => {
+  // One statement, atomic on its own (migration 0046): no BEGIN and COMMIT round trips around it.
+  const created = await runSingleWrite(deps.db, async (uow) => {
     const result = await createSessionRepository(uow.q).create(
       {
         userId: user.id,
