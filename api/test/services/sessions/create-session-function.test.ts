@@ -1,13 +1,20 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   createSessionRepository,
   type NewSession,
   type TokenLifetime,
 } from '../../../src/repositories/session-repository';
 import { buildTestApp, type TestApp } from '../../helper';
-import { leafId, learner, productId } from '../../routes/api/v1/simulator/session-fixtures';
+import {
+  leafId,
+  learner,
+  otherLearner,
+  productId,
+  sysadmin,
+  userHeaders,
+} from '../../routes/api/v1/simulator/session-fixtures';
 
 /**
  * Issue #24 point 5: a session's creation is one statement (migration 0046's `create_session`)
@@ -82,6 +89,60 @@ describe('a session created in one statement', () => {
         where user_id = $1 and status in ('not_started', 'in_progress')`,
       [learner.sub],
     );
+  });
+
+  test('the checks before the write, read in one statement, decide in their old order', async () => {
+    const post = async (product: number, payload: object, sub = learner.sub) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/product/${product}/session`,
+        headers: await userHeaders(sub),
+        payload,
+      });
+      return {
+        status: res.statusCode,
+        fields: res.statusCode === 400 ? Object.keys(res.json()).sort() : [],
+      };
+    };
+    const unknownLaunch = randomUUID();
+    const before = await sessionCount();
+    // No licence for the product: 404 before the field errors and the launch.
+    assert.deepEqual(
+      await post(
+        await productId(t.db, 'radiation-safety'),
+        { configuration: 'nonsense', mode: 'VR', ltiLaunchId: unknownLaunch },
+        otherLearner.sub,
+      ),
+      { status: 404, fields: [] },
+    );
+    // Field errors together, before the launch is looked at.
+    assert.deepEqual(
+      await post(
+        radiography,
+        { configuration: 'birthing.kneeling', mode: 'VR', ltiLaunchId: unknownLaunch },
+        otherLearner.sub,
+      ),
+      { status: 400, fields: ['configuration', 'mode'] },
+    );
+    // Then the launch: unknown is not found.
+    assert.deepEqual(
+      await post(radiography, {
+        configuration: 'radiography.lower-limb.knee',
+        mode: 'Desktop',
+        ltiLaunchId: unknownLaunch,
+      }),
+      { status: 404, fields: [] },
+    );
+    // A global administrator: any existing product, its configurations checked all the same.
+    assert.deepEqual(await post(9999, { configuration: 'nonsense', mode: 'VR' }, sysadmin.sub), {
+      status: 404,
+      fields: [],
+    });
+    assert.deepEqual(
+      await post(radiography, { configuration: 'nonsense', mode: 'VR' }, sysadmin.sub),
+      { status: 400, fields: ['configuration'] },
+    );
+    assert.equal(await sessionCount(), before);
   });
 
   test('created: the row as given, not started, its token hash stored', async () => {
