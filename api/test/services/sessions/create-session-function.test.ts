@@ -6,6 +6,10 @@ import {
   type NewSession,
   type TokenLifetime,
 } from '../../../src/repositories/session-repository';
+import type { Db } from '../../../src/db/driver';
+import { createUserRepository } from '../../../src/repositories/user-repository';
+import { createSession } from '../../../src/services/sessions/create-session';
+import { createSessionStatusCache } from '../../../src/services/sessions/session-status-cache';
 import { buildTestApp, type TestApp } from '../../helper';
 import {
   leafId,
@@ -143,6 +147,59 @@ describe('a session created in one statement', () => {
       { status: 400, fields: ['configuration'] },
     );
     assert.equal(await sessionCount(), before);
+  });
+
+  test('the use case: two statements, no transaction, the statuses cached once it is written', async () => {
+    await existing('in_progress');
+    const abandoned = await existing('not_started', { created: 601 });
+    const statements: string[] = [];
+    const counted: Db = {
+      ...t.db,
+      query(sql, params) {
+        statements.push(sql.trim().split(/\s+/).slice(0, 4).join(' '));
+        return t.db.query(sql, params);
+      },
+      transaction: () => Promise.reject(new Error('no transaction')),
+    };
+    const statuses = createSessionStatusCache(60_000);
+    statuses.remember(
+      { uuid: abandoned, userId: learner.sub, productId: radiography },
+      'not_started',
+    );
+    const user = await createUserRepository(t.db).findAuthUser(learner.sub);
+    assert.ok(user);
+    const created = await createSession(
+      {
+        db: counted,
+        sessionStatuses: statuses,
+        sessionStatusLoads: () => Promise.reject(new Error('not loaded')),
+        config: {
+          maxOpenSessionsPerUser: 2,
+          sessionTokenMaxAgeSeconds: lifetime.maxAgeSeconds,
+          sessionTokenIdleSeconds: lifetime.idleSeconds,
+        },
+      },
+      user,
+      radiography,
+      { configuration: 'radiography.lower-limb.knee', mode: 'Desktop' },
+    );
+    assert.equal(statements.length, 2, statements.join(' | '));
+    const unloaded = () => Promise.reject(new Error('answered from memory'));
+    assert.equal(
+      await statuses.read(
+        { uuid: abandoned, userId: learner.sub, productId: radiography },
+        unloaded,
+      ),
+      'closed',
+    );
+    assert.equal(
+      await statuses.read(
+        { uuid: created.uuid, userId: learner.sub, productId: radiography },
+        unloaded,
+      ),
+      'not_started',
+    );
+    assert.equal(await statusOf(abandoned), 'closed');
   });
 
   test('created: the row as given, not started, its token hash stored', async () => {
