@@ -40,6 +40,41 @@ export function currentLicenseSql(
 const modeOrder = (a: SimulationMode, b: SimulationMode) =>
   SIMULATION_MODES.indexOf(a) - SIMULATION_MODES.indexOf(b);
 
+/** Modes in the order they are offered: VR before Desktop. */
+export const sortModes = (modes: SimulationMode[]): SimulationMode[] => modes.sort(modeOrder);
+
+/**
+ * The condition that an organisation's current licence blocks grant the product (`product`, an
+ * expression): its members see it. `org`, `day` and `product` are SQL placeholders or columns.
+ * productIdsFor and the session launch's read (session-launch-repository.ts) share it.
+ */
+export function organisationSeesProductSql(org: string, day: string, product: string): string {
+  return `exists (
+                  select 1
+                    from license_blocks lb
+                    join license_block_entitlements lbe on lbe.license_block_id = lb.id
+                    join entitlements e on e.id = lbe.entitlement_id
+                   where lb.organisation_id = ${org}
+                     and ${currentLicenseSql('lb', day)}
+                     and e.product_id = ${product})`;
+}
+
+/**
+ * The distinct modes (column `mode`) a member of `org` may launch `product` in: a seat in a
+ * current block granting it. modesFor and the session launch's read share it.
+ */
+export function memberModesSql(user: string, org: string, day: string, product: string): string {
+  return `select distinct e.mode
+           from license_block_users lbu
+           join license_blocks lb on lb.id = lbu.license_block_id
+           join license_block_entitlements lbe on lbe.license_block_id = lb.id
+           join entitlements e on e.id = lbe.entitlement_id
+          where lbu.user_id = ${user}
+            and lb.organisation_id = ${org}
+            and ${currentLicenseSql('lb', day)}
+            and e.product_id = ${product}`;
+}
+
 /**
  * What a user may launch. An organisation's current licence blocks (`currentLicenseSql`) make their products visible to all its members; launching in a mode also needs a seat in
  * a current block that grants that product in that mode. Global administrators see everything.
@@ -56,14 +91,7 @@ export function createEntitlementRepository(db: Queryable) {
       const res = await db.query<{ id: number }>(
         prepared(`select p.id
            from products p
-          where exists (
-                  select 1
-                    from license_blocks lb
-                    join license_block_entitlements lbe on lbe.license_block_id = lb.id
-                    join entitlements e on e.id = lbe.entitlement_id
-                   where lb.organisation_id = $1
-                     and ${currentLicenseSql('lb', '$2::date')}
-                     and e.product_id = p.id)
+          where ${organisationSeesProductSql('$1', '$2::date', 'p.id')}
           order by p.sort, p.id`),
         [user.organisationId, isoDay(today)],
       );
@@ -82,18 +110,10 @@ export function createEntitlementRepository(db: Queryable) {
       }
       if (user.organisationId === null) return [];
       const res = await db.query<{ mode: SimulationMode }>(
-        prepared(`select distinct e.mode
-           from license_block_users lbu
-           join license_blocks lb on lb.id = lbu.license_block_id
-           join license_block_entitlements lbe on lbe.license_block_id = lb.id
-           join entitlements e on e.id = lbe.entitlement_id
-          where lbu.user_id = $1
-            and lb.organisation_id = $2
-            and ${currentLicenseSql('lb', '$3::date')}
-            and e.product_id = $4`),
+        prepared(memberModesSql('$1', '$2', '$3::date', '$4')),
         [user.id, user.organisationId, isoDay(today), productId],
       );
-      return res.rows.map((r) => r.mode).sort(modeOrder);
+      return sortModes(res.rows.map((r) => r.mode));
     },
   };
 }

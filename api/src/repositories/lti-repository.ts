@@ -127,6 +127,15 @@ export async function findPlatformIn(tx: Queryable, id: number): Promise<LtiPlat
   return row ? toPlatform(row) : null;
 }
 
+/**
+ * A launch's `user_id` (text) and `age` in seconds, no row for an unknown one. `id` is a SQL
+ * placeholder of a well-formed uuid. launchOwnerAndAge and the session launch's read share it.
+ */
+export function launchOwnerAndAgeSql(id: string): string {
+  return `select user_id::text as user_id, extract(epoch from (now() - created_at))::float8 as age
+           from lti_launches where id = ${id}::uuid`;
+}
+
 export function createLtiRepository(q: Queryable) {
   async function validate(tx: Queryable, input: LtiPlatformInput, exceptId: number | null) {
     const errors: FieldErrors = {};
@@ -341,11 +350,9 @@ export function createLtiRepository(q: Queryable) {
       launchId: string,
     ): Promise<{ userId: string; ageSeconds: number } | null> {
       if (!isUuid(launchId)) return null;
-      const res = await q.query<{ user_id: string; age: number }>(
-        `select user_id::text as user_id, extract(epoch from (now() - created_at))::float8 as age
-           from lti_launches where id = $1::uuid`,
-        [launchId],
-      );
+      const res = await q.query<{ user_id: string; age: number }>(launchOwnerAndAgeSql('$1'), [
+        launchId,
+      ]);
       const row = res.rows[0];
       return row ? { userId: row.user_id, ageSeconds: Number(row.age) } : null;
     },

@@ -86,6 +86,28 @@ export interface ResolvedConfiguration {
   leafIds: number[];
 }
 
+/**
+ * The configuration record a launch's `configuration` starts (by its name, or by the
+ * `simulation_configuration` of a catalogue category; the name wins) as `id`, with the ids of its
+ * leaf categories as `leaf_ids` (null when none); no row when it starts none. `product` and
+ * `configuration` are SQL placeholders. resolveLaunch and the session launch's read share it.
+ */
+export function launchConfigurationSql(product: string, configuration: string): string {
+  return `select t.id,
+                (select array_agg(c.id order by c.id) from product_categories c
+                  where c.configuration_id = t.id
+                    and not exists (select 1 from product_categories child
+                                     where child.parent_id = c.id)) as leaf_ids
+           from (select pc.id from product_configurations pc
+                  where pc.product_id = ${product}
+                    and (pc.configuration_name = ${configuration}
+                         or exists (select 1 from product_categories c
+                                     where c.configuration_id = pc.id
+                                       and c.simulation_configuration = ${configuration}))
+                  order by (pc.configuration_name = ${configuration}) desc, pc.id
+                  limit 1) t`;
+}
+
 /** Writes need a transaction (`lock` holds the row until it ends); reads run on the pool too. */
 export function createProductConfigurationRepository(q: Queryable) {
   return {
@@ -257,21 +279,7 @@ export function createProductConfigurationRepository(q: Queryable) {
       configuration: string,
     ): Promise<ResolvedConfiguration | null> {
       const res = await q.query<{ id: number; leaf_ids: number[] | null }>(
-        `with target as (
-           select pc.id from product_configurations pc
-            where pc.product_id = $1
-              and (pc.configuration_name = $2
-                   or exists (select 1 from product_categories c
-                               where c.configuration_id = pc.id
-                                 and c.simulation_configuration = $2))
-            order by (pc.configuration_name = $2) desc, pc.id
-            limit 1)
-         select t.id,
-                (select array_agg(c.id order by c.id) from product_categories c
-                  where c.configuration_id = t.id
-                    and not exists (select 1 from product_categories child
-                                     where child.parent_id = c.id)) as leaf_ids
-           from target t`,
+        launchConfigurationSql('$1', '$2'),
         [productId, configuration],
       );
       const row = res.rows[0];

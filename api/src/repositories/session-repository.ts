@@ -110,7 +110,9 @@ export type CreateResult =
 
 /**
  * The condition of a session whose token still works, with the lifetime in parameters `$a`, `$b`.
- * Both sides are the database's clock, so every API process agrees on what expired.
+ * Both sides are the database's clock, so every API process agrees on what expired. Migration
+ * 0046's `create_session` counts open sessions with this same condition (p_max_age, p_idle): a
+ * change here must be made there too.
  */
 const live = (a: number, b: number) =>
   `created_at > now() - $${a}::integer * interval '1 second'
@@ -124,9 +126,11 @@ const live = (a: number, b: number) =>
 export const ABANDONED_LAUNCH_SECONDS = 600;
 
 /**
- * Every call runs on `q`: the pool, or the transaction of a unit of work. `create` and
- * `completeBySimulator` need a transaction (a row lock, and a completion with its grade). Every
- * status change answers the uuids it changed, so the caller can drop cached statuses after commit.
+ * Every call runs on `q`: the pool, or the transaction of a unit of work. `completeBySimulator`
+ * needs a transaction (a row lock, and a completion with its grade); `create` is one statement
+ * and needs none.
+ * Every status change answers the uuids it changed, so the caller can drop cached statuses after
+ * commit.
  */
 export function createSessionRepository(q: Queryable) {
   async function ownedStatus(key: OwnedSessionKey): Promise<SessionStatusValue | null> {
@@ -149,50 +153,23 @@ export function createSessionRepository(q: Queryable) {
 
   return {
     /**
-     * Refused when the learner already holds `maxOpen` sessions whose tokens still work. The
-     * user's row is locked for the count and the insert, so concurrent launches cannot overshoot.
+     * Refused when the learner already holds `maxOpen` sessions whose tokens still work; at the
+     * limit, their abandoned launches (ABANDONED_LAUNCH_SECONDS) are closed first and counted
+     * again. One statement (migration 0046's `create_session`, its own transaction): the user's
+     * row is locked for the count and the insert, so concurrent launches cannot overshoot, and
+     * nothing is written unless everything is. Its count is `live(...)`'s condition.
      */
     async create(
       session: NewSession,
       limits: TokenLifetime & { maxOpen: number },
     ): Promise<CreateResult> {
-      await q.query(prepared('select 1 from users where id = $1 for no key update'), [
-        session.userId,
-      ]);
-      const countOpen = async () =>
-        (
-          await q.query<{ count: number }>(
-            prepared(`select count(*)::int as count from simulation_sessions
-              where user_id = $1 and status in ('not_started', 'in_progress') and ${live(2, 3)}`),
-            [session.userId, limits.maxAgeSeconds, limits.idleSeconds],
-          )
-        ).rows[0]?.count ?? 0;
-      const closed: string[] = [];
-      let openCount = await countOpen();
-      if (openCount >= limits.maxOpen) {
-        // A launch the simulator never joined, long past the launch screen's wait, was given up
-        // (app not installed, tab closed): it holds no evidence, so closing it loses nothing,
-        // and a learner who tried five times must not be locked out for the token's idle time.
-        const abandoned = await q.query<{ uuid: string }>(
-          `update simulation_sessions set status = 'closed', closed_at = now()
-            where user_id = $1 and status = 'not_started'
-              and created_at < now() - make_interval(secs => $2)
-            returning uuid`,
-          [session.userId, ABANDONED_LAUNCH_SECONDS],
-        );
-        closed.push(...abandoned.rows.map((row) => row.uuid));
-        // Some of them may have expired already and not counted: count again.
-        if (abandoned.rows.length > 0) openCount = await countOpen();
-      }
-      if (openCount >= limits.maxOpen) {
-        return { ok: false, reason: 'open_sessions', closed } as const;
-      }
+      // Made here as before: the answer needs no read-back, and a test can make the insert fail.
       const uuid = randomUUID();
-      await q.query(
-        `insert into simulation_sessions
-           (uuid, user_id, product_id, category_id, configuration, mode, lti_launch_id, token_hash,
-            configuration_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      const res = await q.query<{ outcome: string; new_uuid: string | null; closed: string[] }>(
+        prepared(`select outcome, new_uuid, closed
+          from create_session($1::uuid, $2::uuid, $3::integer, $4::integer, $5::text, $6::text,
+                              $7::text, $8::text, $9::integer, $10::integer, $11::integer,
+                              $12::integer, $13::integer)`),
         [
           uuid,
           session.userId,
@@ -203,9 +180,22 @@ export function createSessionRepository(q: Queryable) {
           session.ltiLaunchId,
           session.tokenHash,
           session.configurationId ?? null,
+          limits.maxOpen,
+          limits.maxAgeSeconds,
+          limits.idleSeconds,
+          ABANDONED_LAUNCH_SECONDS,
         ],
       );
-      return { ok: true, uuid, closed } as const;
+      const row = res.rows[0];
+      switch (row?.outcome) {
+        case 'created':
+          if (row.new_uuid !== uuid) throw new Error('create_session created another session');
+          return { ok: true, uuid, closed: row.closed } as const;
+        case 'open_sessions':
+          return { ok: false, reason: 'open_sessions', closed: row.closed } as const;
+        default:
+          throw new Error(`create_session answered ${String(row?.outcome)}`);
+      }
     },
 
     /** The learner ends a session the simulator never completed (e.g. it crashed). */
