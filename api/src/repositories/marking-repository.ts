@@ -79,6 +79,41 @@ export const toCriterionMark = (r: MarkRow): CriterionMark => ({
 export const CRITERION_ORDER = `array_position(array['centring', 'collimation', 'kV', 'mAs', 'dose',
                                         'exposureIndex', 'repeats'], criterion)`;
 
+/** What `imageToMark` and `markingSnapshot` read: `$1` the session, `$2` the image. */
+const IMAGE_TO_MARK_COLUMNS = `s.grade_awaits_marking, e.practice_activity, e.evidence_data,
+                         c.marking_scheme,
+                         (select count(*)::int from evidence p
+                           where p.session_uuid = s.uuid
+                             and p.practice_activity = e.practice_activity
+                             and p.position < e.position) as earlier_attempts`;
+const IMAGE_TO_MARK_FROM = `from simulation_sessions s
+                    left join evidence e
+                      on e.id = $2 and e.session_uuid = s.uuid and e.marking_pending
+                    left join product_configurations c
+                      on c.product_id = s.product_id
+                     and lower(c.configuration_name) = lower(s.configuration)
+                   where s.uuid = $1`;
+
+interface ImageToMarkRow {
+  grade_awaits_marking: boolean;
+  practice_activity: string | null;
+  evidence_data: EvidenceData | null;
+  marking_scheme: MarkingScheme | null;
+  earlier_attempts: number | null;
+}
+
+function toImageToMark(row: ImageToMarkRow): ImageToMark {
+  const image =
+    row.practice_activity !== null && row.evidence_data !== null
+      ? {
+          practiceActivity: row.practice_activity,
+          evidenceData: row.evidence_data,
+          earlierAttempts: row.earlier_attempts ?? 0,
+        }
+      : null;
+  return { awaitsGrade: row.grade_awaits_marking, image, scheme: row.marking_scheme };
+}
+
 /** Rows of marked images (evidence_marks, evidence.score) and the session's computed score. */
 export function createMarkingRepository(q: Queryable) {
   return {
@@ -91,40 +126,12 @@ export function createMarkingRepository(q: Queryable) {
      * projection taken before it in the session.
      */
     async imageToMark(sessionUuid: string, evidenceId: number): Promise<ImageToMark | null> {
-      const res = await q.query<{
-        grade_awaits_marking: boolean;
-        practice_activity: string | null;
-        evidence_data: EvidenceData | null;
-        marking_scheme: MarkingScheme | null;
-        earlier_attempts: number | null;
-      }>(
-        prepared(`select s.grade_awaits_marking, e.practice_activity, e.evidence_data,
-                         c.marking_scheme,
-                         (select count(*)::int from evidence p
-                           where p.session_uuid = s.uuid
-                             and p.practice_activity = e.practice_activity
-                             and p.position < e.position) as earlier_attempts
-                    from simulation_sessions s
-                    left join evidence e
-                      on e.id = $2 and e.session_uuid = s.uuid and e.marking_pending
-                    left join product_configurations c
-                      on c.product_id = s.product_id
-                     and lower(c.configuration_name) = lower(s.configuration)
-                   where s.uuid = $1
-                     for update of s`),
+      const res = await q.query<ImageToMarkRow>(
+        prepared(`select ${IMAGE_TO_MARK_COLUMNS} ${IMAGE_TO_MARK_FROM} for update of s`),
         [sessionUuid, evidenceId],
       );
       const row = res.rows[0];
-      if (!row) return null;
-      const image =
-        row.practice_activity !== null && row.evidence_data !== null
-          ? {
-              practiceActivity: row.practice_activity,
-              evidenceData: row.evidence_data,
-              earlierAttempts: row.earlier_attempts ?? 0,
-            }
-          : null;
-      return { awaitsGrade: row.grade_awaits_marking, image, scheme: row.marking_scheme };
+      return row ? toImageToMark(row) : null;
     },
 
     /**
@@ -136,53 +143,29 @@ export function createMarkingRepository(q: Queryable) {
       sessionUuid: string,
       evidenceId: number,
     ): Promise<MarkingSnapshot | null> {
-      const res = await q.query<{
-        grade_awaits_marking: boolean;
-        practice_activity: string | null;
-        evidence_data: EvidenceData | null;
-        marking_scheme: MarkingScheme | null;
-        earlier_attempts: number | null;
-        images: Array<{
-          id: number;
-          projection: string;
-          score: string | number | null;
-          pending: boolean;
-        }>;
-      }>(
-        prepared(`select s.grade_awaits_marking, e.practice_activity, e.evidence_data,
-                         c.marking_scheme,
-                         (select count(*)::int from evidence p
-                           where p.session_uuid = s.uuid
-                             and p.practice_activity = e.practice_activity
-                             and p.position < e.position) as earlier_attempts,
+      const res = await q.query<
+        ImageToMarkRow & {
+          images: Array<{
+            id: number;
+            projection: string;
+            score: string | number | null;
+            pending: boolean;
+          }>;
+        }
+      >(
+        prepared(`select ${IMAGE_TO_MARK_COLUMNS},
                          (select coalesce(json_agg(json_build_object(
                                    'id', a.id, 'projection', a.practice_activity,
                                    'score', a.score, 'pending', a.marking_pending)
                                    order by a.position), '[]')
                             from evidence a where a.session_uuid = s.uuid) as images
-                    from simulation_sessions s
-                    left join evidence e
-                      on e.id = $2 and e.session_uuid = s.uuid and e.marking_pending
-                    left join product_configurations c
-                      on c.product_id = s.product_id
-                     and lower(c.configuration_name) = lower(s.configuration)
-                   where s.uuid = $1`),
+                    ${IMAGE_TO_MARK_FROM}`),
         [sessionUuid, evidenceId],
       );
       const row = res.rows[0];
       if (!row) return null;
-      const image =
-        row.practice_activity !== null && row.evidence_data !== null
-          ? {
-              practiceActivity: row.practice_activity,
-              evidenceData: row.evidence_data,
-              earlierAttempts: row.earlier_attempts ?? 0,
-            }
-          : null;
       return {
-        awaitsGrade: row.grade_awaits_marking,
-        image,
-        scheme: row.marking_scheme,
+        ...toImageToMark(row),
         images: row.images.map((i) => ({
           id: i.id,
           projection: i.projection,
