@@ -5,7 +5,6 @@ import type {
   UserNotification,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
-import { CRITERION_ORDER } from './marking-repository';
 
 /** Who wrote feedback: kept by id and, for after the account is gone, by name. */
 export interface FeedbackAuthor {
@@ -57,44 +56,12 @@ export const toOverride = (r: OverrideRow): MarkOverride => ({
 /** Educator feedback (migration 0033): comments, mark overrides and the learner's notifications. */
 export function createFeedbackRepository(q: Queryable) {
   return {
-    async evidenceComments(evidenceIds: readonly number[]): Promise<Map<number, FeedbackComment>> {
-      const found = new Map<number, FeedbackComment>();
-      if (evidenceIds.length === 0) return found;
-      const res = await q.query<CommentRow & { evidence_id: number }>(
-        `select evidence_id, comment, author_name, updated_at
-           from evidence_feedback where evidence_id = any($1::int[])`,
-        [evidenceIds],
-      );
-      for (const r of res.rows) found.set(r.evidence_id, toComment(r));
-      return found;
-    },
-
     async reportComment(sessionUuid: string): Promise<FeedbackComment | null> {
       const res = await q.query<CommentRow>(
         'select comment, author_name, updated_at from report_feedback where session_uuid = $1',
         [sessionUuid],
       );
       return res.rows[0] ? toComment(res.rows[0]) : null;
-    },
-
-    /** Overridden criteria per image, in the contract's criterion order. */
-    async overrides(evidenceIds: readonly number[]): Promise<Map<number, MarkOverride[]>> {
-      const found = new Map<number, MarkOverride[]>();
-      if (evidenceIds.length === 0) return found;
-      const res = await q.query<OverrideRow & { evidence_id: number }>(
-        `select evidence_id, criterion, original_mark, mark, override_reason, overridden_by_name,
-                overridden_at
-           from evidence_marks
-          where evidence_id = any($1::int[]) and override_reason is not null
-          order by evidence_id, ${CRITERION_ORDER}`,
-        [evidenceIds],
-      );
-      for (const r of res.rows) {
-        const list = found.get(r.evidence_id) ?? [];
-        list.push(toOverride(r));
-        found.set(r.evidence_id, list);
-      }
-      return found;
     },
 
     /**

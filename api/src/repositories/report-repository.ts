@@ -17,19 +17,8 @@ import {
   type REPORT_ORDERING_FIELDS,
 } from '@portal/contract';
 import type { Queryable } from '../db/driver';
-import {
-  createFeedbackRepository,
-  toComment,
-  toOverride,
-  type CommentRow,
-  type OverrideRow,
-} from './feedback-repository';
-import {
-  createMarkingRepository,
-  CRITERION_ORDER,
-  toCriterionMark,
-  type MarkRow,
-} from './marking-repository';
+import { toComment, toOverride, type CommentRow, type OverrideRow } from './feedback-repository';
+import { CRITERION_ORDER, toCriterionMark, type MarkRow } from './marking-repository';
 import { prepared } from '../db/prepared';
 import { escapeLike, pagedList } from '../lib/paged-list';
 
@@ -135,6 +124,31 @@ interface EvidenceDetailRecord extends EvidenceRecord {
   comment: CommentRow | null;
   overrides: OverrideRow[] | null;
 }
+
+/** An image's row with its marks, comment and overrides as JSON (`EvidenceDetailRecord`). */
+const EVIDENCE_DETAIL = `select e.id, e.practice_activity, e.analysis, e.analysis_status_id,
+              e.evidence_data, e.image_file_id is not null as has_image, e.score, e.marking_pending,
+              (select json_agg(json_build_object('criterion', m.criterion, 'mark', m.mark,
+                        'max', m.max, 'reason', m.reason, 'value', m.value,
+                        'limit_value', m.limit_value) order by ${CRITERION_ORDER})
+                 from evidence_marks m where m.evidence_id = e.id) as marks,
+              (select json_build_object('comment', f.comment, 'author_name', f.author_name,
+                        'updated_at', f.updated_at)
+                 from evidence_feedback f where f.evidence_id = e.id) as comment,
+              (select json_agg(json_build_object('criterion', m.criterion,
+                        'original_mark', m.original_mark, 'mark', m.mark,
+                        'override_reason', m.override_reason,
+                        'overridden_by_name', m.overridden_by_name,
+                        'overridden_at', m.overridden_at) order by ${CRITERION_ORDER})
+                 from evidence_marks m
+                where m.evidence_id = e.id and m.override_reason is not null) as overrides
+         from evidence e`;
+const EVIDENCE_OF_REPORT = prepared(
+  `${EVIDENCE_DETAIL} where e.session_uuid = $1 order by e.position`,
+);
+const ONE_EVIDENCE_OF_REPORT = prepared(
+  `${EVIDENCE_DETAIL} where e.session_uuid = $1 and e.id = $2`,
+);
 
 export interface EvidenceImage {
   id: number;
@@ -430,32 +444,19 @@ export function createReportRepository(q: Queryable) {
   }
 
   /**
-   * A report's images with their marks, comments and overrides in one statement (issue #24
-   * point 5): as four, each held a pool connection for a turn of the busy event loop, and every
-   * learner opens their report after a session. The nested rows come as JSON and go through the
-   * same mappers as the separate reads (`withMarksAndFeedback`).
+   * A report's images (or the one `evidenceId`) with their marks, comments and overrides in one
+   * statement (issue #24 point 5): as four, each held a pool connection for a turn of the busy
+   * event loop, and every learner opens their report after a session. The nested rows come as
+   * JSON through the same row mappers as the feedback and marking repositories' reads.
    */
-  async function evidenceOf(uuid: string, owner: ReportRowRecord): Promise<Evidence[]> {
-    const res = await q.query<EvidenceDetailRecord>(
-      prepared(`select e.id, e.practice_activity, e.analysis, e.analysis_status_id, e.evidence_data,
-              e.image_file_id is not null as has_image, e.score, e.marking_pending,
-              (select json_agg(json_build_object('criterion', m.criterion, 'mark', m.mark,
-                        'max', m.max, 'reason', m.reason, 'value', m.value,
-                        'limit_value', m.limit_value) order by ${CRITERION_ORDER})
-                 from evidence_marks m where m.evidence_id = e.id) as marks,
-              (select json_build_object('comment', f.comment, 'author_name', f.author_name,
-                        'updated_at', f.updated_at)
-                 from evidence_feedback f where f.evidence_id = e.id) as comment,
-              (select json_agg(json_build_object('criterion', m.criterion,
-                        'original_mark', m.original_mark, 'mark', m.mark,
-                        'override_reason', m.override_reason,
-                        'overridden_by_name', m.overridden_by_name,
-                        'overridden_at', m.overridden_at) order by ${CRITERION_ORDER})
-                 from evidence_marks m
-                where m.evidence_id = e.id and m.override_reason is not null) as overrides
-         from evidence e where e.session_uuid = $1 order by e.position`),
-      [uuid],
-    );
+  async function evidenceOf(
+    uuid: string,
+    owner: ReportRowRecord,
+    evidenceId?: number,
+  ): Promise<Evidence[]> {
+    const res = await (evidenceId === undefined
+      ? q.query<EvidenceDetailRecord>(EVIDENCE_OF_REPORT, [uuid])
+      : q.query<EvidenceDetailRecord>(ONE_EVIDENCE_OF_REPORT, [uuid, evidenceId]));
     return res.rows.map((e) =>
       toEvidence(
         e,
@@ -464,21 +465,6 @@ export function createReportRepository(q: Queryable) {
         e.comment === null ? null : toComment(e.comment),
         e.overrides?.map(toOverride) ?? [],
       ),
-    );
-  }
-
-  async function withMarksAndFeedback(
-    rows: EvidenceRecord[],
-    owner: ReportRowRecord,
-  ): Promise<Evidence[]> {
-    const ids = rows.map((e) => e.id);
-    const feedback = createFeedbackRepository(q);
-    // One after the other: `q` may be a transaction's single connection.
-    const marks = await createMarkingRepository(q).marksOf(ids);
-    const comments = await feedback.evidenceComments(ids);
-    const overrides = await feedback.overrides(ids);
-    return rows.map((e) =>
-      toEvidence(e, owner, marks.get(e.id), comments.get(e.id) ?? null, overrides.get(e.id) ?? []),
     );
   }
 
@@ -689,17 +675,15 @@ export function createReportRepository(q: Queryable) {
     ): Promise<Evidence | null> {
       const record = await findRecord(uuid);
       if (!record) return null;
-      const res = await q.query<EvidenceRecord>(
+      const res = await q.query(
         `update evidence
             set analysis_status_id = $3, analysis = $4, analysed_at = now()
           where session_uuid = $1 and id = $2
-          returning id, practice_activity, analysis, analysis_status_id, evidence_data,
-                    image_file_id is not null as has_image, score, marking_pending`,
+          returning id`,
         [uuid, evidenceId, body.analysisStatus, body.analysis],
       );
-      const row = res.rows[0];
-      if (!row) return null;
-      const [evidence] = await withMarksAndFeedback([row], record);
+      if (res.rows.length === 0) return null;
+      const [evidence] = await evidenceOf(uuid, record, evidenceId);
       return evidence ?? null;
     },
   };
