@@ -218,6 +218,30 @@ describe('report lists', () => {
     assert.equal(check.rows[0]?.counted, check.rows[0]?.actual);
   });
 
+  test('a report given to another learner is counted for them, not twice', async () => {
+    const moved = await createReport(t.db, { userId: learner.sub });
+    await createReport(t.db, { userId: learner.sub, status: 'in_progress' });
+    const count = async (sub: string) =>
+      (await get<PagedResult<ReportRow>>(sub, '/api/v1/report')).body.count;
+    assert.equal(await count(learner.sub), 1);
+    assert.equal(await count(otherLearner.sub), 0);
+    // Only the owner changes: the counters follow user_id as they follow status.
+    await t.db.query('update simulation_sessions set user_id = $2 where uuid = $1', [
+      moved.uuid,
+      otherLearner.sub,
+    ]);
+    assert.equal(await count(learner.sub), 0);
+    assert.equal(await count(otherLearner.sub), 1);
+    // An update of columns the counters do not read leaves them as they are.
+    await t.db.query('update simulation_sessions set last_used_at = now(), sort_analysis = 1');
+    assert.equal(await count(otherLearner.sub), 1);
+    const check = await t.db.query<{ counted: number; actual: number }>(
+      `select coalesce((select sum(reports) from report_counts), 0)::int as counted,
+              (select count(*) from simulation_sessions where status in ('complete', 'closed'))::int as actual`,
+    );
+    assert.equal(check.rows[0]?.counted, check.rows[0]?.actual);
+  });
+
   test('a learner without view_org_reports may not list learner reports', async () => {
     const res = await get(learner.sub, '/api/v1/report/learner');
     assert.equal(res.status, 403);
