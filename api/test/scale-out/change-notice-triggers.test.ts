@@ -98,6 +98,30 @@ describe('change notices from the database', { skip: NEEDS_POSTGRES }, () => {
     );
   });
 
+  test("a launch is announced when what whoami reads of it changes or it goes (0048)", async () => {
+    const id = randomUUID();
+    const launch = () =>
+      database.db.query(
+        `insert into lti_launches (id, platform_id, deployment_id, message_type, platform_sub, user_id)
+         select $1, id, 'd', 'LtiResourceLinkRequest', 'sub-1', $2 from lti_platforms order by id limit 1`,
+        [id, learner.sub],
+      );
+    assert.deepEqual(await noticesOf(launch), [{ kind: 'user', id: learner.sub }]);
+    assert.deepEqual(
+      await noticesOf(() => database.db.query(`update lti_launches set brightspace_user_id = 'd2l-7' where id = $1`, [id])),
+      [{ kind: 'user', id: learner.sub }],
+    );
+    // The grade service's endpoint is not the cache's.
+    assert.deepEqual(
+      await noticesOf(() => database.db.query(`update lti_launches set ags_endpoint = '{}'::jsonb where id = $1`, [id])),
+      [],
+    );
+    assert.deepEqual(
+      await noticesOf(() => database.db.query('delete from lti_launches where id = $1', [id])),
+      [{ kind: 'user', id: learner.sub }],
+    );
+  });
+
   test('a transaction changing many rows announces 200 and then "everything"', async () => {
     const ids = Array.from({ length: 250 }, () => randomUUID());
     await database.db.query(
