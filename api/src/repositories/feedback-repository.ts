@@ -56,14 +56,6 @@ export const toOverride = (r: OverrideRow): MarkOverride => ({
 /** Educator feedback (migration 0033): comments, mark overrides and the learner's notifications. */
 export function createFeedbackRepository(q: Queryable) {
   return {
-    async reportComment(sessionUuid: string): Promise<FeedbackComment | null> {
-      const res = await q.query<CommentRow>(
-        'select comment, author_name, updated_at from report_feedback where session_uuid = $1',
-        [sessionUuid],
-      );
-      return res.rows[0] ? toComment(res.rows[0]) : null;
-    },
-
     /**
      * Sets (or, with null, clears) an image's comment. Answers the comment it replaced, for the
      * audit entry; undefined when the image is not in the report.
