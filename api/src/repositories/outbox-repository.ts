@@ -1,5 +1,6 @@
 import { currentRequestId } from '@portal/service-kit';
 import type { Queryable } from '../db/driver';
+import { prepared } from '../db/prepared';
 
 export interface OutboxItem {
   kind: string;
@@ -59,8 +60,10 @@ async function enqueue(tx: Queryable, items: readonly OutboxItem[]): Promise<voi
  * Claims up to $1 due items of the kinds $3 for $2 ms, oldest first, never one whose key has an
  * older item still owed. Reads only the items still owed (migration 0042's partial index): finished
  * items stay for days (outbox-cleanup), and scanning past them cost 19 ms per claim at 22 000.
+ * Prepared: every instance claims several times a second, and planning the claim took five times
+ * as long as running it (0.48 against 0.09 ms).
  */
-export const CLAIM_SQL = `update outbox o
+export const CLAIM_SQL = prepared(`update outbox o
     set locked_until = now() + $2::integer * interval '1 millisecond', attempts = o.attempts + 1
   where o.id in (
         select c.id from outbox c
@@ -72,7 +75,7 @@ export const CLAIM_SQL = `update outbox o
          order by c.id
          limit $1
            for update skip locked)
-returning o.id, o.kind, o.key, o.payload, o.progress, o.attempts`;
+returning o.id, o.kind, o.key, o.payload, o.progress, o.attempts`);
 
 /** `db`: the pool, or a transaction whose writes the outbox's must commit with. */
 export function createOutboxRepository(db: Queryable) {

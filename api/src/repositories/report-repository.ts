@@ -143,6 +143,19 @@ const EVIDENCE_DETAIL = `select e.id, e.practice_activity, e.analysis, e.analysi
                  from evidence_marks m
                 where m.evidence_id = e.id and m.override_reason is not null) as overrides
          from evidence e`;
+/** A report's row by uuid, with its owner and its comment: a look-up by key, planned once. */
+const FIND_RECORD_SQL = prepared(
+  `select s.id, s.uuid, s.user_id, u.organisation_id, p.name as simulation,
+          ${SESSION_NAME} as description, ${RECORDED} as recorded, s.mode,
+          u.first_name, u.last_name, u.email, s.report_details, s.score,
+          s.reported_score, s.pass_mark, s.grade_pending_since, s.grade_released_at,
+          (select json_build_object('comment', rf.comment, 'author_name', rf.author_name,
+                    'updated_at', rf.updated_at)
+             from report_feedback rf where rf.session_uuid = s.uuid) as report_comment
+     from ${FROM}
+    where s.uuid = $1 and ${IS_REPORT}`,
+);
+
 const EVIDENCE_OF_REPORT = prepared(
   `${EVIDENCE_DETAIL} where e.session_uuid = $1 order by e.position`,
 );
@@ -492,18 +505,7 @@ export function createReportRepository(q: Queryable) {
   }
 
   async function findRecord(uuid: string): Promise<ReportRowRecord | null> {
-    const res = await q.query<ReportRowRecord>(
-      `select s.id, s.uuid, s.user_id, u.organisation_id, p.name as simulation,
-              ${SESSION_NAME} as description, ${RECORDED} as recorded, s.mode,
-              u.first_name, u.last_name, u.email, s.report_details, s.score,
-              s.reported_score, s.pass_mark, s.grade_pending_since, s.grade_released_at,
-              (select json_build_object('comment', rf.comment, 'author_name', rf.author_name,
-                        'updated_at', rf.updated_at)
-                 from report_feedback rf where rf.session_uuid = s.uuid) as report_comment
-         from ${FROM}
-        where s.uuid = $1 and ${IS_REPORT}`,
-      [uuid],
-    );
+    const res = await q.query<ReportRowRecord>(FIND_RECORD_SQL, [uuid]);
     return res.rows[0] ?? null;
   }
 

@@ -219,12 +219,12 @@ export function createSessionRepository(q: Queryable) {
         has_report_details: boolean;
         has_submitted_evidence: boolean;
       }>(
-        `update simulation_sessions s
+        prepared(`update simulation_sessions s
             set status = 'closed', closed_at = coalesce(s.closed_at, now())
           where s.uuid = $1 and s.user_id = $2 and s.product_id = $3
           returning s.status, s.report_details is not null as has_report_details,
                     exists (select 1 from evidence e where e.session_uuid = s.uuid)
-                      as has_submitted_evidence`,
+                      as has_submitted_evidence`),
         [key.uuid, key.userId, key.productId],
       );
       const row = res.rows[0];
