@@ -13,6 +13,13 @@ export interface CpuSnapshot {
   parts: Map<string, number>;
   busy: number;
   total: number;
+  /**
+   * Per part, the nanoseconds its processes' main threads have run and have waited, runnable, for
+   * a core (/proc/<pid>/schedstat); not for PostgreSQL, whose backends come and go.
+   */
+  scheduled?: Map<string, { runNs: number; waitNs: number }>;
+  /** performance.now() when read. */
+  at?: number;
 }
 
 export interface CpuSplit {
@@ -21,6 +28,11 @@ export interface CpuSplit {
   parts: Array<{ part: string; cores: number }>;
   /** Cores' worth the machine had idle. */
   idle: number;
+  /**
+   * Per part, how long its main threads waited for a core while runnable: milliseconds per second
+   * of the window, and as a share of the time they wanted one (running or waiting).
+   */
+  waits: Array<{ part: string; msPerSecond: number; share: number }>;
 }
 
 interface Proc {
@@ -28,6 +40,21 @@ interface Proc {
   ppid: number;
   name: string;
   ticks: number;
+}
+
+/** A thread's time on a core and waiting for one, in ns (sched_info; absent on some kernels). */
+function readSchedstat(pid: number): { runNs: number; waitNs: number } | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8')
+      .trim()
+      .split(' ')
+      .map(Number);
+    return run !== undefined && wait !== undefined && Number.isFinite(run) && Number.isFinite(wait)
+      ? { runNs: run, waitNs: wait }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 function readProcs(): Proc[] {
@@ -44,8 +71,13 @@ function readProcs(): Proc[] {
         pid: Number(entry),
         ppid: Number(fields[1]),
         name,
-        // utime + stime (fields 14 and 15 of stat, 12 and 13 after the name).
-        ticks: Number(fields[11]) + Number(fields[12]),
+        // utime + stime (fields 14 and 15 of stat, 12 and 13 after the name). PostgreSQL's
+        // backends come and go within a window; the postmaster has reaped the ended ones, whose
+        // time is then its children's (cutime + cstime, fields 16 and 17), so it is counted there.
+        ticks:
+          Number(fields[11]) +
+          Number(fields[12]) +
+          (name === 'postgres' ? Number(fields[13]) + Number(fields[14]) : 0),
       });
     } catch {
       // The process ended while being read.
@@ -84,11 +116,18 @@ export function cpuSnapshot(roots: Record<string, number | undefined>): CpuSnaps
       return null;
     };
     const parts = new Map<string, number>();
+    const scheduled = new Map<string, { runNs: number; waitNs: number }>();
     for (const proc of procs) {
       const part = partOf(proc);
-      if (part) parts.set(part, (parts.get(part) ?? 0) + proc.ticks);
+      if (!part) continue;
+      parts.set(part, (parts.get(part) ?? 0) + proc.ticks);
+      if (part === 'PostgreSQL') continue;
+      const times = readSchedstat(proc.pid);
+      if (!times) continue;
+      const sum = scheduled.get(part) ?? { runNs: 0, waitNs: 0 };
+      scheduled.set(part, { runNs: sum.runNs + times.runNs, waitNs: sum.waitNs + times.waitNs });
     }
-    return { parts, ...machineTicks() };
+    return { parts, scheduled, at: performance.now(), ...machineTicks() };
   } catch {
     return null;
   }
@@ -105,13 +144,47 @@ export function cpuSplit(start: CpuSnapshot, end: CpuSnapshot): CpuSplit {
   const named = parts.reduce((sum, p) => sum + p.cores, 0);
   const busy = asCores(end.busy - start.busy);
   parts.push({ part: 'everything else', cores: Math.max(0, busy - named) });
-  return { cores, parts, idle: Math.max(0, cores - busy) };
+  return { cores, parts, idle: Math.max(0, cores - busy), waits: schedulerWaits(start, end) };
+}
+
+/** Main threads' waits for a core over the window, by part (none where schedstat is missing). */
+function schedulerWaits(start: CpuSnapshot, end: CpuSnapshot): CpuSplit['waits'] {
+  if (!start.scheduled || !end.scheduled || start.at === undefined || end.at === undefined)
+    return [];
+  const seconds = (end.at - start.at) / 1000;
+  if (seconds <= 0) return [];
+  const waits: CpuSplit['waits'] = [];
+  for (const [part, last] of end.scheduled) {
+    const first = start.scheduled.get(part);
+    if (!first) continue;
+    // A process that ended or began within the window would make the difference meaningless.
+    const run = last.runNs - first.runNs;
+    const wait = last.waitNs - first.waitNs;
+    if (run < 0 || wait < 0 || run + wait === 0) continue;
+    waits.push({ part, msPerSecond: wait / 1e6 / seconds, share: wait / (run + wait) });
+  }
+  return waits.sort((a, b) => b.msPerSecond - a.msPerSecond);
 }
 
 export function cpuSplitText(split: CpuSplit): string {
-  return (
+  const lines = [
     `CPU of the machine over the window (${split.cores} cores): ` +
-    split.parts.map((p) => `${p.part} ${p.cores.toFixed(2)}`).join(', ') +
-    `; idle ${split.idle.toFixed(2)}`
-  );
+      split.parts.map((p) => `${p.part} ${p.cores.toFixed(2)}`).join(', ') +
+      `; idle ${split.idle.toFixed(2)}`,
+  ];
+  // A server's main thread that is runnable but not running answers nobody: its queue grows, and
+  // the requests behind it wait that long plus the time to work the backlog off.
+  if (split.waits.length > 0) {
+    lines.push(
+      'main threads waiting for a core while runnable (/proc/<pid>/schedstat): ' +
+        split.waits
+          .map(
+            (w) =>
+              `${w.part} ${w.msPerSecond.toFixed(0)} ms a second ` +
+              `(${(100 * w.share).toFixed(0)} % of the time it wanted one)`,
+          )
+          .join(', '),
+    );
+  }
+  return lines.join('\n');
 }

@@ -41,6 +41,29 @@ describe('bench CPU split', () => {
     assert.equal(split.parts[0]?.part, 'API', 'busiest first');
   });
 
+  test('waits for a core are per second of the window and a share of the wanted time', () => {
+    const at = (ms: number, scheduled: Record<string, [number, number]>): CpuSnapshot => ({
+      ...snapshot({}, 0, 1),
+      at: ms,
+      scheduled: new Map(
+        Object.entries(scheduled).map(([part, [runNs, waitNs]]) => [part, { runNs, waitNs }]),
+      ),
+    });
+    const split = cpuSplit(
+      at(1000, { API: [5e9, 1e9], bare: [1e8, 1e8], gone: [1e9, 1e9] }),
+      // 2 s later: the API ran 0.9 s and waited 0.3 s; `bare` ran 0.1 s and waited 0.1 s; `new`
+      // began within the window; `gone` is a different process now (its times went back).
+      at(3000, { API: [5.9e9, 1.3e9], bare: [2e8, 2e8], new: [1e9, 1e9], gone: [1e6, 1e6] }),
+    );
+    assert.deepEqual(
+      split.waits.map((w) => [w.part, Math.round(w.msPerSecond), Math.round(100 * w.share)]),
+      [
+        ['API', 150, 25],
+        ['bare', 50, 50],
+      ],
+    );
+  });
+
   test(
     'a process and its children count for the part named by its id',
     { skip: process.platform !== 'linux' },
@@ -67,6 +90,11 @@ describe('bench CPU split', () => {
         const busy = cpuSplit(start, end).parts.find((p) => p.part === 'busy');
         // A spinning process gets a fair share of a core even on a loaded machine.
         assert.ok(busy && busy.cores > 0.05, `the busy child used ${busy?.cores} cores`);
+        // Its main thread (and its parent's) were read from schedstat, where the kernel keeps it.
+        const waits = cpuSplit(start, end).waits.find((w) => w.part === 'busy');
+        if (readdirSync(`/proc/${parent.pid}`).includes('schedstat')) {
+          assert.ok(waits && waits.share >= 0 && waits.share < 1, JSON.stringify(waits));
+        }
       } finally {
         parent.kill('SIGTERM');
       }
