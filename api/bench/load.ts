@@ -57,6 +57,7 @@ import {
   type ScenarioContext,
 } from './lib/scenario';
 import { Recorder } from './lib/stats';
+import { API_NODE_FLAGS } from '../src/node-flags';
 
 const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The API takes this long to open a 100 000-report database and seed it on a busy machine. */
@@ -135,7 +136,10 @@ async function startServers(
   const apiPort = await freePort();
   const api = spawnTs('api', 'src/server.ts', {
     cwd: API_ROOT,
-    nodeArgs: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+    nodeArgs: [
+      ...API_NODE_FLAGS,
+      ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+    ],
     env: {
       ...process.env,
       API_PORT: String(apiPort),
@@ -289,7 +293,13 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
   const calibration = new Recorder(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
   // Each learner's browser and simulator keep connections of their own, as real ones do; the
   // educator and the probes share a pool.
-  const api = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections, BROWSER_CONNECTIONS);
+  const api = new HttpTarget(
+    '127.0.0.1',
+    apiPort,
+    calibration,
+    options.connections,
+    BROWSER_CONNECTIONS,
+  );
   const simulator = new HttpTarget('127.0.0.1', apiPort, calibration, options.connections, 1);
   const bare = new HttpTarget('127.0.0.1', barePort, calibration, options.connections);
   started.targets.push(api, simulator, bare);

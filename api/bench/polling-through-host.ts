@@ -25,6 +25,7 @@ import { HttpTarget, UnexpectedResponse } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { prepareDatabase } from './lib/prepare-database';
 import { freePort, spawnNode, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { API_NODE_FLAGS } from '../src/node-flags';
 import { Learner, type OpenSession, type ScenarioContext } from './lib/scenario';
 import { percentile, Recorder } from './lib/stats';
 
@@ -144,6 +145,7 @@ async function main() {
   const apiPort = await freePort();
   const api = spawnTs('api', 'src/server.ts', {
     cwd: API_ROOT,
+    nodeArgs: [...API_NODE_FLAGS],
     env: childEnv({
       API_PORT: String(apiPort),
       API_HOST: '127.0.0.1',

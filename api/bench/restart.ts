@@ -30,6 +30,7 @@ import { BenchIdentity } from './lib/identity';
 import { benchImagePng } from './lib/png';
 import { prepareDatabase } from './lib/prepare-database';
 import { freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { API_NODE_FLAGS } from '../src/node-flags';
 import { HeadlessSimulator, Learner, type OpenSession, type ScenarioContext } from './lib/scenario';
 import { percentile, Recorder } from './lib/stats';
 
@@ -113,6 +114,7 @@ async function main() {
     const start = async (instance: BalancedInstance) => {
       const child = spawnTs(instance.name, 'src/server.ts', {
         cwd: API_ROOT,
+        nodeArgs: [...API_NODE_FLAGS],
         env: {
           ...process.env,
           API_PORT: String(instance.port),
