@@ -6,12 +6,13 @@
  *
  * `--max-semi-space-size=64` (MB; Node 20 starts at 16): the young generation, where a request's
  * short-lived objects live. Under 1 000 polling learners (over 2 000 requests a second) a 16 MB
- * semi-space filled many times a second, objects of requests still waiting on the database
- * survived two scavenges and were promoted, and the old generation's collections that followed
- * held the one event loop for up to 30 ms at a time. With 64 MB, in `bench:api` on PostgreSQL
- * (two pairs of runs, issue #24 point 5): garbage collection 0.7–0.8 % of the time instead of
- * 1.4–1.6 %, the event loop's longest delay 36–46 ms instead of 50–141 ms, whoami's p99 2.04× and
- * 2.36× the bare route's instead of 3.04× and 4.52×. The young generation grows to that size only
- * under such an allocation rate; at 1 000 whoami a second the process held 284 MB instead of 234.
+ * semi-space fills many times a second; what survives two scavenges (the objects of requests still
+ * waiting on the database) is promoted, and collecting it later is the old generation's work. A
+ * CPU profile of such a run held the event loop in collections of up to 31, 24 and 21 ms. With
+ * 64 MB, in five runs of `bench:api` on PostgreSQL (issue #24 point 5), garbage collection took
+ * 0.4–0.8 % of the API's time against 1.3–1.7 % in the runs without. The p99s moved less than
+ * from one run to the next: other stalls (api/README, "Latency against the machine's own floor")
+ * dominate them. The young generation grows to that size only under such an allocation rate; at
+ * 1 000 whoami a second the process held 284 MB instead of 234.
  */
 export const API_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];

@@ -151,18 +151,22 @@ export async function prepareDatabase(
  * sessions (about 1 500 with 2 000 images, their marks and insight rows), so after twenty runs a
  * database prepared with 20 000 reports held 48 000, and PostgreSQL's share of the machine had
  * grown with it run by run: runs of one code base were no longer alike. The prepared sessions
- * are ids 1 to `reports` (`bench-session-<n>`); everything after the last of them is a run's.
+ * are ids 1 to `reports` (`bench-session-<n>`); everything after the last of them (everything,
+ * in a database prepared without reports, as bench:restart's) is a run's.
  * Their evidence, marks, insight rows and feedback go with them (foreign keys, statement
  * triggers keep the report counters), then the image files nothing points at any more, and the
  * outbox, where the build queues nothing. A database whose last prepared session is not where
  * it should be is left as it is.
  */
 async function removeRunsReports(db: Db, size: DataSize): Promise<void> {
-  const last = await db.query<{ id: number }>(
-    'select id from simulation_sessions where uuid = md5($1)::uuid',
-    [`bench-session-${size.reports}`],
-  );
-  const lastId = last.rows[0]?.id;
+  const last =
+    size.reports === 0
+      ? null
+      : await db.query<{ id: number }>(
+          'select id from simulation_sessions where uuid = md5($1)::uuid',
+          [`bench-session-${size.reports}`],
+        );
+  const lastId = last ? last.rows[0]?.id : 0;
   if (lastId === undefined) {
     log('  kept earlier runs’ reports: the last prepared session was not found');
     return;
