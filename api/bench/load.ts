@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { summariseProfile, profileText, type ProfileSummary } from './lib/cpu-profile';
-import { cpuSnapshot, cpuSplit, cpuSplitText, type CpuSplit } from './lib/cpu-split';
+import { cpuSnapshot, cpuSplit, cpuSplitText, otherWork, type CpuSplit } from './lib/cpu-split';
 import { HttpTarget } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { parseOptions, USAGE, warmupSeconds, type BenchOptions } from './lib/options';
@@ -29,6 +29,7 @@ import {
 } from './lib/prepare-database';
 import { PROBES, runProbes, saturate } from './lib/probes';
 import { firstLine, freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { arrangeScheduling, scheduling } from './lib/scheduling';
 import {
   judge,
   judgeRelative,
@@ -222,6 +223,8 @@ interface RunResult {
     node: string;
     /** 1-minute load average before the load and at its end: other work competing for the CPUs. */
     loadAverage: { before: number; after: number };
+    /** How the generator and the servers were scheduled (lib/scheduling.ts). */
+    scheduling: string;
   };
   database: Omit<PreparedDatabase, 'learners' | 'educator'> & {
     learners: number;
@@ -464,6 +467,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
 
   const { learners: _learners, educator: _educator, ...database } = prepared;
   const routes = recorder.routes();
+  const cpu = cpuStart && cpuEnd ? cpuSplit(cpuStart, cpuEnd) : null;
   return {
     options,
     instances,
@@ -472,6 +476,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
       cpuModel: cpus()[0]?.model ?? 'unknown',
       node: process.version,
       loadAverage: { before: loadBefore, after: loadAfter },
+      scheduling: scheduling().description,
     },
     database: {
       ...database,
@@ -484,9 +489,9 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
     probes,
     saturation,
     targets: judge([...routes, ...probes]),
-    relativeTargets: judgeRelative(routes),
+    relativeTargets: judgeRelative(routes, cpu ? otherWork(cpu) : null),
     apiWindow,
-    cpu: cpuStart && cpuEnd ? cpuSplit(cpuStart, cpuEnd) : null,
+    cpu,
     generator: { sendLagMs: recorder.lag(), abandonedCycles: ctx.abandoned.count },
     profile,
     notes,
@@ -511,6 +516,7 @@ function print(result: RunResult) {
         .join(', ')})`,
     `1-minute load average of the machine: ${m.loadAverage.before.toFixed(2)} before the load, ` +
       `${m.loadAverage.after.toFixed(2)} at its end (above ${m.cpus}, other processes compete for the CPUs)`,
+    m.scheduling,
     'latency = response received − time the request was due (open loop, no coordinated omission); ' +
       '"alone p50" = the route with nothing else in flight (calibration pass)',
     '',
@@ -563,6 +569,8 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // Before any server starts: they are started under the layout it sets.
+  arrangeScheduling(parsed.plainScheduling);
   setTimeout(() => {
     log(`The bench ran for ${RUN_LIMIT_MS / 60_000} minutes: stopping.`);
     void cleanUp().finally(() => process.exit(2));

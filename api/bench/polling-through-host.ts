@@ -25,6 +25,7 @@ import { HttpTarget, UnexpectedResponse } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { prepareDatabase } from './lib/prepare-database';
 import { freePort, spawnNode, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { arrangeScheduling } from './lib/scheduling';
 import { API_NODE_FLAGS } from '../src/node-flags';
 import { Learner, type OpenSession, type ScenarioContext } from './lib/scenario';
 import { percentile, Recorder } from './lib/stats';
@@ -36,12 +37,16 @@ const API_START_TIMEOUT_MS = 180_000;
 const RETRY_MS = 5_000;
 
 const USAGE = `Usage: npm run bench:polling -- [--learners N] [--duration S] [--poll-ms MS] [--ramp S]
+  [--plain-scheduling]
 
   --learners N   learners of one school behind one address (default 500)
   --duration S   seconds of polling measured, after every learner has started (default 60)
   --poll-ms MS   status poll interval, the launch screen's SESSION_POLL_MS (default 1000)
   --ramp S       seconds over which the learners sign in and open their sessions, before the
                  measured polling (default 30: a class does not click at once)
+  --plain-scheduling  the generator and the servers as the shell started them (by default the
+                 generator is a SCHED_BATCH task and each server has a session of its own,
+                 as bench:api runs them: api/bench/lib/scheduling.ts)
 
 Needs the built host (host/dist, which npm start builds; else pnpm --filter ./host build).`;
 
@@ -54,6 +59,7 @@ function options() {
       duration: { type: 'string', default: '60' },
       'poll-ms': { type: 'string', default: '1000' },
       ramp: { type: 'string', default: '30' },
+      'plain-scheduling': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -74,6 +80,7 @@ function options() {
     durationMs: positive('duration', values.duration) * 1000,
     pollMs: positive('poll-ms', values['poll-ms']),
     rampMs: positive('ramp', values.ramp) * 1000,
+    plainScheduling: values['plain-scheduling'] ?? false,
   };
 }
 
@@ -112,7 +119,9 @@ const sleepUntil = (at: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
 async function main() {
-  const { learners, durationMs, pollMs, rampMs } = options();
+  const { learners, durationMs, pollMs, rampMs, plainScheduling } = options();
+  // Before any server starts: they are started under the layout it sets.
+  log(arrangeScheduling(plainScheduling).description);
   if (!existsSync(join(HOST_ROOT, 'dist', 'index.html'))) {
     throw new Error(
       'host/dist is missing: run `npm start` once (it builds the host) or `pnpm --filter ./host build`.',

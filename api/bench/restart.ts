@@ -30,6 +30,7 @@ import { BenchIdentity } from './lib/identity';
 import { benchImagePng } from './lib/png';
 import { prepareDatabase } from './lib/prepare-database';
 import { freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
+import { arrangeScheduling } from './lib/scheduling';
 import { API_NODE_FLAGS } from '../src/node-flags';
 import { HeadlessSimulator, Learner, type OpenSession, type ScenarioContext } from './lib/scenario';
 import { percentile, Recorder } from './lib/stats';
@@ -58,6 +59,9 @@ function options() {
       'evidence-every': { type: 'string', default: '30' },
       // Per second from the first poll: requests, p50/p99 and failures, restart windows marked.
       timeline: { type: 'boolean', default: false },
+      // The generator's wake-ups then preempt the instances, which share its session (bench:api's
+      // --plain-scheduling, lib/scheduling.ts).
+      'plain-scheduling': { type: 'boolean', default: false },
       'database-url': {
         type: 'string',
         default: 'postgres://portal:portal@127.0.0.1:5432/portal_bench_restart',
@@ -75,6 +79,7 @@ function options() {
     evidenceEveryMs: whole('evidence-every', values['evidence-every']) * 1000,
     databaseUrl: values['database-url'],
     timeline: values.timeline ?? false,
+    plainScheduling: values['plain-scheduling'] ?? false,
   };
 }
 
@@ -101,7 +106,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sleepUntil = (at: number) => sleep(Math.max(0, at - performance.now()));
 
 async function main() {
-  const { learners, durationMs, evidenceEveryMs, databaseUrl, timeline } = options();
+  const { learners, durationMs, evidenceEveryMs, databaseUrl, timeline, plainScheduling } = options();
+  // Before any instance starts: they are started under the layout it sets.
+  log(arrangeScheduling(plainScheduling).description);
   const dir = await mkdtemp(join(tmpdir(), 'bench-restart-'));
   const children: Child[] = [];
   const identity = await BenchIdentity.start();

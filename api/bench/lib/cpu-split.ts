@@ -13,11 +13,14 @@ export interface CpuSnapshot {
   parts: Map<string, number>;
   busy: number;
   total: number;
+  /** Ticks the hypervisor ran something else while this machine's cores wanted to run (steal). */
+  steal?: number;
   /**
    * Per part, the nanoseconds its processes' main threads have run and have waited, runnable, for
-   * a core (/proc/<pid>/schedstat); not for PostgreSQL, whose backends come and go.
+   * a core (/proc/<pid>/schedstat), and how often they were taken off a core while runnable
+   * (`nonvoluntary_ctxt_switches`); not for PostgreSQL, whose backends come and go.
    */
-  scheduled?: Map<string, { runNs: number; waitNs: number }>;
+  scheduled?: Map<string, MainThreadTimes>;
   /** performance.now() when read. */
   at?: number;
 }
@@ -29,10 +32,21 @@ export interface CpuSplit {
   /** Cores' worth the machine had idle. */
   idle: number;
   /**
+   * Cores' worth the hypervisor gave to other machines while this one's wanted to run (steal
+   * time; counted in the busy time, so part of "everything else").
+   */
+  stolen: number;
+  /**
    * Per part, how long its main threads waited for a core while runnable: milliseconds per second
    * of the window, and as a share of the time they wanted one (running or waiting).
    */
-  waits: Array<{ part: string; msPerSecond: number; share: number }>;
+  waits: Array<{ part: string; msPerSecond: number; share: number; preemptedPerSecond: number }>;
+}
+
+interface MainThreadTimes {
+  runNs: number;
+  waitNs: number;
+  preempted: number;
 }
 
 interface Proc {
@@ -42,15 +56,21 @@ interface Proc {
   ticks: number;
 }
 
-/** A thread's time on a core and waiting for one, in ns (sched_info; absent on some kernels). */
-function readSchedstat(pid: number): { runNs: number; waitNs: number } | null {
+/**
+ * A main thread's time on a core and waiting for one, in ns (sched_info; absent on some kernels),
+ * and the times another task took its core while it could have gone on (a preemption).
+ */
+function readSchedstat(pid: number): MainThreadTimes | null {
   try {
     const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8')
       .trim()
       .split(' ')
       .map(Number);
+    const switches = /^nonvoluntary_ctxt_switches:\s*(\d+)$/m.exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return run !== undefined && wait !== undefined && Number.isFinite(run) && Number.isFinite(wait)
-      ? { runNs: run, waitNs: wait }
+      ? { runNs: run, waitNs: wait, preempted: Number(switches?.[1] ?? 0) }
       : null;
   } catch {
     return null;
@@ -86,13 +106,13 @@ function readProcs(): Proc[] {
   return procs;
 }
 
-function machineTicks(): { busy: number; total: number } {
+function machineTicks(): { busy: number; total: number; steal: number } {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1);
   const values = (cpu ?? []).map(Number);
   const total = values.reduce((a, b) => a + b, 0);
   // idle and iowait
   const idle = (values[3] ?? 0) + (values[4] ?? 0);
-  return { busy: total - idle, total };
+  return { busy: total - idle, total, steal: values[7] ?? 0 };
 }
 
 /** Reads every process's CPU ticks, attributed to the parts named by their root process ids. */
@@ -116,7 +136,7 @@ export function cpuSnapshot(roots: Record<string, number | undefined>): CpuSnaps
       return null;
     };
     const parts = new Map<string, number>();
-    const scheduled = new Map<string, { runNs: number; waitNs: number }>();
+    const scheduled = new Map<string, MainThreadTimes>();
     for (const proc of procs) {
       const part = partOf(proc);
       if (!part) continue;
@@ -124,8 +144,12 @@ export function cpuSnapshot(roots: Record<string, number | undefined>): CpuSnaps
       if (part === 'PostgreSQL') continue;
       const times = readSchedstat(proc.pid);
       if (!times) continue;
-      const sum = scheduled.get(part) ?? { runNs: 0, waitNs: 0 };
-      scheduled.set(part, { runNs: sum.runNs + times.runNs, waitNs: sum.waitNs + times.waitNs });
+      const sum = scheduled.get(part) ?? { runNs: 0, waitNs: 0, preempted: 0 };
+      scheduled.set(part, {
+        runNs: sum.runNs + times.runNs,
+        waitNs: sum.waitNs + times.waitNs,
+        preempted: sum.preempted + times.preempted,
+      });
     }
     return { parts, scheduled, at: performance.now(), ...machineTicks() };
   } catch {
@@ -144,7 +168,18 @@ export function cpuSplit(start: CpuSnapshot, end: CpuSnapshot): CpuSplit {
   const named = parts.reduce((sum, p) => sum + p.cores, 0);
   const busy = asCores(end.busy - start.busy);
   parts.push({ part: 'everything else', cores: Math.max(0, busy - named) });
-  return { cores, parts, idle: Math.max(0, cores - busy), waits: schedulerWaits(start, end) };
+  return {
+    cores,
+    parts,
+    idle: Math.max(0, cores - busy),
+    stolen: Math.max(0, asCores((end.steal ?? 0) - (start.steal ?? 0))),
+    waits: schedulerWaits(start, end),
+  };
+}
+
+/** Cores' worth used by processes that are none of the named parts (the split's last). */
+export function otherWork(split: CpuSplit): number {
+  return split.parts.find((p) => p.part === 'everything else')?.cores ?? 0;
 }
 
 /** Main threads' waits for a core over the window, by part (none where schedstat is missing). */
@@ -161,7 +196,12 @@ function schedulerWaits(start: CpuSnapshot, end: CpuSnapshot): CpuSplit['waits']
     const run = last.runNs - first.runNs;
     const wait = last.waitNs - first.waitNs;
     if (run < 0 || wait < 0 || run + wait === 0) continue;
-    waits.push({ part, msPerSecond: wait / 1e6 / seconds, share: wait / (run + wait) });
+    waits.push({
+      part,
+      msPerSecond: wait / 1e6 / seconds,
+      share: wait / (run + wait),
+      preemptedPerSecond: Math.max(0, last.preempted - first.preempted) / seconds,
+    });
   }
   return waits.sort((a, b) => b.msPerSecond - a.msPerSecond);
 }
@@ -170,7 +210,9 @@ export function cpuSplitText(split: CpuSplit): string {
   const lines = [
     `CPU of the machine over the window (${split.cores} cores): ` +
       split.parts.map((p) => `${p.part} ${p.cores.toFixed(2)}`).join(', ') +
-      `; idle ${split.idle.toFixed(2)}`,
+      `; idle ${split.idle.toFixed(2)}` +
+      // A virtual machine's cores can wait for the host: time no process here had.
+      (split.stolen >= 0.005 ? `; stolen by the host ${split.stolen.toFixed(2)}` : ''),
   ];
   // A server's main thread that is runnable but not running answers nobody: its queue grows, and
   // the requests behind it wait that long plus the time to work the backlog off.
@@ -181,7 +223,8 @@ export function cpuSplitText(split: CpuSplit): string {
           .map(
             (w) =>
               `${w.part} ${w.msPerSecond.toFixed(0)} ms a second ` +
-              `(${(100 * w.share).toFixed(0)} % of the time it wanted one)`,
+              `(${(100 * w.share).toFixed(0)} % of the time it wanted one; ` +
+              `preempted ${w.preemptedPerSecond.toFixed(0)} times a second)`,
           )
           .join(', '),
     );

@@ -56,6 +56,11 @@ export interface BenchOptions {
   saturationConnections: number;
   /** API_INSTANCES of each run, in order: `--instances 1,2` runs the whole bench once per count. */
   instances: number[];
+  /**
+   * Every process as the shell started it: the generator's wake-ups preempt the servers, and the
+   * servers share the bench's session (lib/scheduling.ts). For comparison with earlier runs.
+   */
+  plainScheduling: boolean;
 }
 
 export const USAGE = `Usage: pnpm bench:api -- [options]
@@ -94,6 +99,10 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --saturation-connections N  connections of the closed loop (default 64)
   --instances N[,M…]    API_INSTANCES of the API (node cluster on one port); a list runs the
                         bench once per count and prints each, e.g. 1,2 (default 1)
+  --plain-scheduling    run the generator and the servers as the shell started them: by default
+                        the generator is a SCHED_BATCH task (its wake-ups preempt no server, as
+                        a client on another machine) and each server has a session of its own
+                        (as a service manager gives each service its own group)
   --help`;
 
 function positive(
@@ -141,6 +150,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
       'saturation-seconds': { type: 'string' },
       'saturation-connections': { type: 'string' },
       instances: { type: 'string' },
+      'plain-scheduling': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -174,6 +184,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     saturationSeconds: positive('saturation-seconds', values['saturation-seconds'], 5, false),
     saturationConnections: positive('saturation-connections', values['saturation-connections'], 64),
     instances: instanceCounts(values.instances),
+    plainScheduling: values['plain-scheduling'] ?? false,
   };
   if (options.organisations < 2)
     throw new Error('--organisations counts the two demo ones: at least 2');

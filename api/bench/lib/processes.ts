@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serverCommand } from './scheduling';
 
 /** A loopback port nothing listens on right now (the API takes its port from the environment). */
 export function freePort(): Promise<number> {
@@ -37,10 +38,12 @@ export function spawnNode(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Child {
-  const child = spawn(process.execPath, args, {
+  const command = serverCommand(args);
+  const child = spawn(command.command, command.args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: command.detached,
   });
   const tail: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {

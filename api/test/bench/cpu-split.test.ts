@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { cpuSnapshot, cpuSplit, type CpuSnapshot } from '../../bench/lib/cpu-split';
+import { cpuSnapshot, cpuSplit, cpuSplitText, type CpuSnapshot } from '../../bench/lib/cpu-split';
 
 const snapshot = (parts: Record<string, number>, busy: number, total: number): CpuSnapshot => ({
   parts: new Map(Object.entries(parts)),
@@ -41,25 +41,51 @@ describe('bench CPU split', () => {
     assert.equal(split.parts[0]?.part, 'API', 'busiest first');
   });
 
+  test('time the host took (steal) is reported apart, in cores’ worth', () => {
+    const split = cpuSplit(
+      { ...snapshot({}, 1000, 10_000), steal: 40 },
+      { ...snapshot({}, 1000 + 800, 10_000 + 1000), steal: 40 + 100 },
+    );
+    assert.ok(Math.abs(split.stolen - 0.1 * split.cores) < 1e-9);
+    assert.match(cpuSplitText(split), /stolen by the host/);
+    const none = cpuSplit(snapshot({}, 0, 1000), snapshot({}, 500, 2000));
+    assert.equal(none.stolen, 0);
+    assert.doesNotMatch(cpuSplitText(none), /stolen/);
+  });
+
   test('waits for a core are per second of the window and a share of the wanted time', () => {
-    const at = (ms: number, scheduled: Record<string, [number, number]>): CpuSnapshot => ({
+    const at = (ms: number, scheduled: Record<string, [number, number, number]>): CpuSnapshot => ({
       ...snapshot({}, 0, 1),
       at: ms,
       scheduled: new Map(
-        Object.entries(scheduled).map(([part, [runNs, waitNs]]) => [part, { runNs, waitNs }]),
+        Object.entries(scheduled).map(([part, [runNs, waitNs, preempted]]) => [
+          part,
+          { runNs, waitNs, preempted },
+        ]),
       ),
     });
     const split = cpuSplit(
-      at(1000, { API: [5e9, 1e9], bare: [1e8, 1e8], gone: [1e9, 1e9] }),
-      // 2 s later: the API ran 0.9 s and waited 0.3 s; `bare` ran 0.1 s and waited 0.1 s; `new`
-      // began within the window; `gone` is a different process now (its times went back).
-      at(3000, { API: [5.9e9, 1.3e9], bare: [2e8, 2e8], new: [1e9, 1e9], gone: [1e6, 1e6] }),
+      at(1000, { API: [5e9, 1e9, 100], bare: [1e8, 1e8, 7], gone: [1e9, 1e9, 5] }),
+      // 2 s later: the API ran 0.9 s, waited 0.3 s and was preempted 800 times; `bare` ran 0.1 s
+      // and waited 0.1 s; `new` began within the window; `gone` is a different process now (its
+      // times went back).
+      at(3000, {
+        API: [5.9e9, 1.3e9, 900],
+        bare: [2e8, 2e8, 27],
+        new: [1e9, 1e9, 1],
+        gone: [1e6, 1e6, 0],
+      }),
     );
     assert.deepEqual(
-      split.waits.map((w) => [w.part, Math.round(w.msPerSecond), Math.round(100 * w.share)]),
+      split.waits.map((w) => [
+        w.part,
+        Math.round(w.msPerSecond),
+        Math.round(100 * w.share),
+        w.preemptedPerSecond,
+      ]),
       [
-        ['API', 150, 25],
-        ['bare', 50, 50],
+        ['API', 150, 25, 400],
+        ['bare', 50, 50, 10],
       ],
     );
   });

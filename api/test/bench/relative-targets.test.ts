@@ -1,7 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMetrics, windowFigures, type Scrape } from '../../bench/lib/api-window';
-import { judgeRelative, multipleOfBare, routeTable } from '../../bench/lib/results';
+import {
+  judgeRelative,
+  multipleOfBare,
+  OTHER_WORK_MAX_CORES,
+  routeTable,
+} from '../../bench/lib/results';
 import { ROUTES } from '../../bench/lib/scenario';
 import type { RouteStats } from '../../bench/lib/stats';
 
@@ -35,6 +40,19 @@ describe('bench: p99 as a multiple of the bare route', () => {
     const withoutBare = judgeRelative([stats(ROUTES.whoami, 5)]);
     assert.equal(withoutBare[0]?.verdict, 'NOT MEASURED');
     assert.equal(multipleOfBare(stats(ROUTES.whoami, 5), []), null);
+  });
+
+  test('a run where other processes took the machine is not measured, whatever its multiple', () => {
+    const routes = [stats(ROUTES.bare, 10), stats(ROUTES.whoami, 11)];
+    const [busy] = judgeRelative(routes, OTHER_WORK_MAX_CORES + 0.5);
+    assert.equal(busy?.verdict, 'NOT MEASURED');
+    assert.equal(
+      busy?.why,
+      `other processes used ${(OTHER_WORK_MAX_CORES + 0.5).toFixed(2)} cores of the machine`,
+    );
+    assert.equal(busy?.multiple, 1.1, 'the figures are still shown');
+    assert.equal(judgeRelative(routes, OTHER_WORK_MAX_CORES)[0]?.verdict, 'PASS');
+    assert.equal(judgeRelative(routes, null)[0]?.verdict, 'PASS', 'no split (not Linux): judged');
   });
 
   test('the load table prints the multiple per route', () => {
