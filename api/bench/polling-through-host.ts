@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { HttpTarget, UnexpectedResponse } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
-import { prepareDatabase } from './lib/prepare-database';
+import { prepareSeatedLearners } from './lib/prepare-database';
 import { freePort, spawnNode, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
 import { arrangeScheduling } from './lib/scheduling';
 import { API_NODE_FLAGS } from '../src/node-flags';
@@ -134,20 +134,7 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'bench-polling-'));
   started.dir = dir;
   log(`Preparing a database with ${learners} learners seated at Demo Hospital…`);
-  const prepared = await prepareDatabase(
-    { kind: 'pglite', dir: join(dir, 'pglite') },
-    // Learners are spread over both demo organisations: twice as many make `learners` at Demo Hospital.
-    {
-      population: 2 * learners,
-      organisations: 2,
-      reports: 0,
-      evidencePerReport: 0,
-      seated: learners,
-    },
-  );
-  if (prepared.learners.length < learners) {
-    throw new Error(`only ${prepared.learners.length} learners could be seated`);
-  }
+  const prepared = await prepareSeatedLearners({ kind: 'pglite', dir: join(dir, 'pglite') }, learners);
 
   const identity = await BenchIdentity.start();
   started.identity = identity;

@@ -28,7 +28,7 @@ import { PROBE_MS, startBalancer, type BalancedInstance } from './lib/balancer';
 import { HttpTarget, REQUEST_TIMEOUT_MS, UnexpectedResponse } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { benchImagePng } from './lib/png';
-import { prepareDatabase } from './lib/prepare-database';
+import { prepareSeatedLearners } from './lib/prepare-database';
 import { freePort, spawnTs, stop, waitHealthy, type Child } from './lib/processes';
 import { arrangeScheduling } from './lib/scheduling';
 import { API_NODE_FLAGS } from '../src/node-flags';
@@ -114,10 +114,7 @@ async function main() {
   const identity = await BenchIdentity.start();
   try {
     log(`Preparing ${databaseUrl} with ${learners} seated learners…`);
-    const prepared = await prepareDatabase(
-      { kind: 'postgres', url: databaseUrl },
-      { population: 2 * learners, organisations: 2, reports: 0, evidencePerReport: 0, seated: learners },
-    );
+    const prepared = await prepareSeatedLearners({ kind: 'postgres', url: databaseUrl }, learners);
     const start = async (instance: BalancedInstance) => {
       const child = spawnTs(instance.name, 'src/server.ts', {
         cwd: API_ROOT,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEMO_ORGANISATION_COUNT } from '../../src/demo/seed-demo-data';
 
 export interface BenchOptions {
   learners: number;
@@ -45,7 +46,7 @@ export interface BenchOptions {
   rebuild: boolean;
   /** Learners in the database (the simulated ones are `learners` of them). */
   population: number;
-  /** Organisations in the database, the two demo ones included. */
+  /** Organisations in the database, the demo ones included (DEMO_ORGANISATION_COUNT). */
   organisations: number;
   evidencePerReport: number;
   /** Each list probe runs this long, open loop at `listRate` requests per second. */
@@ -89,8 +90,9 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
                         sizes). Defaults change to --reports 1000000 --population 50000
                         --organisations 20 --learners 1000
   --rebuild             prepare the PostgreSQL data again even if it is already there
-  --population N        learners in the database (default: 2 × --learners on PGlite)
-  --organisations N     organisations, the two demo ones included (default 2 on PGlite)
+  --population N        learners in the database (default: ${DEMO_ORGANISATION_COUNT} × --learners on PGlite)
+  --organisations N     organisations, the ${DEMO_ORGANISATION_COUNT} demo ones included (default
+                        ${DEMO_ORGANISATION_COUNT} on PGlite)
   --evidence-per-report N  evidence items of each prepared report (default 3)
   --list-seconds S      seconds per report-list probe after the load (default 15: 300 requests,
                         so a p99 is not just the second-slowest request; 0 = none)
@@ -176,8 +178,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     rateLimits: values['rate-limits'] ?? false,
     databaseUrl,
     rebuild: values.rebuild ?? false,
-    population: positive('population', values.population, postgres ? 50_000 : 2 * learners),
-    organisations: positive('organisations', values.organisations, postgres ? 20 : 2),
+    population: positive(
+      'population',
+      values.population,
+      postgres ? 50_000 : DEMO_ORGANISATION_COUNT * learners,
+    ),
+    organisations: positive(
+      'organisations',
+      values.organisations,
+      postgres ? 20 : DEMO_ORGANISATION_COUNT,
+    ),
     evidencePerReport: positive('evidence-per-report', values['evidence-per-report'], 3),
     listSeconds: positive('list-seconds', values['list-seconds'], 15, false),
     listRate: positive('list-rate', values['list-rate'], 20, false),
@@ -186,8 +196,13 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     instances: instanceCounts(values.instances),
     plainScheduling: values['plain-scheduling'] ?? false,
   };
-  if (options.organisations < 2)
-    throw new Error('--organisations counts the two demo ones: at least 2');
+  // The seed makes the demo ones whatever is asked; fewer would spread the learners over more
+  // organisations than the check below counts.
+  if (options.organisations < DEMO_ORGANISATION_COUNT) {
+    throw new Error(
+      `--organisations counts the ${DEMO_ORGANISATION_COUNT} demo ones: at least ${DEMO_ORGANISATION_COUNT}`,
+    );
+  }
   // Learner g belongs to organisation g mod n; the simulated ones are Demo Hospital's.
   if (options.learners > Math.floor(options.population / options.organisations)) {
     throw new Error(

@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/driver';
 import { migrate } from '../../src/db/migrate';
 import { createPgDb } from '../../src/db/pg-driver';
 import { createPgliteDb } from '../../src/db/pglite-driver';
-import { seedDemoData } from '../../src/demo/seed-demo-data';
+import { DEMO_ORGANISATION_COUNT, seedDemoData } from '../../src/demo/seed-demo-data';
 import { seedReferenceData } from '../../src/reference/seed-reference-data';
 
 export const BENCH_ORGANISATION = 'Demo Hospital';
@@ -22,7 +22,7 @@ export interface BenchUser {
 export interface DataSize {
   /** Learners in the database, spread over the organisations round robin. */
   population: number;
-  /** Organisations in all, the two demo ones included. */
+  /** Organisations in all, the demo ones included (DEMO_ORGANISATION_COUNT). */
   organisations: number;
   reports: number;
   evidencePerReport: number;
@@ -58,6 +58,28 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
  * with the same sizes unless `rebuild` is set; the bench only ever rebuilds a database that is
  * empty or that it prepared itself.
  */
+/**
+ * `learners` seated at Demo Hospital and nothing else, as the restart and polling benches want:
+ * learners go round robin over the organisations, so as many times `learners` as there are demo
+ * ones (with two, after the seed's third, only 334 of 500 were Demo Hospital's).
+ */
+export async function prepareSeatedLearners(
+  target: DatabaseTarget,
+  learners: number,
+): Promise<PreparedDatabase> {
+  const prepared = await prepareDatabase(target, {
+    population: DEMO_ORGANISATION_COUNT * learners,
+    organisations: DEMO_ORGANISATION_COUNT,
+    reports: 0,
+    evidencePerReport: 0,
+    seated: learners,
+  });
+  if (prepared.learners.length < learners) {
+    throw new Error(`only ${prepared.learners.length} learners could be seated`);
+  }
+  return prepared;
+}
+
 export async function prepareDatabase(
   target: DatabaseTarget,
   size: DataSize,

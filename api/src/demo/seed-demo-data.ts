@@ -58,6 +58,9 @@ async function lookupId(tx: Queryable, field: string, code: string): Promise<num
   return row.id;
 }
 
+/** The demo organisations the seed makes: the benches spread their learners over these too. */
+export const DEMO_ORGANISATION_COUNT = DEMO_ORGANISATIONS.length;
+
 /**
  * Demo organisations and the demo accounts (ids = their token `sub`), then the catalogue with its
  * licences. Leaves existing organisations and users as they are.
