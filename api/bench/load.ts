@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { summariseProfile, profileText, type ProfileSummary } from './lib/cpu-profile';
-import { cpuSnapshot, cpuSplit, cpuSplitText, otherWork, type CpuSplit } from './lib/cpu-split';
+import { cpuSnapshot, cpuSplit, cpuSplitText, type CpuSplit } from './lib/cpu-split';
 import { HttpTarget } from './lib/http-client';
 import { BenchIdentity } from './lib/identity';
 import { parseOptions, USAGE, warmupSeconds, type BenchOptions } from './lib/options';
@@ -489,7 +489,7 @@ async function run(options: BenchOptions, instances: number): Promise<RunResult>
     probes,
     saturation,
     targets: judge([...routes, ...probes]),
-    relativeTargets: judgeRelative(routes, cpu ? otherWork(cpu) : null),
+    relativeTargets: judgeRelative(routes, cpu?.other ?? null),
     apiWindow,
     cpu,
     generator: { sendLagMs: recorder.lag(), abandonedCycles: ctx.abandoned.count },

@@ -31,6 +31,8 @@ export interface CpuSplit {
   parts: Array<{ part: string; cores: number }>;
   /** Cores' worth the machine had idle. */
   idle: number;
+  /** Cores' worth used by processes that are none of the named parts ("everything else"). */
+  other: number;
   /**
    * Cores' worth the hypervisor gave to other machines while this one's wanted to run (steal
    * time; counted in the busy time, so part of "everything else").
@@ -167,19 +169,16 @@ export function cpuSplit(start: CpuSnapshot, end: CpuSnapshot): CpuSplit {
     .sort((a, b) => b.cores - a.cores);
   const named = parts.reduce((sum, p) => sum + p.cores, 0);
   const busy = asCores(end.busy - start.busy);
-  parts.push({ part: 'everything else', cores: Math.max(0, busy - named) });
+  const other = Math.max(0, busy - named);
+  parts.push({ part: 'everything else', cores: other });
   return {
     cores,
     parts,
     idle: Math.max(0, cores - busy),
+    other,
     stolen: Math.max(0, asCores((end.steal ?? 0) - (start.steal ?? 0))),
     waits: schedulerWaits(start, end),
   };
-}
-
-/** Cores' worth used by processes that are none of the named parts (the split's last). */
-export function otherWork(split: CpuSplit): number {
-  return split.parts.find((p) => p.part === 'everything else')?.cores ?? 0;
 }
 
 /** Main threads' waits for a core over the window, by part (none where schedstat is missing). */

@@ -90,7 +90,8 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
                         sizes). Defaults change to --reports 1000000 --population 50000
                         --organisations 20 --learners 1000
   --rebuild             prepare the PostgreSQL data again even if it is already there
-  --population N        learners in the database (default: ${DEMO_ORGANISATION_COUNT} × --learners on PGlite)
+  --population N        learners in the database (default: ${DEMO_ORGANISATION_COUNT} × --learners on
+                        PGlite)
   --organisations N     organisations, the ${DEMO_ORGANISATION_COUNT} demo ones included (default
                         ${DEMO_ORGANISATION_COUNT} on PGlite)
   --evidence-per-report N  evidence items of each prepared report (default 3)

@@ -46,8 +46,8 @@ function autogroupEnabled(): boolean {
 }
 
 /**
- * Puts this process's threads under SCHED_BATCH (with util-linux's `chrt`) and has `serverSpawn`
- * start servers in sessions of their own. Elsewhere than Linux, or without `chrt`, the generator
+ * Puts this process's threads under SCHED_BATCH (with util-linux's `chrt`) and has
+ * `serverCommand` start servers in sessions of their own. Elsewhere than Linux, or without `chrt`, the generator
  * keeps its policy and the header says why.
  */
 export function arrangeScheduling(plain: boolean): Scheduling {
@@ -91,8 +91,8 @@ export function serverCommand(args: string[]): {
   args: string[];
   detached: boolean;
 } {
-  const { batchGenerator, ownSessions } = current;
+  const { batchGenerator, ownSessions: detached } = current;
   return batchGenerator
-    ? { command: 'chrt', args: ['--other', '0', process.execPath, ...args], detached: ownSessions }
-    : { command: process.execPath, args, detached: ownSessions };
+    ? { command: 'chrt', args: ['--other', '0', process.execPath, ...args], detached }
+    : { command: process.execPath, args, detached };
 }

@@ -37,6 +37,7 @@ describe('bench CPU split', () => {
     assert.ok(Math.abs((part('API') ?? 0) - 0.3 * n) < 1e-9);
     assert.ok(Math.abs((part('PostgreSQL') ?? 0) - 0.2 * n) < 1e-9);
     assert.ok(Math.abs((part('everything else') ?? 0) - 0.3 * n) < 1e-9);
+    assert.equal(split.other, part('everything else'), 'the figure the multiples are judged by');
     assert.ok(Math.abs(split.idle - 0.2 * n) < 1e-9);
     assert.equal(split.parts[0]?.part, 'API', 'busiest first');
   });
