@@ -1,7 +1,7 @@
 # The API (api/): Fastify on Node 20, run from its TypeScript sources through tsx, exactly as
-# `npm start` runs it (scripts/services.mjs: `node --max-semi-space-size=64 --import tsx
-# src/server.ts` in api/). It applies pending migrations itself when it starts
-# (docs/deploy.md#upgrading).
+# `npm start` runs it (scripts/services.mjs: `node --max-semi-space-size=64
+# --heap-growing-percent=100 --import tsx src/server.ts` in api/). It applies pending migrations
+# itself when it starts (docs/deploy.md#upgrading).
 #   docker build -f deploy/api.Dockerfile -t portal-api .
 # Node 20 at an exact version (engines: >=20.19); pin by digest with
 #   --build-arg NODE_IMAGE=node:20.20.2-bookworm-slim@sha256:…
@@ -36,5 +36,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "/app/healthcheck.mjs", "API_PORT", "3000"]
-# API_NODE_FLAGS of api/src/node-flags.ts (a larger young generation: why there).
-CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "src/server.ts"]
+# API_NODE_FLAGS of api/src/node-flags.ts (how the heap is sized: why there).
+CMD ["node", "--max-semi-space-size=64", "--heap-growing-percent=100", "--import", "tsx", "src/server.ts"]

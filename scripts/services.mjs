@@ -128,8 +128,8 @@ export function serviceDefinitions() {
     {
       name: 'api',
       cwd: path.join(ROOT, 'api'),
-      // API_NODE_FLAGS of api/src/node-flags.ts (a larger young generation: why there).
-      command: [node, '--max-semi-space-size=64', '--import', 'tsx', 'src/server.ts'],
+      // API_NODE_FLAGS of api/src/node-flags.ts (how the heap is sized: why there).
+      command: [node, '--max-semi-space-size=64', '--heap-growing-percent=100', '--import', 'tsx', 'src/server.ts'],
       env: {
         API_PORT: String(PORTS.api),
         OIDC_ISSUER: ISSUER,

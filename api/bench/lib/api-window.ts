@@ -22,6 +22,13 @@ export interface WindowFigures {
   cpuCores: number;
   /** Share of the window spent in garbage collection. */
   gcShare: number;
+  /**
+   * Collections by kind (prom-client's `nodejs_gc_duration_seconds`): how many, their mean pause
+   * and how many paused the loop over 10 ms (the histogram's bucket). A major collection's pause
+   * holds every poll that arrives meanwhile: a few of them in 30 s set a p99 (api/README,
+   * "Evening: a full collection every few seconds").
+   */
+  gcByKind: Array<{ kind: string; count: number; meanMs: number; over10Ms: number }>;
   /** Mean server-side time per route, for the routes that matter here. */
   routes: Array<{ route: string; perSecond: number; meanMs: number }>;
   statements: Array<{ statement: string; perSecond: number; meanMs: number }>;
@@ -127,6 +134,33 @@ function label(labels: string, name: string): string {
   return new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? '';
 }
 
+const GC_KINDS = ['major', 'minor', 'incremental'] as const;
+
+/** Collections by kind over the window, from the GC histogram's counts, sums and 10 ms bucket. */
+function gcByKind(start: Scrape, end: Scrape): WindowFigures['gcByKind'] {
+  const name = 'nodejs_gc_duration_seconds';
+  const byKind = (suffix: string, keep: (labels: string) => boolean = () => true) => {
+    const out = new Map<string, number>();
+    for (const [labels, value] of deltas(start, end, name, suffix)) {
+      if (keep(labels))
+        out.set(label(labels, 'kind'), (out.get(label(labels, 'kind')) ?? 0) + value);
+    }
+    return out;
+  };
+  const counts = byKind('_count');
+  const sums = byKind('_sum');
+  const within10Ms = byKind('_bucket', (labels) => label(labels, 'le') === '0.01');
+  return GC_KINDS.filter((kind) => (counts.get(kind) ?? 0) > 0).map((kind) => {
+    const count = counts.get(kind)!;
+    return {
+      kind,
+      count,
+      meanMs: ((sums.get(kind) ?? 0) / count) * 1000,
+      over10Ms: count - (within10Ms.get(kind) ?? 0),
+    };
+  });
+}
+
 /** Mean time and rate per label set of a histogram, busiest first. */
 function histogramMeans(start: Scrape, end: Scrape, name: string, seconds: number) {
   const sums = deltas(start, end, name, '_sum');
@@ -178,6 +212,7 @@ export function windowFigures(start: Scrape, end: Scrape, seconds: number): Wind
         (a, b) => a + b,
         0,
       ) / seconds,
+    gcByKind: gcByKind(start, end),
     routes: histogramMeans(start, end, 'http_request_duration_seconds', seconds)
       .slice(0, 6)
       .map((r) => ({
@@ -209,7 +244,16 @@ export function windowText(w: WindowFigures, instances: number): string {
     `inside ${instances > 1 ? `one of the ${instances} API instances` : 'the API'} over the window (its /metrics): ` +
       `event-loop delay p50 ${f(w.eventLoopDelayMs.p50)} / p99 ${f(w.eventLoopDelayMs.p99)} / ` +
       `max ${f(w.eventLoopDelayMs.max)} ms; CPU ${w.cpuCores.toFixed(2)} cores; ` +
-      `GC ${(w.gcShare * 100).toFixed(1)} % of the time`,
+      `GC ${(w.gcShare * 100).toFixed(1)} % of the time` +
+      (w.gcByKind.length > 0
+        ? ` (${w.gcByKind
+            .map(
+              (g) =>
+                `${g.count} ${g.kind}, mean ${f(g.meanMs)} ms` +
+                (g.over10Ms > 0 ? `, ${g.over10Ms} over 10 ms` : ''),
+            )
+            .join('; ')})`
+        : ''),
     ...w.routes.map(
       (r) =>
         `  route ${r.route}: ${r.perSecond.toFixed(0)}/s, mean ${f(r.meanMs)} ms arrival → answer`,

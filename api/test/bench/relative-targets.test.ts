@@ -109,4 +109,25 @@ describe('bench: the API window from two reads of /metrics', () => {
     assert.equal(w.routes[0]?.route, 'GET /api/v1/user/whoami 200');
     assert.equal(w.routes[0]?.meanMs, 2);
   });
+
+  test('counts collections by kind, with their mean pause and those over 10 ms', () => {
+    const gc = (kind: string, within1: number, within10: number, count: number, sum: number) => [
+      `nodejs_gc_duration_seconds_bucket{le="0.001",kind="${kind}",service="api"} ${within1}`,
+      `nodejs_gc_duration_seconds_bucket{le="0.01",kind="${kind}",service="api"} ${within10}`,
+      `nodejs_gc_duration_seconds_bucket{le="+Inf",kind="${kind}",service="api"} ${count}`,
+      `nodejs_gc_duration_seconds_sum{kind="${kind}",service="api"} ${sum}`,
+      `nodejs_gc_duration_seconds_count{kind="${kind}",service="api"} ${count}`,
+    ];
+    const start = read([...gc('minor', 10, 40, 40, 0.2), ...gc('major', 0, 2, 3, 0.05)].join('\n'));
+    const end = read([...gc('minor', 12, 73, 75, 0.41), ...gc('major', 0, 3, 9, 0.146)].join('\n'));
+    const w = windowFigures(start, end, 30);
+    assert.deepEqual(
+      w.gcByKind.map((g) => ({ ...g, meanMs: Math.round(g.meanMs * 10) / 10 })),
+      [
+        { kind: 'major', count: 6, meanMs: 16, over10Ms: 5 },
+        { kind: 'minor', count: 35, meanMs: 6, over10Ms: 2 },
+      ],
+    );
+    assert.deepEqual(windowFigures(end, end, 30).gcByKind, [], 'no collection, no kind');
+  });
 });
