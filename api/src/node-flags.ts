@@ -18,7 +18,7 @@
  * `--heap-growing-percent=100`: after a full (mark-compact) collection, the old generation may
  * grow to twice what survived before the next one. Left to itself, V8 picks that factor from how
  * fast it collected against how fast the program allocated; under polling load it picked one
- * barely above 1, so every ~6 MB promoted (a few seconds) started a full collection that freed
+ * barely above 1, so every few MB promoted (a few seconds) started a full collection that freed
  * about as much and held the event loop 8–19 ms, and the polls behind it longer (api/README,
  * "Evening: a full collection every few seconds"). Whether a process fell into that regime
  * varied from one start to the next. With the factor fixed, a process with 66 MB live collects
