@@ -142,8 +142,9 @@ function gcByKind(start: Scrape, end: Scrape): WindowFigures['gcByKind'] {
   const byKind = (suffix: string, keep: (labels: string) => boolean = () => true) => {
     const out = new Map<string, number>();
     for (const [labels, value] of deltas(start, end, name, suffix)) {
-      if (keep(labels))
-        out.set(label(labels, 'kind'), (out.get(label(labels, 'kind')) ?? 0) + value);
+      if (!keep(labels)) continue;
+      const kind = label(labels, 'kind');
+      out.set(kind, (out.get(kind) ?? 0) + value);
     }
     return out;
   };

@@ -58,28 +58,6 @@ const log = (text: string) => process.stderr.write(`${text}\n`);
  * with the same sizes unless `rebuild` is set; the bench only ever rebuilds a database that is
  * empty or that it prepared itself.
  */
-/**
- * `learners` seated at Demo Hospital and nothing else, as the restart and polling benches want:
- * learners go round robin over the organisations, so as many times `learners` as there are demo
- * ones (with two, after the seed's third, only 334 of 500 were Demo Hospital's).
- */
-export async function prepareSeatedLearners(
-  target: DatabaseTarget,
-  learners: number,
-): Promise<PreparedDatabase> {
-  const prepared = await prepareDatabase(target, {
-    population: DEMO_ORGANISATION_COUNT * learners,
-    organisations: DEMO_ORGANISATION_COUNT,
-    reports: 0,
-    evidencePerReport: 0,
-    seated: learners,
-  });
-  if (prepared.learners.length < learners) {
-    throw new Error(`only ${prepared.learners.length} learners could be seated`);
-  }
-  return prepared;
-}
-
 export async function prepareDatabase(
   target: DatabaseTarget,
   size: DataSize,
@@ -166,6 +144,28 @@ export async function prepareDatabase(
   } finally {
     await db.close();
   }
+}
+
+/**
+ * `learners` seated at Demo Hospital and nothing else, as the restart and polling benches want:
+ * learners go round robin over the organisations, so as many times `learners` as there are demo
+ * ones (with two, after the seed's third, only 334 of 500 were Demo Hospital's).
+ */
+export async function prepareSeatedLearners(
+  target: DatabaseTarget,
+  learners: number,
+): Promise<PreparedDatabase> {
+  const prepared = await prepareDatabase(target, {
+    population: DEMO_ORGANISATION_COUNT * learners,
+    organisations: DEMO_ORGANISATION_COUNT,
+    reports: 0,
+    evidencePerReport: 0,
+    seated: learners,
+  });
+  if (prepared.learners.length < learners) {
+    throw new Error(`only ${prepared.learners.length} learners could be seated`);
+  }
+  return prepared;
 }
 
 /**

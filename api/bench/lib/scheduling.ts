@@ -47,8 +47,8 @@ function autogroupEnabled(): boolean {
 
 /**
  * Puts this process's threads under SCHED_BATCH (with util-linux's `chrt`) and has
- * `serverCommand` start servers in sessions of their own. Elsewhere than Linux, or without `chrt`, the generator
- * keeps its policy and the header says why.
+ * `serverCommand` start servers in sessions of their own. Elsewhere than Linux, or without
+ * `chrt`, the generator keeps its policy and the header says why.
  */
 export function arrangeScheduling(plain: boolean): Scheduling {
   if (plain || process.platform === 'win32') return current;
