@@ -255,13 +255,17 @@ export interface TestApp {
  */
 export async function buildTestApp(
   overrides: Partial<Config> = {},
-  { logger = false, clock }: Pick<BuildAppOptions, 'logger' | 'clock'> = {},
+  {
+    logger = false,
+    clock,
+    jwks = testJwks,
+  }: Pick<BuildAppOptions, 'logger' | 'clock' | 'jwks'> = {},
 ): Promise<TestApp> {
   const database = await createMigratedTestDatabase();
   const app = await buildApp({
     config: testConfig(overrides),
     db: database.db,
-    jwks: testJwks,
+    jwks,
     logger,
     clock,
   });

@@ -98,7 +98,15 @@ type AccessClaims = JWTPayload & { sub: string; exp: number };
 class RefusedToken extends Error {}
 
 /** How long an accepted token skips signature verification; bounds a key rotation's reach. */
-const ACCEPTED_TOKEN_TTL_MS = 60_000;
+export const ACCEPTED_TOKEN_TTL_MS = 60_000;
+/**
+ * Each token's reuse ends at a random point in the last quarter of that time. Tokens accepted
+ * together (a class that starts a lab at once; the 1 000 learners of bench:api, whose window
+ * opened a minute after their first calls) would otherwise all be verified again in the same
+ * second, every minute: in that second the API's loop went from half to three quarters busy,
+ * with gaps of 30–90 ms (api/README, "Night: a token check every minute, all at once").
+ */
+export const ACCEPTED_TOKEN_TTL_SPREAD = 0.25;
 /** Bounds memory: the least recently used accepted token makes room. */
 const ACCEPTED_TOKENS_MAX = 10_000;
 
@@ -147,9 +155,27 @@ export const authPlugin = fp<AuthPluginOptions>(
     });
     const tokenLookup = cacheLookupCounter(app.metrics, 'access_token');
     const remember = (token: string, claims: AccessClaims) => {
-      const ttl = Math.floor(Math.min(claims.exp * 1000 - now(), ACCEPTED_TOKEN_TTL_MS));
+      const reuse = ACCEPTED_TOKEN_TTL_MS * (1 - ACCEPTED_TOKEN_TTL_SPREAD * Math.random());
+      const ttl = Math.floor(Math.min(claims.exp * 1000 - now(), reuse));
       // A ttl of 0 would mean "for ever" to the cache; a token that close to `exp` is not kept.
       if (ttl >= 1) accepted.set(token, claims, { ttl });
+    };
+    // A learner's whoami and session status arrive together with the same token: the first
+    // miss verifies it and the others wait for that answer, so a token is checked once, not once
+    // per connection. Holds only checks under way; a refusal is not remembered.
+    const verifying = new Map<string, Promise<AccessClaims>>();
+    const verifyOnce = (token: string): Promise<AccessClaims> => {
+      let check = verifying.get(token);
+      if (check === undefined) {
+        check = verifyAccessToken(token)
+          .then((claims) => {
+            remember(token, claims);
+            return claims;
+          })
+          .finally(() => verifying.delete(token));
+        verifying.set(token, check);
+      }
+      return check;
     };
 
     /** The 403 every route answers a deactivated organisation's member, saying whom to ask. */
@@ -193,7 +219,7 @@ export const authPlugin = fp<AuthPluginOptions>(
         claims = known;
       } else {
         try {
-          claims = await verifyAccessToken(token);
+          claims = await verifyOnce(token);
         } catch (error) {
           if (error instanceof RefusedToken) {
             request.log.info({ reason: error.message }, 'token refused');
@@ -206,7 +232,6 @@ export const authPlugin = fp<AuthPluginOptions>(
           request.log.info({ code: (error as joseErrors.JOSEError).code }, 'token refused');
           throw unauthorized(INVALID_TOKEN);
         }
-        remember(token, claims);
       }
       reply.removeHeader('www-authenticate');
 

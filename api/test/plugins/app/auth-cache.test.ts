@@ -1,12 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { decodeJwt } from 'jose';
+import { decodeJwt, type JWTVerifyGetKey } from 'jose';
 import { INVALID_TOKEN } from '@portal/contract';
 import {
   AUTH_USER_REFRESH_SHARE,
   createAuthUserCache,
 } from '../../../src/plugins/app/auth-user-cache';
+import { ACCEPTED_TOKEN_TTL_MS, ACCEPTED_TOKEN_TTL_SPREAD } from '../../../src/plugins/app/auth';
 import type { Queryable } from '../../../src/db/driver';
 import { createUserRepository } from '../../../src/repositories/user-repository';
 import {
@@ -14,6 +15,7 @@ import {
   authHeader,
   buildTestApp,
   signToken,
+  testJwks,
   xsrfHeaders,
   type TestApp,
 } from '../../helper';
@@ -79,6 +81,70 @@ describe('auth caches', () => {
       [sub, `${sub}@new.test`],
     );
     assert.equal((await whoami(headers)).statusCode, 200);
+  });
+});
+
+describe('accepted tokens', () => {
+  let t: TestApp;
+  const clock = createManualClock();
+  const learner = account('learner', 'Demo Hospital');
+  // Every signature check asks for the key once: the count of checks made.
+  let checks = 0;
+  const countingJwks: JWTVerifyGetKey = (header, token) => {
+    checks += 1;
+    return testJwks(header, token);
+  };
+  const whoami = async (token: string) =>
+    t.app.inject({ url: '/api/v1/user/whoami', headers: { authorization: `Bearer ${token}` } });
+  const statuses = async (tokens: string[]) =>
+    (await Promise.all(tokens.map(whoami))).map((res) => res.statusCode);
+
+  before(async () => {
+    t = await buildTestApp({}, { clock, jwks: countingJwks });
+    await t.app.ready();
+  });
+  after(() => t.close());
+
+  test('a token that arrives on several connections at once is checked once', async () => {
+    const token = await signToken(learner.sub);
+    const before = checks;
+    assert.deepEqual(await statuses([token, token, token, token]), [200, 200, 200, 200]);
+    assert.equal(checks - before, 1);
+    assert.deepEqual(await statuses([token]), [200]);
+    assert.equal(checks - before, 1, 'then it is reused');
+  });
+
+  test('a refusal is shared by the calls that waited for it, and not remembered', async () => {
+    const token = await signToken(learner.sub, { claims: { azp: 'another-client' } });
+    const before = checks;
+    assert.deepEqual(await statuses([token, token, token]), [401, 401, 401]);
+    assert.equal(checks - before, 1);
+    assert.deepEqual(await statuses([token]), [401]);
+    assert.equal(checks - before, 2, 'a later call checks it again');
+  });
+
+  test('tokens accepted together are checked again at times spread over the last quarter of a minute', async () => {
+    const tokens = await Promise.all(Array.from({ length: 40 }, () => signToken(learner.sub)));
+    const start = checks;
+    assert.ok((await statuses(tokens)).every((status) => status === 200));
+    assert.equal(checks - start, tokens.length);
+
+    const earliest = ACCEPTED_TOKEN_TTL_MS * (1 - ACCEPTED_TOKEN_TTL_SPREAD);
+    await clock.advance(earliest - 1);
+    assert.ok((await statuses(tokens)).every((status) => status === 200));
+    assert.equal(checks - start, tokens.length, 'none is checked again before 45 s');
+
+    // Half-way through the quarter some have been checked again and some not (for 40 tokens
+    // drawn uniformly, all on one side has a chance of 2 in 10^12).
+    await clock.advance((ACCEPTED_TOKEN_TTL_MS - earliest) / 2);
+    assert.ok((await statuses(tokens)).every((status) => status === 200));
+    const halfway = checks - start - tokens.length;
+    assert.ok(halfway > 0 && halfway < tokens.length, `${halfway} of ${tokens.length} at 52.5 s`);
+
+    // Those checked at 52.5 s are kept for at least 45 s more; the rest are due by 60 s.
+    await clock.advance((ACCEPTED_TOKEN_TTL_MS - earliest) / 2);
+    assert.ok((await statuses(tokens)).every((status) => status === 200));
+    assert.equal(checks - start, 2 * tokens.length, 'each checked again once by 60 s');
   });
 });
 
