@@ -21,9 +21,10 @@
  * barely above 1, so every few MB promoted (a few seconds) started a full collection that freed
  * about as much and held the event loop 8–19 ms, and the polls behind it longer (api/README,
  * "Evening: a full collection every few seconds"). Whether a process fell into that regime
- * varied from one start to the next. With the factor fixed, a process with 66 MB live collects
- * in full after about 66 MB more, minutes apart at that load; the price is up to that much more
- * heap.
+ * varied from one start to the next. With the factor fixed, full collections came 40–46 s apart
+ * in 90 s windows of that load (api/README, "Night: a token check every minute"), not minutes:
+ * V8 started marking 80–105 MB before the doubled limit (what headroom it keeps for a young
+ * generation of this size, I believe). The price is up to that much more heap.
  */
 export const API_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=64',
