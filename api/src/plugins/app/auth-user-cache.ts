@@ -27,15 +27,23 @@ export const AUTH_USER_TTL_MS = 5_000;
  */
 export const AUTH_USER_TTL_NOTICED_MS = 300_000;
 /**
- * A user found older than this share of the time to live is still answered from memory, and
- * loaded again in the background for the next request. A learner polling every second then never
- * finds the entry expired, so whoami and the session status never wait for a pool connection
- * behind slower statements (api/README.md, "Where the time goes"), while no answer is ever
- * older than the time to live. Late in the time to live, so a poller's user is loaded about as
- * often as the time to live alone would (every 4 s of 5 with PGlite, every 4 min of 5 on
- * PostgreSQL), with a fifth of it as slack for the load.
+ * A user found older than this share of the time to live (and its spread, below) is still
+ * answered from memory, and loaded again in the background for the next request. A learner
+ * polling every second then never finds the entry expired, so whoami and the session status never
+ * wait for a pool connection behind slower statements (api/README.md, "Where the time goes"),
+ * while no answer is ever older than the time to live. Late in the time to live, so a poller's
+ * user is loaded about as often as the time to live alone would (every 4–4.5 s of 5 with PGlite,
+ * every 4–4.5 min of 5 on PostgreSQL), with at least a tenth of it as slack for the load.
  */
 export const AUTH_USER_REFRESH_SHARE = 0.8;
+/**
+ * Each entry's refresh point is drawn once, when it is stored, between that share and this much
+ * more of the time to live (80–90 %). Users loaded together (a class signing in at once, 1 000 at
+ * a bench's start) would otherwise all be loaded again in the same second, every 4 minutes on
+ * PostgreSQL: the burst that accepted tokens made every minute (api/README, "Night: a token check
+ * every minute, all at once"), with a statement each instead of a signature check.
+ */
+export const AUTH_USER_REFRESH_SPREAD = 0.1;
 /** Bounds memory: at most this many users are held; the least recently used makes room. */
 export const AUTH_USER_CACHE_SIZE = 10_000;
 
@@ -69,6 +77,12 @@ interface Forgotten {
   organisations: Set<number>;
 }
 
+/** A held user, and the time left to live under which a request loads it again. */
+interface Entry {
+  user: AuthUser;
+  refreshBelowMs: number;
+}
+
 const newForgotten = (): Forgotten => ({ all: false, users: new Set(), organisations: new Set() });
 const overtakenAtAll = (f: Forgotten) => f.all || f.users.size > 0 || f.organisations.size > 0;
 
@@ -85,7 +99,7 @@ export function createAuthUserCache(
 ): AuthUserCache {
   const reusable = options.reusable ?? (() => true);
   const ttlMs = options.ttlMs ?? AUTH_USER_TTL_MS;
-  const cache = new LRUCache<string, AuthUser>({
+  const cache = new LRUCache<string, Entry>({
     max: AUTH_USER_CACHE_SIZE,
     ttl: Math.max(ttlMs, 1),
     ...(options.now ? { perf: { now: options.now } } : {}),
@@ -129,7 +143,8 @@ export function createAuthUserCache(
     cache.delete(sub);
     if (user && ttlMs > 0 && reuse) {
       Object.freeze(user.permissions);
-      cache.set(sub, Object.freeze(user));
+      const refreshShare = AUTH_USER_REFRESH_SHARE + AUTH_USER_REFRESH_SPREAD * Math.random();
+      cache.set(sub, { user: Object.freeze(user), refreshBelowMs: ttlMs * (1 - refreshShare) });
     }
     return user;
   };
@@ -149,8 +164,8 @@ export function createAuthUserCache(
       const hit = reuse ? cache.get(sub) : undefined;
       if (hit) {
         options.onLookup?.('hit');
-        if (cache.getRemainingTTL(sub) < ttlMs * (1 - AUTH_USER_REFRESH_SHARE)) refreshAhead(sub);
-        return hit;
+        if (cache.getRemainingTTL(sub) < hit.refreshBelowMs) refreshAhead(sub);
+        return hit.user;
       }
       // Shared only while nothing at all was forgotten since it started: it may have read before.
       const under = reuse ? missing.get(sub) : undefined;
@@ -172,7 +187,7 @@ export function createAuthUserCache(
     forget(userId) {
       for (const forgotten of loads) forgotten.users.add(userId);
       cache.delete(userId);
-      for (const [key, user] of cache.entries()) if (user.id === userId) cache.delete(key);
+      for (const [key, { user }] of cache.entries()) if (user.id === userId) cache.delete(key);
     },
     forgetAll() {
       for (const forgotten of loads) forgotten.all = true;
@@ -180,7 +195,7 @@ export function createAuthUserCache(
     },
     forgetOrganisation(organisationId) {
       for (const forgotten of loads) forgotten.organisations.add(organisationId);
-      for (const [key, user] of cache.entries()) {
+      for (const [key, { user }] of cache.entries()) {
         if (user.organisationId === organisationId) cache.delete(key);
       }
     },

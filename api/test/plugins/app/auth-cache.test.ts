@@ -5,6 +5,7 @@ import { decodeJwt, type JWTVerifyGetKey } from 'jose';
 import { INVALID_TOKEN } from '@portal/contract';
 import {
   AUTH_USER_REFRESH_SHARE,
+  AUTH_USER_REFRESH_SPREAD,
   createAuthUserCache,
 } from '../../../src/plugins/app/auth-user-cache';
 import { ACCEPTED_TOKEN_TTL_MS, ACCEPTED_TOKEN_TTL_SPREAD } from '../../../src/plugins/app/auth';
@@ -196,7 +197,8 @@ describe('cached auth users', () => {
     await clock.advance(150);
     assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
     assert.equal(loads.length, 1, 'no load before 80 % of the time to live');
-    await clock.advance(20);
+    // Past 90 %, the latest an entry's refresh point can be drawn.
+    await clock.advance(35);
     // Answered from memory at once; the load for the next request runs beside it, once.
     assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
     assert.equal((await cached.get(educator.sub))?.firstName, educator.firstName);
@@ -209,6 +211,45 @@ describe('cached auth users', () => {
     assert.equal((await cached.get(educator.sub))?.firstName, 'Ada');
     assert.equal(loads.length, 2);
     await rename(educator.firstName);
+  });
+
+  test('users loaded together are loaded again at points spread over 80–90 % of the time to live', async () => {
+    const clock = createManualClock();
+    const template = await createUserRepository(t.db).findAuthUser(educator.sub);
+    assert.ok(template);
+    const loaded = new Map<string, number>();
+    const cached = createAuthUserCache(
+      async (sub) => {
+        loaded.set(sub, (loaded.get(sub) ?? 0) + 1);
+        return { ...template, id: sub, permissions: [...template.permissions] };
+      },
+      { ttlMs: 1_000, now: () => clock.now().getTime() },
+    );
+    const subs = Array.from({ length: 40 }, () => randomUUID());
+    const pollAll = async () => {
+      for (const sub of subs) assert.equal((await cached.get(sub))?.id, sub);
+      // Background loads resolve at once here; let them store what they loaded.
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const loads = () => [...loaded.values()].reduce((a, b) => a + b, 0);
+    await pollAll();
+    assert.equal(loads(), subs.length);
+
+    await clock.advance(1_000 * AUTH_USER_REFRESH_SHARE - 1);
+    await pollAll();
+    assert.equal(loads(), subs.length, 'none before 80 %');
+
+    // Half-way through the spread some have been loaded again and some not (for 40 users drawn
+    // uniformly, all on one side has a chance of 2 in 10^12).
+    await clock.advance((1_000 * AUTH_USER_REFRESH_SPREAD) / 2 + 1);
+    await pollAll();
+    const halfway = loads() - subs.length;
+    assert.ok(halfway > 0 && halfway < subs.length, `${halfway} of ${subs.length} at 85 %`);
+
+    await clock.advance((1_000 * AUTH_USER_REFRESH_SPREAD) / 2 + 1);
+    await pollAll();
+    assert.equal(loads(), 2 * subs.length, 'each loaded again once by 90 %');
+    assert.ok([...loaded.values()].every((n) => n === 2));
   });
 
   test('a background load that a forget overtook keeps nothing', async () => {
