@@ -172,13 +172,29 @@ export function createSessionStore(logger: Logger, maxEntriesPerModel = DEFAULT_
 const sessionUidOf = (token: unknown): string | undefined =>
   (token as { sessionUid?: string } | undefined)?.sessionUid;
 
+/**
+ * Who may learn what a token is (the introspection endpoint): a client that proved who it is (the
+ * API's service client) any token of the realm, a public client (the portal) only its own. This is
+ * the library's default rule, written here so it is ours: left to the default, the library prints
+ * a notice on standard output at the first introspection, and node 20's test runner could hang on
+ * such text between a test file's reports (docs/conventions.md, "Tests").
+ */
+export function introspectionAllowed(
+  ctx: { oidc: { client?: { clientId: string } } },
+  client: { clientAuthMethod?: string | undefined },
+  token: { clientId?: string },
+): boolean {
+  if (client.clientAuthMethod !== 'none') return true;
+  return token.clientId !== undefined && token.clientId === ctx.oidc.client?.clientId;
+}
+
 /** The library's features as Keycloak offers them; the device flow and logout show our pages. */
 function features(options: ProviderOptions, mountPath: string): Configuration['features'] {
   const { pages, logger, accessTokenTtl } = options;
   return {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
-    introspection: { enabled: true },
+    introspection: { enabled: true, allowedPolicy: async (ctx, client, token) => introspectionAllowed(ctx, client, token) },
     revocation: { enabled: true },
     userinfo: { enabled: true },
     pushedAuthorizationRequests: { enabled: false },
