@@ -36,7 +36,14 @@ test('a remote built for another shared-ui version is refused with a contained v
 
   await portal.signInAt('/simulation', 'learner@demo.test');
   await portal.acceptCookiesIfAsked();
-  await page.getByRole('link', { name: 'Reports', exact: true }).click();
+  // Pointing at the link loads the area ahead of the click. Let that load meet the refusal first:
+  // the click then gets the module the runtime kept, which once showed "unavailable" instead.
+  const reports = page.getByRole('link', { name: 'Reports', exact: true });
+  await reports.hover();
+  await expect
+    .poll(() => logged.some((text) => text.startsWith('Remote reports/routes failed to load')))
+    .toBe(true);
+  await reports.click();
 
   await expect(
     page.getByRole('heading', { level: 1, name: 'This area needs an update' }),

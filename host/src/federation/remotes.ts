@@ -71,8 +71,11 @@ export async function loadRemoteRoutes(name: RemoteName, attempt = 0): Promise<R
   if (attempt > 0) {
     loadedRoutes.delete(name);
     registerRemotes([{ name, entry: entries[name] }], { force: true });
+    // The forced registration drops the module the runtime kept, and with it that load's failure.
+    lastFailure.delete(name);
   }
-  lastFailure.delete(name);
+  // Kept otherwise: after a refusal the runtime keeps the half-run module, and the next load (the
+  // click, after pointing at the link preloaded and failed) returns it without an error.
   let module: { default?: unknown } | null;
   try {
     module = await loadRemote<{ default?: unknown }>(`${name}/routes`);
