@@ -3,28 +3,19 @@
 // per run (test/database/template.ts). Files share a process in groups (API_TEST_GROUPS, default
 // 8), API_TEST_CONCURRENCY groups at once (default 2: the suite is CPU-bound and CI has two cores).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { runNodeTests } from '../../tools/testing/run-node-tests.mjs';
+import { findTestFiles, runNodeTests } from '../../tools/testing/run-node-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function findTests(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : findTests(full);
-    return entry.name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
 const filters = process.argv.slice(2);
-const files = findTests(path.join(root, 'test'))
-  .map((f) => path.relative(root, f))
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+const files = findTestFiles(['test'], root).filter(
+  (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
+);
 
 if (files.length === 0) {
   console.error('No test files found.');
