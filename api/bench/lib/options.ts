@@ -5,7 +5,7 @@ export interface BenchOptions {
   learners: number;
   /** Seconds measured, after the warm-up. */
   duration: number;
-  /** Seconds run before measuring; null = one session cycle (the time the load needs to ramp up). */
+  /** Seconds run before measuring; null = one session cycle and SETTLE_SECONDS (warmupSeconds). */
   warmup: number | null;
   reports: number;
   /** Seconds from session creation until the simulator completes it. */
@@ -69,7 +69,8 @@ export const USAGE = `Usage: pnpm bench:api -- [options]
   --learners N          simulated learners, each with its own token (default 500)
   --duration S          measured seconds (default 30)
   --warmup S            seconds run before measuring, not counted (default: one session
-                        cycle, session + think seconds, while first sessions ramp up)
+                        cycle, session + think seconds, while first sessions ramp up, and
+                        15 s for the step in load as the first sessions end)
   --reports N           ended sessions (reports) in the database before the run (default 100000)
   --session-seconds S   session creation → simulator completes (default 60)
   --evidence N          images the headless simulator submits per session (default 2)
@@ -250,6 +251,15 @@ function loopbackOnly(url: string) {
   }
 }
 
+/**
+ * Seconds of the default warm-up after the first cycle. The first sessions end one cycle into the
+ * load, and completions, closes and report reads join the polls in that second: a step, not a
+ * ramp, and the backlog it left kept the API's thread busy for about 3 s in a profiled run
+ * (api/README, "Latency against the machine's own floor"). The window measures the steady load
+ * after it; it opened on the step before.
+ */
+export const SETTLE_SECONDS = 15;
+
 export function warmupSeconds(options: BenchOptions): number {
-  return options.warmup ?? options.sessionSeconds + options.thinkSeconds;
+  return options.warmup ?? options.sessionSeconds + options.thinkSeconds + SETTLE_SECONDS;
 }
