@@ -522,7 +522,8 @@ function print(result: RunResult) {
         .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
         .join(', ')})`,
     `1-minute load average of the machine: ${m.loadAverage.before.toFixed(2)} before the load, ` +
-      `${m.loadAverage.after.toFixed(2)} at its end (above ${m.cpus}, other processes compete for the CPUs)`,
+      `${m.loadAverage.after.toFixed(2)} at its end ` +
+      `(the bench's own processes included; above ${m.cpus}, tasks wait for a CPU)`,
     m.scheduling,
     'latency = response received − time the request was due (open loop, no coordinated omission); ' +
       '"alone p50" = the route with nothing else in flight (calibration pass)',

@@ -15,16 +15,16 @@
  * dominate them. The young generation grows to that size only under such an allocation rate; at
  * 1 000 whoami a second the process held 284 MB instead of 234.
  *
- * `--heap-growing-percent=100`: after a full (mark-compact) collection, the old generation may
- * grow to twice what survived before the next one. Left to itself, V8 picks that factor from how
- * fast it collected against how fast the program allocated; under polling load it picked one
- * barely above 1, so every few MB promoted (a few seconds) started a full collection that freed
- * about as much and held the event loop 8–19 ms, and the polls behind it longer (api/README,
- * "Evening: a full collection every few seconds"). Whether a process fell into that regime
- * varied from one start to the next. With the factor fixed, full collections came 40–46 s apart
- * in 90 s windows of that load (api/README, "Night: a token check every minute"), not minutes:
- * V8 started marking 80–105 MB before the doubled limit (what headroom it keeps for a young
- * generation of this size, I believe). The price is up to that much more heap.
+ * `--heap-growing-percent=100`: after a full (mark-compact) collection, the old generation may grow
+ * to twice what survived before the next one. Left to itself, V8 picks that factor from how fast it
+ * collected against how fast the program allocated; under polling load it picked one barely above
+ * 1, so every few MB promoted (a few seconds) started a full collection that freed about as much
+ * and held the event loop 8–19 ms, and the polls behind it longer (api/docs/latency-journal.md,
+ * "Evening: a full collection every few seconds"). Whether a process fell into that regime varied
+ * from one start to the next. With the factor fixed, full collections came 40–46 s apart in 90 s
+ * windows of that load (api/docs/latency-journal.md, "Night: a token check every minute"), not
+ * minutes: V8 started marking 80–105 MB before the doubled limit (what headroom it keeps for a
+ * young generation of this size, I believe). The price is up to that much more heap.
  */
 export const API_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=64',

@@ -8,9 +8,10 @@ const config = loadOrExit(() => loadConfig());
 /**
  * Connections that have arrived and wait for the API to take them. A busy Node process takes one
  * per event-loop turn (libuv since 1.45 accepts once per poll), so a burst of new connections — a
- * class opening the portal together, a load balancer refilling its pool — waits in this queue;
- * with Node's default of 511 the excess was dropped and the browsers retried after 1, 3, 7 s
- * (api/README, "Night: connections accepted one per turn"). Linux caps it at net.core.somaxconn.
+ * class opening the portal together, a load balancer refilling its pool — waits in this queue; with
+ * Node's default of 511 the excess was dropped and the browsers retried after 1, 3, 7 s
+ * (api/docs/latency-journal.md, "Night: connections accepted one per turn"). Linux caps it at
+ * net.core.somaxconn.
  */
 const LISTEN_BACKLOG = 4096;
 

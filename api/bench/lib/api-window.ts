@@ -25,8 +25,8 @@ export interface WindowFigures {
   /**
    * Collections by kind (prom-client's `nodejs_gc_duration_seconds`): how many, their mean pause
    * and how many paused the loop over 10 ms (the histogram's bucket). A major collection's pause
-   * holds every poll that arrives meanwhile: a few of them in 30 s set a p99 (api/README,
-   * "Evening: a full collection every few seconds").
+   * holds every poll that arrives meanwhile: a few of them in 30 s set a p99
+   * (api/docs/latency-journal.md, "Evening: a full collection every few seconds").
    */
   gcByKind: Array<{ kind: string; count: number; meanMs: number; over10Ms: number }>;
   /** Mean server-side time per route, for the routes that matter here. */

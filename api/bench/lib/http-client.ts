@@ -118,7 +118,7 @@ export class HttpTarget {
      * connections while its learner polls; a pool shared by all learners opens connections when
      * its busy ones run out and lets the rest idle out, so bursts of new connections reached the
      * API in the measured window, which a busy Node process accepts one per event-loop turn
-     * (api/README, "Night: connections accepted one per turn").
+     * (api/docs/latency-journal.md, "Night: connections accepted one per turn").
      */
     private readonly perClient = 0,
   ) {
@@ -129,7 +129,8 @@ export class HttpTarget {
   private newPool(connections: number) {
     return new Pool(`http://${this.host}:${this.port}`, {
       connections,
-      // The whole request has REQUEST_TIMEOUT_MS (the signal below); these only must not be shorter.
+      // The whole request has REQUEST_TIMEOUT_MS (the signal below); these only must not be
+      // shorter.
       headersTimeout: REQUEST_TIMEOUT_MS + 1000,
       bodyTimeout: REQUEST_TIMEOUT_MS + 1000,
     });

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
  *   task keeps its full share of the CPU, but its wake-ups never preempt the task running on a
  *   core. A browser's answer arriving does not stop the server on another machine; here each
  *   answer's write woke the generator, which then took the server's core in the middle of the
- *   server's turn, and the polls behind it waited (api/README, "Third late afternoon").
+ *   server's turn, and the polls behind it waited (api/docs/latency-journal.md, "Third late
+ *   afternoon").
  * - Every server runs in a session of its own (`detached`, setsid), as a service manager starts
  *   each service in a group of its own. With autogroup (`kernel.sched_autogroup_enabled`, on in
  *   Debian's kernels) a session is one scheduling group, weighed like one busy task: PostgreSQL's

@@ -7,9 +7,9 @@ import { HttpTarget } from '../../bench/lib/http-client';
 import { Recorder } from '../../bench/lib/stats';
 
 /**
- * The generator's clients keep connections of their own (api/README, "Night: connections
- * accepted one per turn"): a learner's browser polls on its connections however many other
- * learners are in flight, and the shared pool stays for calls that name no client.
+ * The generator's clients keep connections of their own (api/docs/latency-journal.md, "Night:
+ * connections accepted one per turn"): a learner's browser polls on its connections however many
+ * other learners are in flight, and the shared pool stays for calls that name no client.
  */
 let server: http.Server;
 let port = 0;

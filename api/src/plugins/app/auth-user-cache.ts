@@ -15,15 +15,15 @@ import type { ChangeNotice } from '../../db/change-notices';
 export const AUTH_USER_TTL_MS = 5_000;
 /**
  * The time to live on PostgreSQL, where every write to what the cache holds is announced by a
- * trigger (0030) whoever makes it, and reuse stops while the notices cannot be heard: the time
- * to live then bounds only what a lost notice could cost, and what changes with time alone —
- * nothing does: no field of AuthUser is read against the clock (findAuthUser's query compares
- * nothing with now(), and test/plugins/app/auth-cache.test.ts fails if it starts to). A user
- * whose field one day depends on the time needs an entry that ends when that field would read
- * differently (a per-entry `ttl` on `set`), not a shorter time to live for everyone. Every
- * polling learner costs one background load per 80 % of this (every 4 min, ~4 loads/s at 1 000
- * learners; at 30 s it was ~42/s and at 5 s ~250/s, each holding a pool connection for about
- * one event-loop turn under load: api/README, "Night: connections accepted one per turn").
+ * trigger (0030) whoever makes it, and reuse stops while the notices cannot be heard: the time to
+ * live then bounds only what a lost notice could cost, and what changes with time alone — nothing
+ * does: no field of AuthUser is read against the clock (findAuthUser's query compares nothing with
+ * now(), and test/plugins/app/auth-cache.test.ts fails if it starts to). A user whose field one day
+ * depends on the time needs an entry that ends when that field would read differently (a per-entry
+ * `ttl` on `set`), not a shorter time to live for everyone. Every polling learner costs one
+ * background load per 80 % of this (every 4 min, ~4 loads/s at 1 000 learners; at 30 s it was ~42/s
+ * and at 5 s ~250/s, each holding a pool connection for about one event-loop turn under load:
+ * api/docs/latency-journal.md, "Night: connections accepted one per turn").
  */
 export const AUTH_USER_TTL_NOTICED_MS = 300_000;
 /**
@@ -38,10 +38,11 @@ export const AUTH_USER_TTL_NOTICED_MS = 300_000;
 export const AUTH_USER_REFRESH_SHARE = 0.8;
 /**
  * Each entry's refresh point is drawn once, when it is stored, between that share and this much
- * more of the time to live (80–90 %). Users loaded together (a class signing in at once, 1 000 at
- * a bench's start) would otherwise all be loaded again in the same second, every 4 minutes on
- * PostgreSQL: the burst that accepted tokens made every minute (api/README, "Night: a token check
- * every minute, all at once"), with a statement each instead of a signature check.
+ * more of the time to live (80–90 %). Users loaded together (a class signing in at once, 1 000 at a
+ * bench's start) would otherwise all be loaded again in the same second, every 4 minutes on
+ * PostgreSQL: the burst that accepted tokens made every minute (api/docs/latency-journal.md,
+ * "Night: a token check every minute, all at once"), with a statement each instead of a signature
+ * check.
  */
 export const AUTH_USER_REFRESH_SPREAD = 0.1;
 /** Bounds memory: at most this many users are held; the least recently used makes room. */

@@ -101,10 +101,10 @@ class RefusedToken extends Error {}
 export const ACCEPTED_TOKEN_TTL_MS = 60_000;
 /**
  * Each token's reuse ends at a random point in the last quarter of that time. Tokens accepted
- * together (a class that starts a lab at once; the 1 000 learners of bench:api, whose window
- * opened a minute after their first calls) would otherwise all be verified again in the same
- * second, every minute: in that second the API's loop went from half to three quarters busy,
- * with gaps of 30–90 ms (api/README, "Night: a token check every minute, all at once").
+ * together (a class that starts a lab at once; the 1 000 learners of bench:api, whose window opened
+ * a minute after their first calls) would otherwise all be verified again in the same second, every
+ * minute: in that second the API's loop went from half to three quarters busy, with gaps of 30–90
+ * ms (api/docs/latency-journal.md, "Night: a token check every minute, all at once").
  */
 export const ACCEPTED_TOKEN_TTL_SPREAD = 0.25;
 /** Bounds memory: the least recently used accepted token makes room. */
