@@ -6,11 +6,11 @@
 // read of that pipe ends inside the first six bytes of a message that follows printed text, its
 // parser keeps the piece and never joins it to the rest; once the child has exited, it loops on it
 // for ever at full CPU, and ignores SIGTERM (nodejs/node#62693; the fix, #62704, is not in the
-// node 20.20.2 we run). Under load the pipe fills and reads end anywhere: in CI an identity file held the run
-// until CI's 90-minute limit. Reproduced on node 20.20.2: a file that stops its reader, prints text
-// up to 3 bytes short of the pipe's 64 KiB and lets it go on left `node --test` at full CPU for
-// ten minutes, deaf to SIGTERM. A file run directly prints its TAP as text, which nothing parses
-// but us, line by line.
+// node 20.20.2 we run). Under load the pipe fills and reads end anywhere: in CI an identity file
+// held the run until CI's 90-minute limit. Reproduced on node 20.20.2: a file that stops its
+// reader, prints text up to 3 bytes short of the pipe's 64 KiB and lets it go on left `node --test`
+// at full CPU for ten minutes, deaf to SIGTERM. A file run directly prints its TAP as text, which
+// nothing parses but us, line by line.
 //
 //   node tools/testing/run-node-tests.mjs [--import tsx] [--concurrency N] [--limit-seconds S]
 //     [--test-name-pattern=… and other --test-* flags] FILE|DIR …
